@@ -1,0 +1,86 @@
+import {
+  type MemoryRecord,
+  type MemoryStatus,
+  type MemoryVersion,
+  ownLine,
+  parseInput,
+  type Scope,
+  userCube,
+} from "../model/index.js";
+import { embedJob, embedRecords } from "./embed-records.js";
+import type { EngineContext } from "./engine-context.js";
+import { type AddInput, addInputSchema } from "./schemas.js";
+
+export interface AddResult {
+  /** Ids of the stored messages, in input order. */
+  readonly ids: string[];
+  /** `ready`: fully indexed. `pending`: stored and full-text searchable; embedding queued (see flush()). */
+  readonly status: MemoryStatus;
+  readonly memories: MemoryRecord[];
+}
+
+/** The line of the latest message in the session, which becomes the first new message's context. */
+async function previousLine(
+  ctx: EngineContext,
+  scope: Scope,
+  sessionId: string | undefined,
+): Promise<string | null> {
+  if (!ctx.contextWindow) return null;
+  const [last] = await ctx.storage.scan(scope, {
+    filter: { kinds: ["message"], ...(sessionId ? { sessionId } : {}) },
+    order: "desc",
+    limit: 1,
+  });
+  return last ? ownLine(last) : null;
+}
+
+/** Stores raw dialogue turns: one `message` memory each, searchable as soon as this returns. */
+export async function addMessages(ctx: EngineContext, raw: AddInput): Promise<AddResult> {
+  const input = parseInput(addInputSchema, raw, "add");
+  const scope: Scope = { userId: input.userId };
+  const now = ctx.clock().toISOString();
+  let context = await previousLine(ctx, scope, input.sessionId);
+  const records: MemoryRecord[] = input.messages.map((m) => {
+    const record: MemoryRecord = {
+      id: ctx.ids(),
+      userId: input.userId,
+      cube: input.cube ?? userCube(input.userId),
+      agentId: input.agentId ?? null,
+      sessionId: input.sessionId ?? null,
+      kind: "message",
+      tier: "short",
+      role: m.role,
+      name: m.name ?? null,
+      text: m.content,
+      context,
+      key: null,
+      metadata: m.metadata ?? {},
+      status: "ready",
+      version: 1,
+      validFrom: m.at ?? input.at ?? now,
+      validTo: null,
+      createdAt: now,
+      updatedAt: now,
+      expiredAt: null,
+    };
+    if (ctx.contextWindow) context = ownLine(record);
+    return record;
+  });
+  const { stored, error } = await embedRecords(ctx, records);
+  const history: MemoryVersion[] = records.map((r) => ({
+    memoryId: r.id,
+    userId: r.userId,
+    version: 1,
+    event: "create",
+    text: r.text,
+    metadata: r.metadata,
+    at: now,
+  }));
+  const ids = records.map((r) => r.id);
+  await ctx.storage.write(scope, {
+    upsert: stored,
+    history,
+    ...(error ? { jobs: [embedJob(ctx, ids, now)] } : {}),
+  });
+  return { ids, status: error ? "pending" : "ready", memories: stored.map((s) => s.record) };
+}

@@ -1,0 +1,20 @@
+import type { Clock, IdGenerator } from "../model/index.js";
+import type { Embedder } from "../models/index.js";
+import type { FusionMethod } from "../retrieval/index.js";
+import type { StoragePort } from "../storage/index.js";
+
+/** What every engine operation needs; built once by createEngram(). */
+export interface EngineContext {
+  readonly storage: StoragePort;
+  /** null: full-text only, no vectors. */
+  readonly embedder: Embedder | null;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly fusion: {
+    readonly method: FusionMethod;
+    readonly weights: { readonly fulltext: number; readonly vector: number };
+    readonly candidates: number;
+  };
+  /** Index each message together with the turn before it in its session. */
+  readonly contextWindow: boolean;
+}

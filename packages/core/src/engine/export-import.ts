@@ -1,0 +1,153 @@
+import { z } from "zod";
+import { ValidationError } from "../errors/index.js";
+import {
+  cubeSchema,
+  EDGE_TYPES,
+  HISTORY_EVENTS,
+  idString,
+  MEMORY_KINDS,
+  MEMORY_STATUSES,
+  type MemoryRecord,
+  parseInput,
+  ROLES,
+  type StoredMemory,
+  TIERS,
+} from "../model/index.js";
+import { embedRecords } from "./embed-records.js";
+import type { EngineContext } from "./engine-context.js";
+
+export const EXPORT_FORMAT = "engram.export";
+export const EXPORT_VERSION = 1;
+
+const iso = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "expected an ISO 8601 time");
+const recordSchema = z.object({
+  id: idString,
+  userId: idString,
+  cube: cubeSchema,
+  agentId: z.string().nullable(),
+  sessionId: z.string().nullable(),
+  kind: z.enum(MEMORY_KINDS),
+  tier: z.enum(TIERS),
+  role: z.enum(ROLES).nullable(),
+  name: z.string().nullable(),
+  text: z.string(),
+  context: z.string().nullable(),
+  key: z.string().nullable(),
+  metadata: z.record(z.string(), z.unknown()),
+  status: z.enum(MEMORY_STATUSES),
+  version: z.number().int().min(1),
+  validFrom: iso.nullable(),
+  validTo: iso.nullable(),
+  createdAt: iso,
+  updatedAt: iso,
+  expiredAt: iso.nullable(),
+  /** Base64 of the float32 embedding, or null. */
+  vector: z.string().nullable(),
+});
+
+export const exportDumpSchema = z.object({
+  format: z.literal(EXPORT_FORMAT, {
+    error: `expected format "${EXPORT_FORMAT}" (a file written by export)`,
+  }),
+  version: z.literal(EXPORT_VERSION, { error: `expected version ${EXPORT_VERSION}` }),
+  exportedAt: iso,
+  userId: idString,
+  embedder: z.string().nullable(),
+  memories: z.array(recordSchema),
+  history: z.array(
+    z.object({
+      memoryId: idString,
+      userId: idString,
+      version: z.number().int().min(1),
+      event: z.enum(HISTORY_EVENTS),
+      text: z.string(),
+      metadata: z.record(z.string(), z.unknown()),
+      at: iso,
+    }),
+  ),
+  edges: z.array(
+    z.object({ userId: idString, from: idString, to: idString, type: z.enum(EDGE_TYPES), createdAt: iso }),
+  ),
+  kv: z.array(
+    z.object({
+      namespace: z.array(z.string()),
+      key: z.string(),
+      value: z.string(),
+      createdAt: iso,
+      updatedAt: iso,
+    }),
+  ),
+});
+export type ExportDump = z.infer<typeof exportDumpSchema>;
+
+function vectorToBase64(v: Float32Array): string {
+  return Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("base64");
+}
+
+function base64ToVector(s: string): Float32Array {
+  const bytes = Buffer.from(s, "base64");
+  const v = new Float32Array(bytes.byteLength / 4);
+  new Uint8Array(v.buffer).set(bytes);
+  return v;
+}
+
+/** Everything stored for one user, as one JSON-serialisable document. */
+export async function exportUser(ctx: EngineContext, userId: string): Promise<ExportDump> {
+  const scope = { userId };
+  const records = await ctx.storage.scan(scope, { order: "asc" });
+  const vectors = await ctx.storage.getVectors(
+    scope,
+    records.map((r) => r.id),
+  );
+  const history = (await Promise.all(records.map((r) => ctx.storage.history(scope, r.id)))).flat();
+  return {
+    format: EXPORT_FORMAT,
+    version: EXPORT_VERSION,
+    exportedAt: ctx.clock().toISOString(),
+    userId,
+    embedder: ctx.embedder?.id ?? null,
+    memories: records.map((r) => {
+      const v = vectors.get(r.id);
+      return { ...r, cube: [...r.cube], vector: v ? vectorToBase64(v) : null };
+    }),
+    history,
+    edges: await ctx.storage.edges(scope, {}),
+    kv: (await ctx.storage.kvList(scope)).map((e) => ({ ...e, namespace: [...e.namespace] })),
+  };
+}
+
+export interface ImportResult {
+  readonly userId: string;
+  readonly memories: number;
+  readonly reembedded: number;
+}
+
+/**
+ * Restores a dump in one atomic write. Vectors are kept when the dump was made with this engine's embedder,
+ * and recomputed otherwise. Existing memories with the same ids are replaced.
+ */
+export async function importDump(ctx: EngineContext, raw: unknown): Promise<ImportResult> {
+  const dump = parseInput(exportDumpSchema, raw, "import");
+  const foreign = [...dump.memories, ...dump.history, ...dump.edges].find((x) => x.userId !== dump.userId);
+  if (foreign) {
+    throw new ValidationError(
+      `import: the dump is for user ${dump.userId} but holds data of user ${foreign.userId}`,
+    );
+  }
+  const sameEmbedder = dump.embedder !== null && dump.embedder === (ctx.embedder?.id ?? null);
+  const keep: StoredMemory[] = [];
+  const redo: MemoryRecord[] = [];
+  for (const { vector, ...record } of dump.memories) {
+    if (vector && sameEmbedder) keep.push({ record, vector: base64ToVector(vector) });
+    else redo.push(record);
+  }
+  const { stored } = await embedRecords(ctx, redo);
+  const scope = { userId: dump.userId };
+  await ctx.storage.write(scope, {
+    upsert: [...keep, ...stored],
+    history: dump.history,
+    edges: dump.edges,
+    kvPut: dump.kv.map(({ namespace, key, value }) => ({ namespace, key, value })),
+  });
+  return { userId: dump.userId, memories: dump.memories.length, reembedded: ctx.embedder ? redo.length : 0 };
+}

@@ -1,0 +1,110 @@
+import { NotFoundError } from "../errors/index.js";
+import { type MemoryRecord, type MemoryVersion, parseInput, type Scope } from "../model/index.js";
+import { embedJob, embedRecords } from "./embed-records.js";
+import type { EngineContext } from "./engine-context.js";
+import {
+  type ListInput,
+  listInputSchema,
+  type MemoryRef,
+  memoryRefSchema,
+  type UpdateInput,
+  updateInputSchema,
+} from "./schemas.js";
+
+/** Reading and editing single memories; every call is scoped by userId. */
+export interface MemoriesApi {
+  get(ref: MemoryRef): Promise<MemoryRecord>;
+  list(input: ListInput): Promise<MemoryRecord[]>;
+  /** Changes text and/or metadata; the version goes up and the new state is appended to history. */
+  update(input: UpdateInput): Promise<MemoryRecord>;
+  /** Removes the memory with its vector, history and edges. */
+  delete(ref: MemoryRef): Promise<void>;
+  /** Every version of the memory, oldest first. */
+  history(ref: MemoryRef): Promise<MemoryVersion[]>;
+}
+
+async function getOne(ctx: EngineContext, scope: Scope, id: string, where: string): Promise<MemoryRecord> {
+  const [record] = await ctx.storage.get(scope, [id]);
+  if (!record) {
+    throw new NotFoundError(
+      `${where}: no memory ${id} for user ${scope.userId}; list the user's memories to find valid ids`,
+      { details: { id, userId: scope.userId } },
+    );
+  }
+  return record;
+}
+
+export function memoriesApi(ctx: EngineContext): MemoriesApi {
+  return {
+    async get(raw) {
+      const ref = parseInput(memoryRefSchema, raw, "memories.get");
+      return getOne(ctx, { userId: ref.userId }, ref.id, "memories.get");
+    },
+    async list(raw) {
+      const input = parseInput(listInputSchema, raw, "memories.list");
+      return ctx.storage.scan(
+        { userId: input.userId },
+        {
+          filter: {
+            ...(input.kinds ? { kinds: input.kinds } : {}),
+            ...(input.tiers ? { tiers: input.tiers } : {}),
+            ...(input.sessionId ? { sessionId: input.sessionId } : {}),
+            ...(input.includeExpired ? {} : { current: true }),
+          },
+          limit: input.limit,
+          offset: input.offset,
+          order: input.order,
+        },
+      );
+    },
+    async update(raw) {
+      const input = parseInput(updateInputSchema, raw, "memories.update");
+      const scope = { userId: input.userId };
+      const old = await getOne(ctx, scope, input.id, "memories.update");
+      const now = ctx.clock().toISOString();
+      const next: MemoryRecord = {
+        ...old,
+        text: input.text ?? old.text,
+        metadata: input.metadata ?? old.metadata,
+        version: old.version + 1,
+        updatedAt: now,
+      };
+      const textChanged = next.text !== old.text;
+      const { stored, error } = textChanged
+        ? await embedRecords(ctx, [next])
+        : {
+            stored: [
+              { record: next, vector: (await ctx.storage.getVectors(scope, [old.id])).get(old.id) ?? null },
+            ],
+            error: null,
+          };
+      const version: MemoryVersion = {
+        memoryId: next.id,
+        userId: next.userId,
+        version: next.version,
+        event: "update",
+        text: next.text,
+        metadata: next.metadata,
+        at: now,
+      };
+      await ctx.storage.write(scope, {
+        upsert: stored,
+        history: [version],
+        ...(error ? { jobs: [embedJob(ctx, [next.id], now)] } : {}),
+      });
+      return (stored[0] as (typeof stored)[number]).record;
+    },
+    async delete(raw) {
+      const ref = parseInput(memoryRefSchema, raw, "memories.delete");
+      const scope = { userId: ref.userId };
+      await getOne(ctx, scope, ref.id, "memories.delete");
+      await ctx.storage.write(scope, { deleteIds: [ref.id] });
+    },
+    async history(raw) {
+      const ref = parseInput(memoryRefSchema, raw, "memories.history");
+      const scope = { userId: ref.userId };
+      await getOne(ctx, scope, ref.id, "memories.history");
+      return ctx.storage.history(scope, ref.id);
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import { z } from "zod";
+import { cubeSchema, idString, MEMORY_KINDS, ROLES, TIERS } from "../model/index.js";
+import { CHANNELS, FUSION_METHODS } from "../retrieval/index.js";
+
+/** An ISO 8601 time or a Date; stored as ISO. */
+export const timeSchema = z
+  .union([z.date(), z.string()], { error: "expected an ISO 8601 time string or a Date" })
+  .transform((value, ctx) => {
+    const ms = value instanceof Date ? value.getTime() : Date.parse(value);
+    if (Number.isNaN(ms)) {
+      ctx.addIssue({ code: "custom", message: `expected an ISO 8601 time such as "2026-01-05T10:00:00Z"` });
+      return z.NEVER;
+    }
+    return new Date(ms).toISOString();
+  });
+
+const metadataSchema = z.record(z.string(), z.unknown());
+
+export const messageSchema = z.object({
+  role: z.enum(ROLES, { error: `expected role to be one of ${ROLES.join(", ")}` }),
+  content: z.string({ error: "expected content to be a string" }).trim().min(1, "content must not be empty"),
+  name: z.string().trim().min(1).max(256).optional(),
+  at: timeSchema.optional(),
+  metadata: metadataSchema.optional(),
+});
+
+export const addInputSchema = z.object({
+  userId: idString,
+  agentId: idString.optional(),
+  sessionId: idString.optional(),
+  cube: cubeSchema.optional(),
+  messages: z.array(messageSchema).min(1, "pass at least one message"),
+  /** Default event time for messages without their own `at`. */
+  at: timeSchema.optional(),
+});
+export type AddInput = z.input<typeof addInputSchema>;
+
+const kindsSchema = z.array(z.enum(MEMORY_KINDS)).min(1);
+const tiersSchema = z.array(z.enum(TIERS)).min(1);
+
+export const searchInputSchema = z.object({
+  userId: idString,
+  query: z.string({ error: "expected query to be a string" }).trim().min(1, "query must not be empty"),
+  k: z.number().int().min(1).max(1000).default(10),
+  kinds: kindsSchema.optional(),
+  tiers: tiersSchema.optional(),
+  cubes: z.array(cubeSchema).min(1).optional(),
+  agentId: idString.optional(),
+  sessionId: idString.optional(),
+  from: timeSchema.optional(),
+  to: timeSchema.optional(),
+  at: timeSchema.optional(),
+  channels: z.array(z.enum(CHANNELS)).min(1).optional(),
+  /** A precomputed query embedding (skips embedding the query). */
+  queryVector: z.instanceof(Float32Array).optional(),
+});
+export type SearchInput = z.input<typeof searchInputSchema>;
+
+export const memoryRefSchema = z.object({ userId: idString, id: idString });
+export type MemoryRef = z.input<typeof memoryRefSchema>;
+
+export const listInputSchema = z.object({
+  userId: idString,
+  kinds: kindsSchema.optional(),
+  tiers: tiersSchema.optional(),
+  sessionId: idString.optional(),
+  limit: z.number().int().min(1).max(100_000).default(100),
+  offset: z.number().int().min(0).default(0),
+  order: z.enum(["asc", "desc"]).default("desc"),
+  includeExpired: z.boolean().default(true),
+});
+export type ListInput = z.input<typeof listInputSchema>;
+
+export const updateInputSchema = z
+  .object({
+    userId: idString,
+    id: idString,
+    text: z.string().trim().min(1, "text must not be empty").optional(),
+    metadata: metadataSchema.optional(),
+  })
+  .refine((v) => v.text !== undefined || v.metadata !== undefined, {
+    message: "pass text or metadata to change",
+    path: ["text"],
+  });
+export type UpdateInput = z.input<typeof updateInputSchema>;
+
+export const userInputSchema = z.object({ userId: idString });
+export type UserInput = z.input<typeof userInputSchema>;
+
+export const fusionConfigSchema = z.object({
+  method: z.enum(FUSION_METHODS).default("zscore"),
+  weights: z
+    .object({ fulltext: z.number().min(0).default(1), vector: z.number().min(0).default(1) })
+    .default({ fulltext: 1, vector: 1 }),
+  /** Candidates taken from each channel before fusion. */
+  candidates: z.number().int().min(1).max(10_000).default(100),
+});
+export type FusionConfig = z.input<typeof fusionConfigSchema>;

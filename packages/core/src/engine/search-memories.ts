@@ -1,0 +1,80 @@
+import type { MemoryKind, MemoryRecord, Scope, Tier } from "../model/index.js";
+import { parseInput } from "../model/index.js";
+import { type Channel, type ChannelScore, fuseRankings } from "../retrieval/index.js";
+import type { Hit, MemoryFilter } from "../storage/index.js";
+import type { EngineContext } from "./engine-context.js";
+import { type SearchInput, searchInputSchema } from "./schemas.js";
+
+export interface SearchResult {
+  readonly id: string;
+  readonly text: string;
+  /** Fused score; comparable within one result list only. */
+  readonly score: number;
+  readonly kind: MemoryKind;
+  readonly tier: Tier;
+  /** Event time of the memory (ISO), or null. */
+  readonly at: string | null;
+  /** Why it was found: each channel that returned it, with its rank and raw score. */
+  readonly channels: Partial<Record<Channel, ChannelScore>>;
+  readonly memory: MemoryRecord;
+}
+
+/** Hybrid search: full-text and vector channels over the user's memories, fused, best first. */
+export async function searchMemories(ctx: EngineContext, raw: SearchInput): Promise<SearchResult[]> {
+  const input = parseInput(searchInputSchema, raw, "search");
+  const scope: Scope = { userId: input.userId };
+  const filter: MemoryFilter = {
+    ...(input.kinds ? { kinds: input.kinds } : {}),
+    ...(input.tiers ? { tiers: input.tiers } : {}),
+    ...(input.cubes ? { cubes: input.cubes } : {}),
+    ...(input.agentId ? { agentId: input.agentId } : {}),
+    ...(input.sessionId ? { sessionId: input.sessionId } : {}),
+    ...(input.from ? { from: input.from } : {}),
+    ...(input.to ? { to: input.to } : {}),
+    // Current state unless the caller asks for a point in time.
+    ...(input.at ? { at: input.at } : { current: true }),
+  };
+  const wanted = new Set<Channel>(input.channels ?? ["fulltext", "vector"]);
+  const n = Math.max(ctx.fusion.candidates, input.k);
+  const vector = wanted.has("vector") ? await queryVector(ctx, input.query, input.queryVector) : null;
+  const [fulltext, dense] = await Promise.all([
+    wanted.has("fulltext") ? ctx.storage.textSearch(scope, { text: input.query, k: n, filter }) : [],
+    vector ? ctx.storage.vectorSearch(scope, { vector, k: n, filter }) : ([] as Hit[]),
+  ]);
+  const fused = fuseRankings({ fulltext, vector: dense }, ctx.fusion).slice(0, input.k);
+  const records = new Map(
+    (
+      await ctx.storage.get(
+        scope,
+        fused.map((f) => f.id),
+      )
+    ).map((r) => [r.id, r]),
+  );
+  return fused.flatMap((f) => {
+    const memory = records.get(f.id);
+    if (!memory) return [];
+    return [
+      {
+        id: f.id,
+        text: memory.text,
+        score: f.score,
+        kind: memory.kind,
+        tier: memory.tier,
+        at: memory.validFrom,
+        channels: f.channels,
+        memory,
+      },
+    ];
+  });
+}
+
+async function queryVector(
+  ctx: EngineContext,
+  query: string,
+  given: Float32Array | undefined,
+): Promise<Float32Array | null> {
+  if (given) return given;
+  if (!ctx.embedder) return null;
+  const [vector] = await ctx.embedder.embed([query]);
+  return vector ?? null;
+}

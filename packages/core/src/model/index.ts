@@ -1,0 +1,33 @@
+export { type Clock, type IdGenerator, randomIds, sequentialIds, systemClock } from "./ids.js";
+export {
+  EDGE_TYPES,
+  type EdgeType,
+  HISTORY_EVENTS,
+  type HistoryEvent,
+  MEMORY_KINDS,
+  MEMORY_STATUSES,
+  type MemoryEdge,
+  type MemoryKind,
+  type MemoryRecord,
+  type MemoryStatus,
+  type MemoryVersion,
+  ROLES,
+  type Role,
+  type StoredMemory,
+  TIERS,
+  type Tier,
+} from "./memory-record.js";
+export { parseInput } from "./parse-input.js";
+export { queryTerms, tokenize } from "./query-terms.js";
+export {
+  assertScope,
+  type Cube,
+  cubeKey,
+  cubeSchema,
+  idString,
+  parseCubeKey,
+  type Scope,
+  scopeSchema,
+  userCube,
+} from "./scope.js";
+export { ownLine, searchText } from "./search-text.js";

@@ -1,0 +1,10 @@
+export {
+  CHANNELS,
+  type Channel,
+  type ChannelScore,
+  FUSION_METHODS,
+  type FusedHit,
+  type FusionMethod,
+  type FusionOptions,
+  fuseRankings,
+} from "./fuse-rankings.js";

@@ -1,0 +1,7 @@
+export {
+  backoffMs,
+  type JobHandler,
+  type RunJobsOptions,
+  type RunJobsReport,
+  runDueJobs,
+} from "./run-due-jobs.js";

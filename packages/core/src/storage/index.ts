@@ -1,0 +1,31 @@
+export {
+  DEFAULT_DB_PATH,
+  SqliteStorage,
+  type SqliteStorageOptions,
+} from "./sqlite/index.js";
+export type {
+  ClaimOptions,
+  ForgetReport,
+  Hit,
+  Job,
+  JobStatus,
+  KvEntry,
+  KvListOptions,
+  MemoryFilter,
+  NewJob,
+  ScanOptions,
+  StorageCapabilities,
+  StoragePort,
+  StorageStats,
+  TextQuery,
+  VectorQuery,
+  WriteBatch,
+} from "./storage-port.js";
+export { JOB_STATUSES } from "./storage-port.js";
+
+import { SqliteStorage, type SqliteStorageOptions } from "./sqlite/index.js";
+
+/** The embedded default backend: one SQLite file, nothing to run, works offline. */
+export function sqliteStorage(options: SqliteStorageOptions = {}): SqliteStorage {
+  return new SqliteStorage(options);
+}

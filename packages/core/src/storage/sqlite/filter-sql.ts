@@ -1,0 +1,62 @@
+import { cubeKey } from "../../model/index.js";
+import type { MemoryFilter } from "../storage-port.js";
+
+export interface SqlClause {
+  sql: string;
+  params: unknown[];
+}
+
+function inList(column: string, values: readonly unknown[], clauses: string[], params: unknown[]): void {
+  clauses.push(values.length === 0 ? "0" : `${column} IN (${values.map(() => "?").join(",")})`);
+  params.push(...values);
+}
+
+/**
+ * Turns a filter into a WHERE clause over `memories` aliased `m`. The user scope is always the first
+ * condition: there is no way to build a clause without it.
+ */
+export function filterToSql(userId: string, filter: MemoryFilter = {}): SqlClause {
+  const clauses = ["m.user_id = ?"];
+  const params: unknown[] = [userId];
+  if (filter.ids) inList("m.id", filter.ids, clauses, params);
+  if (filter.kinds) inList("m.kind", filter.kinds, clauses, params);
+  if (filter.tiers) inList("m.tier", filter.tiers, clauses, params);
+  if (filter.roles) inList("m.role", filter.roles, clauses, params);
+  if (filter.cubes) inList("m.cube", filter.cubes.map(cubeKey), clauses, params);
+  if (filter.agentId !== undefined) {
+    clauses.push("m.agent_id = ?");
+    params.push(filter.agentId);
+  }
+  if (filter.sessionId !== undefined) {
+    clauses.push("m.session_id = ?");
+    params.push(filter.sessionId);
+  }
+  if (filter.key !== undefined) {
+    clauses.push("m.key = ?");
+    params.push(filter.key);
+  }
+  if (filter.current) clauses.push("m.expired_at IS NULL");
+  if (filter.at !== undefined) {
+    clauses.push("m.created_at <= ? AND (m.expired_at IS NULL OR m.expired_at > ?)");
+    params.push(filter.at, filter.at);
+  }
+  if (filter.from !== undefined) {
+    clauses.push("m.valid_from >= ?");
+    params.push(filter.from);
+  }
+  if (filter.to !== undefined) {
+    clauses.push("m.valid_from <= ?");
+    params.push(filter.to);
+  }
+  for (const [field, value] of Object.entries(filter.metadata ?? {})) {
+    clauses.push("json_extract(m.metadata, ?) = ?");
+    params.push(`$."${field.replaceAll('"', '""')}"`, typeof value === "boolean" ? Number(value) : value);
+  }
+  return { sql: clauses.join(" AND "), params };
+}
+
+/** True when the filter needs more than the in-memory vector index can check (kind, tier, current). */
+export function needsSqlPrefilter(filter: MemoryFilter = {}): boolean {
+  const { kinds: _k, tiers: _t, current: _c, ...rest } = filter;
+  return Object.values(rest).some((v) => v !== undefined);
+}

@@ -1,0 +1,103 @@
+import type Database from "better-sqlite3";
+
+/** Ordered schema migrations; `user_version` records how many have run. Never edit a shipped one. */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE memories (
+    rowid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    user_id TEXT NOT NULL,
+    cube TEXT NOT NULL,
+    agent_id TEXT,
+    session_id TEXT,
+    kind TEXT NOT NULL,
+    tier TEXT NOT NULL,
+    role TEXT,
+    name TEXT,
+    text TEXT NOT NULL,
+    context TEXT,
+    key TEXT,
+    metadata TEXT NOT NULL DEFAULT '{}',
+    status TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    valid_from TEXT,
+    valid_to TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    expired_at TEXT,
+    embedding BLOB
+  );
+  CREATE INDEX memories_user_time ON memories(user_id, valid_from, created_at);
+  CREATE INDEX memories_user_kind ON memories(user_id, kind, tier);
+  CREATE UNIQUE INDEX memories_key ON memories(user_id, cube, kind, key) WHERE key IS NOT NULL;
+  CREATE VIRTUAL TABLE memories_fts USING fts5(
+    owner, body, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'
+  );
+  INSERT INTO memories_fts(memories_fts, rank) VALUES('secure-delete', 1);
+  CREATE TABLE history (
+    memory_id TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    event TEXT NOT NULL,
+    text TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    at TEXT NOT NULL,
+    PRIMARY KEY (memory_id, version, event)
+  );
+  CREATE INDEX history_user ON history(user_id);
+  CREATE TABLE edges (
+    user_id TEXT NOT NULL,
+    src TEXT NOT NULL,
+    dst TEXT NOT NULL,
+    type TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (user_id, src, dst, type)
+  );
+  CREATE INDEX edges_dst ON edges(user_id, dst);
+  CREATE TABLE kv (
+    user_id TEXT NOT NULL,
+    namespace TEXT NOT NULL,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (user_id, namespace, key)
+  );
+  CREATE TABLE jobs (
+    id TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    type TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    dedupe_key TEXT,
+    status TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT,
+    run_at TEXT NOT NULL,
+    lease_until TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX jobs_due ON jobs(status, run_at);
+  CREATE INDEX jobs_user ON jobs(user_id, status);
+  CREATE UNIQUE INDEX jobs_dedupe ON jobs(user_id, dedupe_key) WHERE dedupe_key IS NOT NULL AND status = 'queued';
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Brings the database to the current schema inside one transaction per migration. */
+export function migrate(db: Database.Database): void {
+  const current = db.pragma("user_version", { simple: true }) as number;
+  if (current > MIGRATIONS.length) {
+    throw new Error(
+      `database schema version ${current} is newer than this Engram (${MIGRATIONS.length}); upgrade @engram/core`,
+    );
+  }
+  for (let v = current; v < MIGRATIONS.length; v++) {
+    const sql = MIGRATIONS[v] as string;
+    db.transaction(() => {
+      db.exec(sql);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+}

@@ -1,0 +1,111 @@
+import type { MemoryRecord, MemoryVersion } from "../../model/index.js";
+import { cubeKey, parseCubeKey } from "../../model/index.js";
+
+export interface MemoryRow {
+  rowid: number;
+  id: string;
+  user_id: string;
+  cube: string;
+  agent_id: string | null;
+  session_id: string | null;
+  kind: string;
+  tier: string;
+  role: string | null;
+  name: string | null;
+  text: string;
+  context: string | null;
+  key: string | null;
+  metadata: string;
+  status: string;
+  version: number;
+  valid_from: string | null;
+  valid_to: string | null;
+  created_at: string;
+  updated_at: string;
+  expired_at: string | null;
+}
+
+/** Columns read for a record (never the embedding blob). */
+export const RECORD_COLUMNS =
+  "rowid, id, user_id, cube, agent_id, session_id, kind, tier, role, name, text, context, key, metadata, " +
+  "status, version, valid_from, valid_to, created_at, updated_at, expired_at";
+
+export function rowToRecord(row: MemoryRow): MemoryRecord {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    cube: parseCubeKey(row.cube),
+    agentId: row.agent_id,
+    sessionId: row.session_id,
+    kind: row.kind as MemoryRecord["kind"],
+    tier: row.tier as MemoryRecord["tier"],
+    role: row.role as MemoryRecord["role"],
+    name: row.name,
+    text: row.text,
+    context: row.context,
+    key: row.key,
+    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+    status: row.status as MemoryRecord["status"],
+    version: row.version,
+    validFrom: row.valid_from,
+    validTo: row.valid_to,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    expiredAt: row.expired_at,
+  };
+}
+
+export function recordToParams(record: MemoryRecord, vector: Float32Array | null): Record<string, unknown> {
+  return {
+    id: record.id,
+    user_id: record.userId,
+    cube: cubeKey(record.cube),
+    agent_id: record.agentId,
+    session_id: record.sessionId,
+    kind: record.kind,
+    tier: record.tier,
+    role: record.role,
+    name: record.name,
+    text: record.text,
+    context: record.context,
+    key: record.key,
+    metadata: JSON.stringify(record.metadata),
+    status: record.status,
+    version: record.version,
+    valid_from: record.validFrom,
+    valid_to: record.validTo,
+    created_at: record.createdAt,
+    updated_at: record.updatedAt,
+    expired_at: record.expiredAt,
+    embedding: vector ? Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength) : null,
+  };
+}
+
+export interface HistoryRow {
+  memory_id: string;
+  user_id: string;
+  version: number;
+  event: string;
+  text: string;
+  metadata: string;
+  at: string;
+}
+
+export function rowToVersion(row: HistoryRow): MemoryVersion {
+  return {
+    memoryId: row.memory_id,
+    userId: row.user_id,
+    version: row.version,
+    event: row.event as MemoryVersion["event"],
+    text: row.text,
+    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+    at: row.at,
+  };
+}
+
+export function blobToVector(blob: Buffer): Float32Array {
+  // Copy: the driver's buffer may be reused, and Float32Array needs 4-byte alignment.
+  const copy = new Float32Array(blob.byteLength / 4);
+  new Uint8Array(copy.buffer).set(blob);
+  return copy;
+}

@@ -1,0 +1,85 @@
+import type Database from "better-sqlite3";
+import type { ClaimOptions, Job, JobStatus } from "../storage-port.js";
+
+interface JobRow {
+  id: string;
+  user_id: string;
+  type: string;
+  payload: string;
+  dedupe_key: string | null;
+  status: JobStatus;
+  attempts: number;
+  last_error: string | null;
+  run_at: string;
+  lease_until: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+function rowToJob(row: JobRow): Job {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    type: row.type,
+    payload: JSON.parse(row.payload) as Record<string, unknown>,
+    ...(row.dedupe_key === null ? {} : { dedupeKey: row.dedupe_key }),
+    status: row.status,
+    attempts: row.attempts,
+    lastError: row.last_error,
+    runAt: row.run_at,
+    leaseUntil: row.lease_until,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** The durable job queue in the same SQLite file: a job is leased, then completed or failed. */
+export class SqliteQueue {
+  constructor(private readonly db: Database.Database) {}
+
+  claim(options: ClaimOptions): Job[] {
+    const leaseUntil = new Date(Date.parse(options.now) + options.leaseMs).toISOString();
+    const types = options.types ?? null;
+    const typeClause = types ? `AND type IN (${types.map(() => "?").join(",")})` : "";
+    return this.db.transaction(() => {
+      // A running job whose lease ran out belongs to a worker that died: take it again.
+      const rows = this.db
+        .prepare(
+          `SELECT * FROM jobs WHERE ((status = 'queued' AND run_at <= ?) OR (status = 'running' AND lease_until <= ?))
+           ${typeClause} ORDER BY run_at, created_at LIMIT ?`,
+        )
+        .all(options.now, options.now, ...(types ?? []), options.limit) as JobRow[];
+      const lease = this.db.prepare(
+        "UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_until = ?, updated_at = ? WHERE id = ?",
+      );
+      for (const row of rows) lease.run(leaseUntil, options.now, row.id);
+      return rows.map((row) =>
+        rowToJob({ ...row, status: "running", attempts: row.attempts + 1, lease_until: leaseUntil }),
+      );
+    })();
+  }
+
+  complete(id: string, now: string): void {
+    this.db
+      .prepare(
+        "UPDATE jobs SET status = 'done', lease_until = NULL, last_error = NULL, updated_at = ? WHERE id = ?",
+      )
+      .run(now, id);
+  }
+
+  fail(id: string, error: string, retryAt: string | null, now: string): void {
+    this.db
+      .prepare(
+        `UPDATE jobs SET status = ?, last_error = ?, run_at = coalesce(?, run_at), lease_until = NULL,
+         updated_at = ? WHERE id = ?`,
+      )
+      .run(retryAt ? "queued" : "failed", error, retryAt, now, id);
+  }
+
+  list(userId: string, status?: JobStatus): Job[] {
+    const rows = this.db
+      .prepare("SELECT * FROM jobs WHERE user_id = ? AND (? IS NULL OR status = ?) ORDER BY created_at")
+      .all(userId, status ?? null, status ?? null) as JobRow[];
+    return rows.map(rowToJob);
+  }
+}

@@ -1,0 +1,366 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import Database from "better-sqlite3";
+import { ClosedError, EngramError, StorageError } from "../../errors/index.js";
+import {
+  assertScope,
+  cubeKey,
+  type EdgeType,
+  type MemoryEdge,
+  type MemoryRecord,
+  type MemoryVersion,
+  type Scope,
+} from "../../model/index.js";
+import type {
+  ClaimOptions,
+  ForgetReport,
+  Hit,
+  Job,
+  JobStatus,
+  KvEntry,
+  KvListOptions,
+  MemoryFilter,
+  ScanOptions,
+  StorageCapabilities,
+  StoragePort,
+  StorageStats,
+  TextQuery,
+  VectorQuery,
+  WriteBatch,
+} from "../storage-port.js";
+import { filterToSql } from "./filter-sql.js";
+import { migrate } from "./migrations.js";
+import { type HistoryRow, type MemoryRow, RECORD_COLUMNS, rowToRecord, rowToVersion } from "./row-mapping.js";
+import { SqliteQueue } from "./sqlite-queue.js";
+import { textSearch, VectorCache } from "./sqlite-search.js";
+import { readStats } from "./sqlite-stats.js";
+import { applyBatch, assertBatchScope, prepareWrites, type WriteStatements } from "./sqlite-writes.js";
+
+export interface SqliteStorageOptions {
+  /** Database file; `:memory:` for a throwaway store. Default `.engram/engram.db`. */
+  path?: string;
+  /**
+   * `full` (default): every acknowledged write is fsynced and survives a power loss.
+   * `normal`: survives a process crash, may lose the last commits on power loss; faster.
+   */
+  durability?: "full" | "normal";
+  /** Clock for system times the backend stamps itself (job and key-value times). */
+  now?: () => Date;
+}
+
+export const DEFAULT_DB_PATH = ".engram/engram.db";
+
+/** The embedded default backend: one SQLite file (WAL), FTS5 full-text, vectors stored with their records. */
+export class SqliteStorage implements StoragePort {
+  readonly backend = "sqlite";
+  readonly capabilities: StorageCapabilities = {
+    fullText: true,
+    vector: true,
+    secureDelete: true,
+    multiProcess: true,
+  };
+  readonly path: string;
+  private readonly db: Database.Database;
+  private readonly writes: WriteStatements;
+  private readonly vectors: VectorCache;
+  private readonly queue: SqliteQueue;
+  private readonly now: () => Date;
+  private dataVersion: number;
+  private closed = false;
+
+  constructor(options: SqliteStorageOptions = {}) {
+    this.path = options.path ?? DEFAULT_DB_PATH;
+    this.now = options.now ?? (() => new Date());
+    try {
+      if (this.path !== ":memory:") mkdirSync(dirname(this.path), { recursive: true });
+      this.db = new Database(this.path);
+      this.db.pragma("journal_mode = WAL");
+      this.db.pragma(`synchronous = ${options.durability === "normal" ? "NORMAL" : "FULL"}`);
+      this.db.pragma("foreign_keys = ON");
+      this.db.pragma("secure_delete = ON");
+      this.db.pragma("busy_timeout = 5000");
+      migrate(this.db);
+    } catch (cause) {
+      throw new StorageError(`cannot open SQLite store at ${this.path}: ${(cause as Error).message}`, {
+        cause,
+      });
+    }
+    this.writes = prepareWrites(this.db);
+    this.vectors = new VectorCache(this.db);
+    this.queue = new SqliteQueue(this.db);
+    this.dataVersion = this.readDataVersion();
+  }
+
+  async write(scope: Scope, batch: WriteBatch): Promise<void> {
+    this.guard(scope, "write");
+    assertBatchScope(scope, batch);
+    const now = this.now().toISOString();
+    const removed = this.run("write", () =>
+      this.db.transaction(() => applyBatch(this.writes, scope, batch, now))(),
+    );
+    const upserts = (batch.upsert ?? []).map(({ record, vector }) => ({
+      id: record.id,
+      kind: record.kind,
+      tier: record.tier,
+      expired: record.expiredAt !== null,
+      vector,
+    }));
+    this.vectors.apply(scope.userId, upserts, removed);
+  }
+
+  async get(scope: Scope, ids: readonly string[]): Promise<MemoryRecord[]> {
+    this.guard(scope, "get");
+    if (ids.length === 0) return [];
+    return this.select(scope, { filter: { ids } });
+  }
+
+  async getVectors(scope: Scope, ids: readonly string[]): Promise<Map<string, Float32Array>> {
+    this.guard(scope, "getVectors");
+    const where = filterToSql(scope.userId, { ids });
+    const rows = this.run("getVectors", () =>
+      this.db
+        .prepare(
+          `SELECT m.id AS id, m.embedding AS embedding FROM memories m WHERE ${where.sql} AND m.embedding IS NOT NULL`,
+        )
+        .all(...where.params),
+    ) as { id: string; embedding: Buffer }[];
+    const out = new Map<string, Float32Array>();
+    for (const r of rows) {
+      const v = new Float32Array(r.embedding.byteLength / 4);
+      new Uint8Array(v.buffer).set(r.embedding);
+      out.set(r.id, v);
+    }
+    return out;
+  }
+
+  async scan(scope: Scope, options: ScanOptions = {}): Promise<MemoryRecord[]> {
+    this.guard(scope, "scan");
+    return this.select(scope, options);
+  }
+
+  async count(scope: Scope, filter?: MemoryFilter): Promise<number> {
+    this.guard(scope, "count");
+    const where = filterToSql(scope.userId, filter);
+    const row = this.run("count", () =>
+      this.db.prepare(`SELECT count(*) AS n FROM memories m WHERE ${where.sql}`).get(...where.params),
+    ) as { n: number };
+    return row.n;
+  }
+
+  async textSearch(scope: Scope, query: TextQuery): Promise<Hit[]> {
+    this.guard(scope, "textSearch");
+    return this.run("textSearch", () => textSearch(this.db, scope.userId, query));
+  }
+
+  async vectorSearch(scope: Scope, query: VectorQuery): Promise<Hit[]> {
+    this.guard(scope, "vectorSearch");
+    this.syncWithOtherConnections();
+    return this.run("vectorSearch", () => this.vectors.search(scope.userId, query));
+  }
+
+  async history(scope: Scope, memoryId: string): Promise<MemoryVersion[]> {
+    this.guard(scope, "history");
+    const rows = this.run("history", () =>
+      this.db
+        .prepare("SELECT * FROM history WHERE user_id = ? AND memory_id = ? ORDER BY version, at")
+        .all(scope.userId, memoryId),
+    ) as HistoryRow[];
+    return rows.map(rowToVersion);
+  }
+
+  async edges(scope: Scope, query: { from?: string; to?: string; type?: EdgeType }): Promise<MemoryEdge[]> {
+    this.guard(scope, "edges");
+    const rows = this.run("edges", () =>
+      this.db
+        .prepare(
+          `SELECT user_id, src, dst, type, created_at FROM edges WHERE user_id = ?
+           AND (? IS NULL OR src = ?) AND (? IS NULL OR dst = ?) AND (? IS NULL OR type = ?) ORDER BY created_at`,
+        )
+        .all(
+          scope.userId,
+          query.from ?? null,
+          query.from ?? null,
+          query.to ?? null,
+          query.to ?? null,
+          query.type ?? null,
+          query.type ?? null,
+        ),
+    ) as { user_id: string; src: string; dst: string; type: EdgeType; created_at: string }[];
+    return rows.map((r) => ({
+      userId: r.user_id,
+      from: r.src,
+      to: r.dst,
+      type: r.type,
+      createdAt: r.created_at,
+    }));
+  }
+
+  async kvGet(scope: Scope, namespace: readonly string[], key: string): Promise<KvEntry | null> {
+    this.guard(scope, "kvGet");
+    const row = this.run("kvGet", () =>
+      this.db
+        .prepare("SELECT * FROM kv WHERE user_id = ? AND namespace = ? AND key = ?")
+        .get(scope.userId, cubeKey(namespace), key),
+    ) as KvRow | undefined;
+    return row ? kvRowToEntry(row) : null;
+  }
+
+  async kvList(scope: Scope, options: KvListOptions = {}): Promise<KvEntry[]> {
+    this.guard(scope, "kvList");
+    // A namespace key is a JSON array; a prefix of parts is a prefix of its text without the closing bracket.
+    const prefix = options.prefix?.length ? cubeKey(options.prefix).slice(0, -1) : "[";
+    const rows = this.run("kvList", () =>
+      this.db
+        .prepare(
+          `SELECT * FROM kv WHERE user_id = ? AND (namespace = ? OR substr(namespace, 1, ?) = ?)
+           ORDER BY namespace, key LIMIT ? OFFSET ?`,
+        )
+        .all(
+          scope.userId,
+          `${prefix}]`,
+          prefix.length + 1,
+          `${prefix},`,
+          options.limit ?? -1,
+          options.offset ?? 0,
+        ),
+    ) as KvRow[];
+    return rows.map(kvRowToEntry);
+  }
+
+  async claimJobs(options: ClaimOptions): Promise<Job[]> {
+    this.open("claimJobs");
+    return this.run("claimJobs", () => this.queue.claim(options));
+  }
+
+  async completeJob(jobId: string): Promise<void> {
+    this.open("completeJob");
+    this.run("completeJob", () => this.queue.complete(jobId, this.now().toISOString()));
+  }
+
+  async failJob(jobId: string, error: string, retryAt: string | null): Promise<void> {
+    this.open("failJob");
+    this.run("failJob", () => this.queue.fail(jobId, error, retryAt, this.now().toISOString()));
+  }
+
+  async jobs(scope: Scope, status?: JobStatus): Promise<Job[]> {
+    this.guard(scope, "jobs");
+    return this.run("jobs", () => this.queue.list(scope.userId, status));
+  }
+
+  async forgetUser(scope: Scope): Promise<ForgetReport> {
+    this.guard(scope, "forgetUser");
+    const report = this.run("forgetUser", () => this.db.transaction(() => this.purge(scope.userId))());
+    this.vectors.drop(scope.userId);
+    // Rewrite the full-text index without the deleted entries, then move the WAL into the main file and
+    // truncate it: with secure_delete on, freed pages are zeroed, so the user's bytes are gone from disk.
+    this.run("forgetUser", () => {
+      this.db.exec("INSERT INTO memories_fts(memories_fts) VALUES('optimize')");
+      this.db.pragma("wal_checkpoint(TRUNCATE)");
+    });
+    return report;
+  }
+
+  async users(): Promise<string[]> {
+    this.open("users");
+    const rows = this.run("users", () =>
+      this.db
+        .prepare(
+          "SELECT user_id FROM memories UNION SELECT user_id FROM kv UNION SELECT user_id FROM jobs ORDER BY 1",
+        )
+        .all(),
+    ) as { user_id: string }[];
+    return rows.map((r) => r.user_id);
+  }
+
+  async stats(scope?: Scope): Promise<StorageStats> {
+    if (scope) this.guard(scope, "stats");
+    else this.open("stats");
+    return this.run("stats", () => readStats(this.db, scope?.userId));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.vectors.drop();
+    this.db.close();
+  }
+
+  private purge(userId: string): ForgetReport {
+    const db = this.db;
+    db.prepare("DELETE FROM memories_fts WHERE rowid IN (SELECT rowid FROM memories WHERE user_id = ?)").run(
+      userId,
+    );
+    return {
+      memories: db.prepare("DELETE FROM memories WHERE user_id = ?").run(userId).changes,
+      history: db.prepare("DELETE FROM history WHERE user_id = ?").run(userId).changes,
+      edges: db.prepare("DELETE FROM edges WHERE user_id = ?").run(userId).changes,
+      kv: db.prepare("DELETE FROM kv WHERE user_id = ?").run(userId).changes,
+      jobs: db.prepare("DELETE FROM jobs WHERE user_id = ?").run(userId).changes,
+    };
+  }
+
+  private select(scope: Scope, options: ScanOptions): MemoryRecord[] {
+    const where = filterToSql(scope.userId, options.filter);
+    const dir = options.order === "desc" ? "DESC" : "ASC";
+    const rows = this.run("scan", () =>
+      this.db
+        .prepare(
+          `SELECT ${RECORD_COLUMNS} FROM memories m WHERE ${where.sql}
+           ORDER BY coalesce(m.valid_from, m.created_at) ${dir}, m.rowid ${dir} LIMIT ? OFFSET ?`,
+        )
+        .all(...where.params, options.limit ?? -1, options.offset ?? 0),
+    ) as MemoryRow[];
+    return rows.map(rowToRecord);
+  }
+
+  /** Another process may have written the same file: then cached vectors are stale. */
+  private syncWithOtherConnections(): void {
+    const version = this.readDataVersion();
+    if (version !== this.dataVersion) {
+      this.vectors.drop();
+      this.dataVersion = version;
+    }
+  }
+
+  private readDataVersion(): number {
+    return this.db.pragma("data_version", { simple: true }) as number;
+  }
+
+  private guard(scope: Scope, operation: string): void {
+    this.open(operation);
+    assertScope(scope, `sqlite.${operation}`);
+  }
+
+  private open(operation: string): void {
+    if (this.closed) throw new ClosedError(`the SQLite store (${operation} on ${this.path})`);
+  }
+
+  private run<T>(operation: string, fn: () => T): T {
+    try {
+      return fn();
+    } catch (cause) {
+      if (EngramError.isInstance(cause)) throw cause;
+      throw new StorageError(`sqlite.${operation} failed on ${this.path}: ${(cause as Error).message}`, {
+        cause,
+      });
+    }
+  }
+}
+
+interface KvRow {
+  namespace: string;
+  key: string;
+  value: string;
+  created_at: string;
+  updated_at: string;
+}
+
+function kvRowToEntry(row: KvRow): KvEntry {
+  return {
+    namespace: JSON.parse(row.namespace) as string[],
+    key: row.key,
+    value: row.value,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}

@@ -1,0 +1,137 @@
+import type Database from "better-sqlite3";
+import { ScopeError } from "../../errors/index.js";
+import { cubeKey, type Scope, searchText } from "../../model/index.js";
+import type { WriteBatch } from "../storage-port.js";
+import { recordToParams } from "./row-mapping.js";
+import { ownerToken } from "./sqlite-search.js";
+
+const MEMORY_COLUMNS = [
+  "id",
+  "user_id",
+  "cube",
+  "agent_id",
+  "session_id",
+  "kind",
+  "tier",
+  "role",
+  "name",
+  "text",
+  "context",
+  "key",
+  "metadata",
+  "status",
+  "version",
+  "valid_from",
+  "valid_to",
+  "created_at",
+  "updated_at",
+  "expired_at",
+  "embedding",
+];
+
+/** Refuses any part of a batch that names another user than the scope's. */
+export function assertBatchScope(scope: Scope, batch: WriteBatch): void {
+  const foreign = (owner: string, what: string) => {
+    if (owner !== scope.userId) {
+      throw new ScopeError(
+        `write: ${what} belongs to user "${owner}", not to the scope's user "${scope.userId}"`,
+      );
+    }
+  };
+  for (const { record } of batch.upsert ?? []) foreign(record.userId, `memory ${record.id}`);
+  for (const v of batch.history ?? []) foreign(v.userId, `history of ${v.memoryId}`);
+  for (const e of batch.edges ?? []) foreign(e.userId, `edge ${e.from}->${e.to}`);
+}
+
+const STATEMENTS = [
+  "find",
+  "insert",
+  "update",
+  "ftsInsert",
+  "ftsDelete",
+  "deleteMemory",
+  "deleteHistory",
+  "deleteEdges",
+  "history",
+  "edge",
+  "job",
+  "kvPut",
+  "kvDelete",
+] as const;
+export type WriteStatements = Record<(typeof STATEMENTS)[number], Database.Statement>;
+
+/** Prepared statements for the write path, compiled once per connection. */
+export function prepareWrites(db: Database.Database): WriteStatements {
+  const placeholders = MEMORY_COLUMNS.map((c) => `@${c}`).join(", ");
+  const updates = MEMORY_COLUMNS.filter((c) => c !== "id")
+    .map((c) => `${c} = @${c}`)
+    .join(", ");
+  return {
+    find: db.prepare("SELECT rowid, user_id FROM memories WHERE id = ?"),
+    insert: db.prepare(`INSERT INTO memories (${MEMORY_COLUMNS.join(", ")}) VALUES (${placeholders})`),
+    update: db.prepare(`UPDATE memories SET ${updates} WHERE rowid = @rowid`),
+    ftsInsert: db.prepare("INSERT INTO memories_fts (rowid, owner, body) VALUES (?, ?, ?)"),
+    ftsDelete: db.prepare("DELETE FROM memories_fts WHERE rowid = ?"),
+    deleteMemory: db.prepare("DELETE FROM memories WHERE rowid = ?"),
+    deleteHistory: db.prepare("DELETE FROM history WHERE user_id = ? AND memory_id = ?"),
+    deleteEdges: db.prepare("DELETE FROM edges WHERE user_id = ? AND (src = ? OR dst = ?)"),
+    history: db.prepare(
+      `INSERT OR REPLACE INTO history (memory_id, user_id, version, event, text, metadata, at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    edge: db.prepare(
+      "INSERT OR IGNORE INTO edges (user_id, src, dst, type, created_at) VALUES (?, ?, ?, ?, ?)",
+    ),
+    job: db.prepare(
+      `INSERT INTO jobs (id, user_id, type, payload, dedupe_key, status, attempts, run_at, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    ),
+    kvPut: db.prepare(
+      `INSERT INTO kv (user_id, namespace, key, value, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (user_id, namespace, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+    ),
+    kvDelete: db.prepare("DELETE FROM kv WHERE user_id = ? AND namespace = ? AND key = ?"),
+  };
+}
+
+/** Applies a batch inside the caller's transaction. Returns the ids actually removed. */
+export function applyBatch(s: WriteStatements, scope: Scope, batch: WriteBatch, now: string): string[] {
+  const owner = ownerToken(scope.userId);
+  const removed: string[] = [];
+  for (const id of batch.deleteIds ?? []) {
+    const row = s.find.get(id) as { rowid: number; user_id: string } | undefined;
+    if (!row || row.user_id !== scope.userId) continue;
+    s.ftsDelete.run(row.rowid);
+    s.deleteMemory.run(row.rowid);
+    s.deleteHistory.run(scope.userId, id);
+    s.deleteEdges.run(scope.userId, id, id);
+    removed.push(id);
+  }
+  for (const { record, vector } of batch.upsert ?? []) {
+    const params = recordToParams(record, vector);
+    const row = s.find.get(record.id) as { rowid: number; user_id: string } | undefined;
+    let rowid: number;
+    if (row) {
+      if (row.user_id !== scope.userId) {
+        throw new ScopeError(`write: memory id ${record.id} is taken by another user; use a new id`);
+      }
+      s.ftsDelete.run(row.rowid);
+      s.update.run({ ...params, rowid: row.rowid });
+      rowid = row.rowid;
+    } else {
+      rowid = Number(s.insert.run(params).lastInsertRowid);
+    }
+    s.ftsInsert.run(rowid, owner, searchText(record));
+  }
+  for (const v of batch.history ?? []) {
+    s.history.run(v.memoryId, v.userId, v.version, v.event, v.text, JSON.stringify(v.metadata), v.at);
+  }
+  for (const e of batch.edges ?? []) s.edge.run(e.userId, e.from, e.to, e.type, e.createdAt);
+  for (const j of batch.jobs ?? []) {
+    s.job.run(j.id, scope.userId, j.type, JSON.stringify(j.payload), j.dedupeKey ?? null, j.runAt, now, now);
+  }
+  for (const e of batch.kvPut ?? [])
+    s.kvPut.run(scope.userId, cubeKey(e.namespace), e.key, e.value, now, now);
+  for (const e of batch.kvDelete ?? []) s.kvDelete.run(scope.userId, cubeKey(e.namespace), e.key);
+  return removed;
+}

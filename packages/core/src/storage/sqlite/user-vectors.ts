@@ -1,0 +1,133 @@
+import type { Hit } from "../storage-port.js";
+
+export interface VectorEntry {
+  id: string;
+  /** Packed attributes the index can filter on without SQL: kind, tier, expired. */
+  kind: string;
+  tier: string;
+  expired: boolean;
+  vector: Float32Array;
+}
+
+/** Keeps the `k` best (highest score) entries seen; O(log k) per offer. */
+class TopK {
+  private readonly scores: number[] = [];
+  private readonly slots: number[] = [];
+  constructor(private readonly k: number) {}
+
+  offer(slot: number, score: number): void {
+    const n = this.scores.length;
+    if (n === this.k && score <= (this.scores[n - 1] as number)) return;
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.scores[mid] as number) >= score) lo = mid + 1;
+      else hi = mid;
+    }
+    this.scores.splice(lo, 0, score);
+    this.slots.splice(lo, 0, slot);
+    if (this.scores.length > this.k) {
+      this.scores.pop();
+      this.slots.pop();
+    }
+  }
+
+  entries(): Array<[number, number]> {
+    return this.slots.map((slot, i) => [slot, this.scores[i] as number]);
+  }
+}
+
+/**
+ * One user's vectors in one contiguous Float32Array, scanned exactly (cosine of unit vectors = dot
+ * product). Updated in place on writes so reads never reload the user from disk.
+ */
+export class UserVectors {
+  private data: Float32Array;
+  private ids: (string | null)[] = [];
+  private attrs: { kind: string; tier: string; expired: boolean }[] = [];
+  private readonly slotById = new Map<string, number>();
+  private dead = 0;
+
+  constructor(readonly dim: number) {
+    this.data = new Float32Array(dim * 64);
+  }
+
+  get size(): number {
+    return this.slotById.size;
+  }
+
+  upsert(entry: VectorEntry): void {
+    if (entry.vector.length !== this.dim) return;
+    let slot = this.slotById.get(entry.id);
+    if (slot === undefined) {
+      slot = this.ids.length;
+      if ((slot + 1) * this.dim > this.data.length) {
+        const grown = new Float32Array(this.data.length * 2);
+        grown.set(this.data);
+        this.data = grown;
+      }
+      this.ids.push(entry.id);
+      this.attrs.push({ kind: entry.kind, tier: entry.tier, expired: entry.expired });
+      this.slotById.set(entry.id, slot);
+    } else {
+      this.attrs[slot] = { kind: entry.kind, tier: entry.tier, expired: entry.expired };
+    }
+    this.data.set(entry.vector, slot * this.dim);
+  }
+
+  remove(id: string): void {
+    const slot = this.slotById.get(id);
+    if (slot === undefined) return;
+    this.slotById.delete(id);
+    this.ids[slot] = null;
+    this.dead++;
+    if (this.dead > 1024 && this.dead > this.ids.length / 4) this.compact();
+  }
+
+  search(
+    query: Float32Array,
+    k: number,
+    accept: (attrs: { kind: string; tier: string; expired: boolean }, id: string) => boolean,
+  ): Hit[] {
+    const top = new TopK(k);
+    const { data, dim, ids, attrs } = this;
+    for (let slot = 0; slot < ids.length; slot++) {
+      const id = ids[slot];
+      if (id == null || !accept(attrs[slot] as (typeof attrs)[number], id)) continue;
+      const base = slot * dim;
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      let j = 0;
+      for (; j + 3 < dim; j += 4) {
+        s0 += (data[base + j] as number) * (query[j] as number);
+        s1 += (data[base + j + 1] as number) * (query[j + 1] as number);
+        s2 += (data[base + j + 2] as number) * (query[j + 2] as number);
+        s3 += (data[base + j + 3] as number) * (query[j + 3] as number);
+      }
+      for (; j < dim; j++) s0 += (data[base + j] as number) * (query[j] as number);
+      top.offer(slot, s0 + s1 + s2 + s3);
+    }
+    return top.entries().map(([slot, score]) => ({ id: ids[slot] as string, score }));
+  }
+
+  private compact(): void {
+    const live = [...this.slotById.entries()];
+    const data = new Float32Array(Math.max(64, live.length * 2) * this.dim);
+    const ids: string[] = [];
+    const attrs: typeof this.attrs = [];
+    this.slotById.clear();
+    for (const [id, slot] of live) {
+      data.set(this.data.subarray(slot * this.dim, (slot + 1) * this.dim), ids.length * this.dim);
+      this.slotById.set(id, ids.length);
+      attrs.push(this.attrs[slot] as (typeof attrs)[number]);
+      ids.push(id);
+    }
+    this.data = data;
+    this.ids = ids;
+    this.attrs = attrs;
+    this.dead = 0;
+  }
+}

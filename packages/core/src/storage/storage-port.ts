@@ -1,0 +1,183 @@
+import type {
+  Cube,
+  EdgeType,
+  MemoryEdge,
+  MemoryKind,
+  MemoryRecord,
+  MemoryVersion,
+  Role,
+  Scope,
+  StoredMemory,
+  Tier,
+} from "../model/index.js";
+
+/** Restricts which memories of the scope's user a read sees. Every field narrows; all are optional. */
+export interface MemoryFilter {
+  readonly ids?: readonly string[];
+  readonly kinds?: readonly MemoryKind[];
+  readonly tiers?: readonly Tier[];
+  readonly roles?: readonly Role[];
+  /** Read from these cubes only (composition of several cubes the caller may read). */
+  readonly cubes?: readonly Cube[];
+  readonly agentId?: string;
+  readonly sessionId?: string;
+  readonly key?: string;
+  /** `true`: only memories not superseded (expiredAt null). */
+  readonly current?: boolean;
+  /** Point in time (ISO): memories known by then and not yet expired then. */
+  readonly at?: string;
+  /** Event-time window on validFrom (ISO, inclusive). */
+  readonly from?: string;
+  readonly to?: string;
+  /** Equality on top-level metadata fields. */
+  readonly metadata?: Readonly<Record<string, string | number | boolean>>;
+}
+
+export interface ScanOptions {
+  readonly filter?: MemoryFilter;
+  readonly limit?: number;
+  readonly offset?: number;
+  /** Order by event time (validFrom, then createdAt): oldest first unless `desc`. */
+  readonly order?: "asc" | "desc";
+}
+
+/** One ranked candidate from a search channel; higher score is better. */
+export interface Hit {
+  readonly id: string;
+  readonly score: number;
+}
+
+export interface TextQuery {
+  readonly text: string;
+  readonly k: number;
+  readonly filter?: MemoryFilter;
+}
+
+export interface VectorQuery {
+  readonly vector: Float32Array;
+  readonly k: number;
+  readonly filter?: MemoryFilter;
+}
+
+/** A key-value entry (LangGraph checkpoints and writes); namespaced per user. */
+export interface KvEntry {
+  readonly namespace: readonly string[];
+  readonly key: string;
+  readonly value: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export interface KvListOptions {
+  /** Entries whose namespace starts with these parts. */
+  readonly prefix?: readonly string[];
+  readonly limit?: number;
+  readonly offset?: number;
+}
+
+export const JOB_STATUSES = ["queued", "running", "done", "failed"] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+export interface NewJob {
+  readonly id: string;
+  readonly type: string;
+  readonly payload: Record<string, unknown>;
+  /** Jobs with the same dedupe key for one user collapse into the first still queued. */
+  readonly dedupeKey?: string;
+  readonly runAt: string;
+}
+
+export interface Job extends NewJob {
+  readonly userId: string;
+  readonly status: JobStatus;
+  readonly attempts: number;
+  readonly lastError: string | null;
+  readonly leaseUntil: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export interface ClaimOptions {
+  readonly now: string;
+  readonly limit: number;
+  readonly leaseMs: number;
+  readonly types?: readonly string[];
+}
+
+/** One atomic unit of change for one user: all of it is stored, or none of it. */
+export interface WriteBatch {
+  readonly upsert?: readonly StoredMemory[];
+  readonly history?: readonly MemoryVersion[];
+  readonly edges?: readonly MemoryEdge[];
+  /** Removes these memories with their vectors, history and edges. */
+  readonly deleteIds?: readonly string[];
+  readonly jobs?: readonly NewJob[];
+  readonly kvPut?: readonly Omit<KvEntry, "createdAt" | "updatedAt">[];
+  readonly kvDelete?: readonly { readonly namespace: readonly string[]; readonly key: string }[];
+}
+
+export interface ForgetReport {
+  readonly memories: number;
+  readonly history: number;
+  readonly edges: number;
+  readonly kv: number;
+  readonly jobs: number;
+}
+
+export interface StorageStats {
+  readonly memories: number;
+  readonly byKind: Partial<Record<MemoryKind, number>>;
+  readonly byTier: Partial<Record<Tier, number>>;
+  readonly vectors: number;
+  readonly history: number;
+  readonly edges: number;
+  readonly kv: number;
+  readonly jobs: Partial<Record<JobStatus, number>>;
+  readonly users: number;
+}
+
+export interface StorageCapabilities {
+  readonly fullText: boolean;
+  readonly vector: boolean;
+  /** Deleted bytes are overwritten, not just unlinked. */
+  readonly secureDelete: boolean;
+  /** Several processes may open the same store. */
+  readonly multiProcess: boolean;
+}
+
+/**
+ * The storage port: a small set of primitives every backend implements. Every call names its scope and
+ * backends refuse a call without a userId. Conveniences are built once, in the engine, on top of these.
+ */
+export interface StoragePort {
+  readonly backend: string;
+  readonly capabilities: StorageCapabilities;
+
+  write(scope: Scope, batch: WriteBatch): Promise<void>;
+  get(scope: Scope, ids: readonly string[]): Promise<MemoryRecord[]>;
+  getVectors(scope: Scope, ids: readonly string[]): Promise<Map<string, Float32Array>>;
+  scan(scope: Scope, options?: ScanOptions): Promise<MemoryRecord[]>;
+  count(scope: Scope, filter?: MemoryFilter): Promise<number>;
+  textSearch(scope: Scope, query: TextQuery): Promise<Hit[]>;
+  vectorSearch(scope: Scope, query: VectorQuery): Promise<Hit[]>;
+
+  history(scope: Scope, memoryId: string): Promise<MemoryVersion[]>;
+  edges(scope: Scope, query: { from?: string; to?: string; type?: EdgeType }): Promise<MemoryEdge[]>;
+
+  kvGet(scope: Scope, namespace: readonly string[], key: string): Promise<KvEntry | null>;
+  kvList(scope: Scope, options?: KvListOptions): Promise<KvEntry[]>;
+
+  /** Takes up to `limit` due jobs of any user, leasing them for `leaseMs` (expired leases are retaken). */
+  claimJobs(options: ClaimOptions): Promise<Job[]>;
+  completeJob(jobId: string): Promise<void>;
+  /** Records the error; re-queues at `retryAt`, or marks the job failed when `retryAt` is null. */
+  failJob(jobId: string, error: string, retryAt: string | null): Promise<void>;
+  jobs(scope: Scope, status?: JobStatus): Promise<Job[]>;
+
+  /** Removes every record, vector, history row, edge, key-value entry and job of the user, and their bytes. */
+  forgetUser(scope: Scope): Promise<ForgetReport>;
+  /** Users that have any stored state. */
+  users(): Promise<string[]>;
+  stats(scope?: Scope): Promise<StorageStats>;
+  close(): Promise<void>;
+}
