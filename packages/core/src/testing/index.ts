@@ -1,0 +1,1 @@
+export { failingEmbeddingModel, type HashEmbeddingOptions, hashEmbeddingModel } from "./hash-embedding-model.js";
