@@ -5,3 +5,4 @@ export * from "./models/index.js";
 export * from "./retrieval/index.js";
 export * from "./scheduler/index.js";
 export * from "./storage/index.js";
+export * from "./generation/index.js";

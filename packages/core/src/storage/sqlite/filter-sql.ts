@@ -16,7 +16,8 @@ function inList(column: string, values: readonly unknown[], clauses: string[], p
  * condition: there is no way to build a clause without it.
  */
 export function filterToSql(userId: string, filter: MemoryFilter = {}): SqlClause {
-  const clauses = ["m.user_id = ?"];
+  // With ids, the unique id index is the selective one; `+` keeps the planner off the user's indexes.
+  const clauses = [filter.ids ? "+m.user_id = ?" : "m.user_id = ?"];
   const params: unknown[] = [userId];
   if (filter.ids) inList("m.id", filter.ids, clauses, params);
   if (filter.kinds) inList("m.kind", filter.kinds, clauses, params);

@@ -80,6 +80,7 @@ export class SqliteStorage implements StoragePort {
       this.db.pragma("secure_delete = ON");
       this.db.pragma("busy_timeout = 5000");
       migrate(this.db);
+      this.db.pragma("optimize = 0x10002");
     } catch (cause) {
       throw new StorageError(`cannot open SQLite store at ${this.path}: ${(cause as Error).message}`, {
         cause,
@@ -111,7 +112,16 @@ export class SqliteStorage implements StoragePort {
   async get(scope: Scope, ids: readonly string[]): Promise<MemoryRecord[]> {
     this.guard(scope, "get");
     if (ids.length === 0) return [];
-    return this.select(scope, { filter: { ids } });
+    // By primary key, no ORDER BY: the planner must not walk the user's time index instead.
+    const rows = this.run("get", () =>
+      this.db
+        .prepare(
+          `SELECT ${RECORD_COLUMNS} FROM memories m WHERE m.id IN (${ids.map(() => "?").join(",")}) AND +m.user_id = ?`,
+        )
+        .all(...ids, scope.userId),
+    ) as MemoryRow[];
+    const byId = new Map(rows.map((r) => [r.id, rowToRecord(r)]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
   async getVectors(scope: Scope, ids: readonly string[]): Promise<Map<string, Float32Array>> {
@@ -282,6 +292,7 @@ export class SqliteStorage implements StoragePort {
     if (this.closed) return;
     this.closed = true;
     this.vectors.drop();
+    this.run("close", () => this.db.pragma("optimize"));
     this.db.close();
   }
 

@@ -1,4 +1,5 @@
 import type { Hit } from "../storage-port.js";
+import { AnnIndex } from "./ann-index.js";
 
 export interface VectorEntry {
   id: string;
@@ -38,6 +39,9 @@ class TopK {
   }
 }
 
+/** Below this many vectors an exact scan is faster than maintaining a graph (see docs/benchmarks.md). */
+export const DEFAULT_ANN_THRESHOLD = 5000;
+
 /**
  * One user's vectors in one contiguous Float32Array, scanned exactly (cosine of unit vectors = dot
  * product). Updated in place on writes so reads never reload the user from disk.
@@ -48,8 +52,13 @@ export class UserVectors {
   private attrs: { kind: string; tier: string; expired: boolean }[] = [];
   private readonly slotById = new Map<string, number>();
   private dead = 0;
+  private ann: AnnIndex | null = null;
 
-  constructor(readonly dim: number) {
+  /** @param annThreshold live vectors from which an HNSW index replaces the exact scan. */
+  constructor(
+    readonly dim: number,
+    private readonly annThreshold = DEFAULT_ANN_THRESHOLD,
+  ) {
     this.data = new Float32Array(dim * 64);
   }
 
@@ -74,6 +83,7 @@ export class UserVectors {
       this.attrs[slot] = { kind: entry.kind, tier: entry.tier, expired: entry.expired };
     }
     this.data.set(entry.vector, slot * this.dim);
+    this.ann?.set(slot, entry.vector);
   }
 
   remove(id: string): void {
@@ -81,6 +91,7 @@ export class UserVectors {
     if (slot === undefined) return;
     this.slotById.delete(id);
     this.ids[slot] = null;
+    this.ann?.remove(slot);
     this.dead++;
     if (this.dead > 1024 && this.dead > this.ids.length / 4) this.compact();
   }
@@ -90,6 +101,7 @@ export class UserVectors {
     k: number,
     accept: (attrs: { kind: string; tier: string; expired: boolean }, id: string) => boolean,
   ): Hit[] {
+    if (this.size >= this.annThreshold) return this.searchAnn(query, k, accept);
     const top = new TopK(k);
     const { data, dim, ids, attrs } = this;
     for (let slot = 0; slot < ids.length; slot++) {
@@ -113,7 +125,23 @@ export class UserVectors {
     return top.entries().map(([slot, score]) => ({ id: ids[slot] as string, score }));
   }
 
+  private searchAnn(query: Float32Array, k: number, accept: Parameters<UserVectors["search"]>[2]): Hit[] {
+    if (!this.ann) {
+      this.ann = new AnnIndex(this.dim, this.ids.length * 2);
+      this.ids.forEach((id, slot) => {
+        if (id != null) this.ann?.set(slot, this.data.subarray(slot * this.dim, (slot + 1) * this.dim));
+      });
+    }
+    const { ids, attrs } = this;
+    const hits = this.ann.search(query, Math.min(k, this.size), (slot) => {
+      const id = ids[slot];
+      return id != null && accept(attrs[slot] as (typeof attrs)[number], id);
+    });
+    return hits.map(([slot, score]) => ({ id: ids[slot] as string, score }));
+  }
+
   private compact(): void {
+    this.ann = null; // slots are renumbered; the graph is rebuilt on the next large search
     const live = [...this.slotById.entries()];
     const data = new Float32Array(Math.max(64, live.length * 2) * this.dim);
     const ids: string[] = [];

@@ -1,0 +1,1 @@
+export { defaultTokenizer, type Tokenizer } from "./tokenizer.js";
