@@ -2,6 +2,7 @@ import { NotFoundError } from "../errors/index.js";
 import { type MemoryRecord, type MemoryVersion, parseInput, type Scope } from "../model/index.js";
 import { embedJob, embedRecords } from "./embed-records.js";
 import type { EngineContext } from "./engine-context.js";
+import { relinkFollower } from "./relink-context.js";
 import {
   type ListInput,
   listInputSchema,
@@ -87,18 +88,20 @@ export function memoriesApi(ctx: EngineContext): MemoriesApi {
         metadata: next.metadata,
         at: now,
       };
+      const relinked = textChanged ? await relinkFollower(ctx, scope, old, next) : { upsert: [], jobs: [] };
       await ctx.storage.write(scope, {
-        upsert: stored,
+        upsert: [...stored, ...relinked.upsert],
         history: [version],
-        ...(error ? { jobs: [embedJob(ctx, [next.id], now)] } : {}),
+        jobs: [...(error ? [embedJob(ctx, [next.id], now)] : []), ...relinked.jobs],
       });
       return (stored[0] as (typeof stored)[number]).record;
     },
     async delete(raw) {
       const ref = parseInput(memoryRefSchema, raw, "memories.delete");
       const scope = { userId: ref.userId };
-      await getOne(ctx, scope, ref.id, "memories.delete");
-      await ctx.storage.write(scope, { deleteIds: [ref.id] });
+      const old = await getOne(ctx, scope, ref.id, "memories.delete");
+      const relinked = await relinkFollower(ctx, scope, old, null);
+      await ctx.storage.write(scope, { deleteIds: [ref.id], ...relinked });
     },
     async history(raw) {
       const ref = parseInput(memoryRefSchema, raw, "memories.history");

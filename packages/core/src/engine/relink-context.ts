@@ -1,0 +1,42 @@
+import { type MemoryRecord, ownLine, type Scope, type StoredMemory } from "../model/index.js";
+import type { NewJob } from "../storage/index.js";
+import { embedJob, embedRecords } from "./embed-records.js";
+import type { EngineContext } from "./engine-context.js";
+
+/** The message indexed with `record` as its context (the next turn of the same session), if any. */
+async function follower(
+  ctx: EngineContext,
+  scope: Scope,
+  record: MemoryRecord,
+): Promise<MemoryRecord | null> {
+  if (record.kind !== "message") return null;
+  const line = ownLine(record);
+  const candidates = await ctx.storage.scan(scope, {
+    filter: {
+      kinds: ["message"],
+      ...(record.sessionId ? { sessionId: record.sessionId } : {}),
+      ...(record.validFrom ? { from: record.validFrom } : {}),
+    },
+    order: "asc",
+    limit: 64,
+  });
+  return candidates.find((c) => c.id !== record.id && c.context === line) ?? null;
+}
+
+/**
+ * When a message's text changes or it is deleted, the next turn still carries the old line as its indexed
+ * context. This rewrites that context (to the new line, or on delete to the deleted turn's own context) and
+ * re-embeds it, so no copy of the old text stays searchable or stored.
+ */
+export async function relinkFollower(
+  ctx: EngineContext,
+  scope: Scope,
+  old: MemoryRecord,
+  replacement: MemoryRecord | null,
+): Promise<{ upsert: StoredMemory[]; jobs: NewJob[] }> {
+  const next = await follower(ctx, scope, old);
+  if (!next) return { upsert: [], jobs: [] };
+  const context = replacement ? ownLine(replacement) : old.context;
+  const { stored, error } = await embedRecords(ctx, [{ ...next, context }]);
+  return { upsert: stored, jobs: error ? [embedJob(ctx, [next.id], ctx.clock().toISOString())] : [] };
+}
