@@ -27,7 +27,7 @@ async function previousLine(
 ): Promise<string | null> {
   if (!ctx.contextWindow) return null;
   const [last] = await ctx.storage.scan(scope, {
-    filter: { kinds: ["message"], ...(sessionId ? { sessionId } : {}) },
+    filter: { kinds: ["message"], sessionId: sessionId ?? null },
     order: "desc",
     limit: 1,
   });

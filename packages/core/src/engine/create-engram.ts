@@ -68,13 +68,13 @@ export class Engram {
   }
 
   /** Stores dialogue turns. They are searchable when this resolves (read-your-writes). */
-  add(input: AddInput): Promise<AddResult> {
+  async add(input: AddInput): Promise<AddResult> {
     this.open();
     return addMessages(this.ctx, input);
   }
 
   /** Hybrid full-text + vector search over the user's memories; each result says which channels found it. */
-  search(input: SearchInput): Promise<SearchResult[]> {
+  async search(input: SearchInput): Promise<SearchResult[]> {
     this.open();
     return searchMemories(this.ctx, input);
   }
@@ -92,7 +92,7 @@ export class Engram {
     return exportUser(this.ctx, userId);
   }
 
-  import(dump: unknown): Promise<ImportResult> {
+  async import(dump: unknown): Promise<ImportResult> {
     this.open();
     return importDump(this.ctx, dump);
   }
@@ -106,13 +106,13 @@ export class Engram {
   }
 
   /** Users with stored memory. */
-  users(): Promise<string[]> {
+  async users(): Promise<string[]> {
     this.open();
     return this.ctx.storage.users();
   }
 
   /** Runs queued work (e.g. embeddings that failed earlier) until nothing is due. */
-  flush(): Promise<RunJobsReport> {
+  async flush(): Promise<RunJobsReport> {
     this.open();
     return runDueJobs({
       storage: this.ctx.storage,

@@ -13,13 +13,16 @@ import {
   type StoredMemory,
   TIERS,
 } from "../model/index.js";
-import { embedRecords } from "./embed-records.js";
+import { embedJob, embedRecords } from "./embed-records.js";
 import type { EngineContext } from "./engine-context.js";
 
 export const EXPORT_FORMAT = "engram.export";
 export const EXPORT_VERSION = 1;
 
-const iso = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "expected an ISO 8601 time");
+const iso = z
+  .string()
+  .refine((s) => !Number.isNaN(Date.parse(s)), "expected an ISO 8601 time")
+  .transform((s) => new Date(s).toISOString());
 const recordSchema = z.object({
   id: idString,
   userId: idString,
@@ -141,13 +144,27 @@ export async function importDump(ctx: EngineContext, raw: unknown): Promise<Impo
     if (vector && sameEmbedder) keep.push({ record, vector: base64ToVector(vector) });
     else redo.push(record);
   }
-  const { stored } = await embedRecords(ctx, redo);
+  const { stored, error } = await embedRecords(ctx, redo);
   const scope = { userId: dump.userId };
+  const now = ctx.clock().toISOString();
   await ctx.storage.write(scope, {
     upsert: [...keep, ...stored],
     history: dump.history,
     edges: dump.edges,
     kvPut: dump.kv.map(({ namespace, key, value }) => ({ namespace, key, value })),
+    // Embedding failed: the memories are stored (full-text searchable) and the embedding is queued.
+    ...(error
+      ? {
+          jobs: [
+            embedJob(
+              ctx,
+              redo.map((r) => r.id),
+              now,
+            ),
+          ],
+        }
+      : {}),
   });
-  return { userId: dump.userId, memories: dump.memories.length, reembedded: ctx.embedder ? redo.length : 0 };
+  const reembedded = ctx.embedder && !error ? redo.length : 0;
+  return { userId: dump.userId, memories: dump.memories.length, reembedded };
 }

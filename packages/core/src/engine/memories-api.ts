@@ -69,6 +69,8 @@ export function memoriesApi(ctx: EngineContext): MemoriesApi {
         metadata: input.metadata ?? old.metadata,
         version: old.version + 1,
         updatedAt: now,
+        // Re-embedded below when the text changed; embedRecords marks it pending again if that fails.
+        status: input.text !== undefined && input.text !== old.text ? "ready" : old.status,
       };
       const textChanged = next.text !== old.text;
       const { stored, error } = textChanged

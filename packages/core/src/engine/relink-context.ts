@@ -14,7 +14,7 @@ async function follower(
   const candidates = await ctx.storage.scan(scope, {
     filter: {
       kinds: ["message"],
-      ...(record.sessionId ? { sessionId: record.sessionId } : {}),
+      sessionId: record.sessionId,
       ...(record.validFrom ? { from: record.validFrom } : {}),
     },
     order: "asc",

@@ -52,7 +52,9 @@ export const searchInputSchema = z.object({
   at: timeSchema.optional(),
   channels: z.array(z.enum(CHANNELS)).min(1).optional(),
   /** A precomputed query embedding (skips embedding the query). */
-  queryVector: z.instanceof(Float32Array).optional(),
+  queryVector: z
+    .custom<Float32Array>((v) => v instanceof Float32Array, { message: "expected a Float32Array" })
+    .optional(),
 });
 export type SearchInput = z.input<typeof searchInputSchema>;
 

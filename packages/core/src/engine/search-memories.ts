@@ -1,3 +1,4 @@
+import { EngramError } from "../errors/index.js";
 import type { MemoryKind, MemoryRecord, Scope, Tier } from "../model/index.js";
 import { parseInput } from "../model/index.js";
 import { type Channel, type ChannelScore, fuseRankings } from "../retrieval/index.js";
@@ -75,6 +76,12 @@ async function queryVector(
 ): Promise<Float32Array | null> {
   if (given) return given;
   if (!ctx.embedder) return null;
-  const [vector] = await ctx.embedder.embed([query]);
-  return vector ?? null;
+  try {
+    const [vector] = await ctx.embedder.embed([query]);
+    return vector ?? null;
+  } catch (cause) {
+    // The embedding model is down: answer from full-text rather than fail the read.
+    if (EngramError.isInstance(cause) && cause.code === "MODEL") return null;
+    throw cause;
+  }
 }

@@ -42,7 +42,16 @@ function normaliser(method: FusionMethod, hits: readonly Hit[]): (score: number,
   }
   const mean = scores.reduce((a, b) => a + b, 0) / scores.length;
   const sd = Math.sqrt(scores.reduce((a, b) => a + (b - mean) ** 2, 0) / scores.length);
-  return (score) => (sd > 0 ? (score - mean) / sd : 0);
+  // One hit, or all equal: being listed is all the channel says, so a listed hit counts +1 (missed: 0).
+  return (score) => (sd > 0 ? (score - mean) / sd : 1);
+}
+
+/** What a candidate that the channel did not list gets: the channel's lowest listed value (0 when degenerate). */
+function floorOf(method: FusionMethod, hits: readonly Hit[]): number {
+  const scores = hits.map((h) => h.score);
+  const min = Math.min(...scores);
+  if (method === "minmax" || min === Math.max(...scores)) return 0;
+  return normaliser(method, hits)(min, hits.length);
 }
 
 /** Fuses per-channel rankings into one, best first; each hit keeps what every channel said of it. */
@@ -68,8 +77,7 @@ export function fuseRankings(
   if (options.method !== "rrf") {
     for (const channel of present) {
       const hits = lists[channel] as readonly Hit[];
-      const norm = normaliser(options.method, hits);
-      const floor = options.weights[channel] * norm(Math.min(...hits.map((h) => h.score)), hits.length);
+      const floor = options.weights[channel] * floorOf(options.method, hits);
       for (const entry of fused.values()) if (!entry.channels[channel]) entry.score += floor;
     }
   }

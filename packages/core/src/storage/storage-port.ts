@@ -20,7 +20,8 @@ export interface MemoryFilter {
   /** Read from these cubes only (composition of several cubes the caller may read). */
   readonly cubes?: readonly Cube[];
   readonly agentId?: string;
-  readonly sessionId?: string;
+  /** A session id, or null for memories stored without one. */
+  readonly sessionId?: string | null;
   readonly key?: string;
   /** `true`: only memories not superseded (expiredAt null). */
   readonly current?: boolean;

@@ -44,7 +44,10 @@ export function hashEmbeddingModel(options: HashEmbeddingOptions = {}): Embeddin
 }
 
 /** An embedding model that fails every call (or the first `failures` calls), for model-fault tests. */
-export function failingEmbeddingModel(failures = Number.POSITIVE_INFINITY, inner = hashEmbeddingModel()): EmbeddingModelV4 {
+export function failingEmbeddingModel(
+  failures = Number.POSITIVE_INFINITY,
+  inner = hashEmbeddingModel(),
+): EmbeddingModelV4 {
   let calls = 0;
   return {
     ...inner,

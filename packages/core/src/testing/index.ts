@@ -1,1 +1,5 @@
-export { failingEmbeddingModel, type HashEmbeddingOptions, hashEmbeddingModel } from "./hash-embedding-model.js";
+export {
+  failingEmbeddingModel,
+  type HashEmbeddingOptions,
+  hashEmbeddingModel,
+} from "./hash-embedding-model.js";

@@ -28,7 +28,8 @@ export function filterToSql(userId: string, filter: MemoryFilter = {}): SqlClaus
     clauses.push("m.agent_id = ?");
     params.push(filter.agentId);
   }
-  if (filter.sessionId !== undefined) {
+  if (filter.sessionId === null) clauses.push("m.session_id IS NULL");
+  else if (filter.sessionId !== undefined) {
     clauses.push("m.session_id = ?");
     params.push(filter.sessionId);
   }

@@ -31,7 +31,7 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX memories_user_kind ON memories(user_id, kind, tier);
   CREATE UNIQUE INDEX memories_key ON memories(user_id, cube, kind, key) WHERE key IS NOT NULL;
   CREATE VIRTUAL TABLE memories_fts USING fts5(
-    owner, body, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'
+    owner, body, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2'
   );
   INSERT INTO memories_fts(memories_fts, rank) VALUES('secure-delete', 1);
   CREATE TABLE history (
@@ -85,14 +85,20 @@ const MIGRATIONS: readonly string[] = [
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-/** Brings the database to the current schema inside one transaction per migration. */
-export function migrate(db: Database.Database): void {
+/** Throws when the file was written by a newer Engram than this one. */
+export function assertSchemaSupported(db: Database.Database): void {
   const current = db.pragma("user_version", { simple: true }) as number;
   if (current > MIGRATIONS.length) {
     throw new Error(
       `database schema version ${current} is newer than this Engram (${MIGRATIONS.length}); upgrade @engram/core`,
     );
   }
+}
+
+/** Brings the database to the current schema inside one transaction per migration. */
+export function migrate(db: Database.Database): void {
+  assertSchemaSupported(db);
+  const current = db.pragma("user_version", { simple: true }) as number;
   for (let v = current; v < MIGRATIONS.length; v++) {
     const sql = MIGRATIONS[v] as string;
     db.transaction(() => {

@@ -29,7 +29,7 @@ import type {
   WriteBatch,
 } from "../storage-port.js";
 import { filterToSql } from "./filter-sql.js";
-import { migrate } from "./migrations.js";
+import { assertSchemaSupported, migrate } from "./migrations.js";
 import { type HistoryRow, type MemoryRow, RECORD_COLUMNS, rowToRecord, rowToVersion } from "./row-mapping.js";
 import { SqliteQueue } from "./sqlite-queue.js";
 import { textSearch, VectorCache } from "./sqlite-search.js";
@@ -71,21 +71,26 @@ export class SqliteStorage implements StoragePort {
   constructor(options: SqliteStorageOptions = {}) {
     this.path = options.path ?? DEFAULT_DB_PATH;
     this.now = options.now ?? (() => new Date());
+    let db: Database.Database | undefined;
     try {
       if (this.path !== ":memory:") mkdirSync(dirname(this.path), { recursive: true });
-      this.db = new Database(this.path);
-      this.db.pragma("journal_mode = WAL");
-      this.db.pragma(`synchronous = ${options.durability === "normal" ? "NORMAL" : "FULL"}`);
-      this.db.pragma("foreign_keys = ON");
-      this.db.pragma("secure_delete = ON");
-      this.db.pragma("busy_timeout = 5000");
-      migrate(this.db);
-      this.db.pragma("optimize = 0x10002");
+      db = new Database(this.path);
+      // Refuse a newer schema before changing anything about the file (such as its journal mode).
+      assertSchemaSupported(db);
+      db.pragma("journal_mode = WAL");
+      db.pragma(`synchronous = ${options.durability === "normal" ? "NORMAL" : "FULL"}`);
+      db.pragma("foreign_keys = ON");
+      db.pragma("secure_delete = ON");
+      db.pragma("busy_timeout = 5000");
+      migrate(db);
+      db.pragma("optimize = 0x10002");
     } catch (cause) {
+      db?.close();
       throw new StorageError(`cannot open SQLite store at ${this.path}: ${(cause as Error).message}`, {
         cause,
       });
     }
+    this.db = db;
     this.writes = prepareWrites(this.db);
     this.vectors = new VectorCache(this.db);
     this.queue = new SqliteQueue(this.db);

@@ -1,0 +1,118 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { ClosedError, ValidationError } from "../errors/index.js";
+import { sequentialIds } from "../model/index.js";
+import { embedderFromModel } from "../models/index.js";
+import { hashEmbeddingModel } from "../testing/index.js";
+import { createEngram, type Engram, type EngramOptions } from "./create-engram.js";
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+async function tempEngram(options: EngramOptions = {}): Promise<Engram> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-create-"));
+  const engram = await createEngram({
+    path: path.join(dir, "engram.db"),
+    embedder: hashEmbeddingModel(),
+    ids: sequentialIds(),
+    ...options,
+  });
+  cleanups.push(async () => {
+    await engram.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return engram;
+}
+
+const message = (content: string) => ({ role: "user" as const, content });
+
+describe("createEngram", () => {
+  it("adapts a model to an embedder, takes an Embedder as is, and allows none", async () => {
+    expect((await tempEngram()).embedder?.id).toBe("engram-test/hash-64");
+    const own = embedderFromModel(hashEmbeddingModel({ dimensions: 8 }));
+    expect((await tempEngram({ embedder: own })).embedder).toBe(own);
+
+    const textOnly = await tempEngram({ embedder: null });
+    expect(textOnly.embedder).toBeNull();
+    expect((await textOnly.add({ userId: "u1", messages: [message("rainy harbour")] })).status).toBe("ready");
+    expect((await textOnly.stats()).vectors).toBe(0);
+    const hits = await textOnly.search({ userId: "u1", query: "harbour" });
+    expect(hits.map((h) => Object.keys(h.channels))).toEqual([["fulltext"]]);
+  });
+
+  it("validates its options", async () => {
+    const error = await createEngram({ fusion: { method: "mean" as "rrf" }, embedder: null }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).details.path).toBe("fusion.method");
+  });
+
+  it("counts memories, vectors, history and users", async () => {
+    const engram = await tempEngram();
+    await engram.add({ userId: "u1", messages: [message("one"), message("two"), message("three")] });
+    await engram.add({ userId: "u2", messages: [message("four"), message("five")] });
+    await engram.memories.update({ userId: "u1", id: "mem_1", text: "one, edited" });
+    expect(await engram.stats({ userId: "u1" })).toEqual({
+      memories: 3,
+      byKind: { message: 3 },
+      byTier: { short: 3 },
+      vectors: 3,
+      history: 4,
+      edges: 0,
+      kv: 0,
+      jobs: {},
+      users: 1,
+    });
+    expect(await engram.stats()).toMatchObject({ memories: 5, vectors: 5, history: 6, users: 2 });
+    expect(await engram.users()).toEqual(["u1", "u2"]);
+
+    expect(await engram.forget({ userId: "u1" })).toEqual({
+      memories: 3,
+      history: 4,
+      edges: 0,
+      kv: 0,
+      jobs: 0,
+    });
+    expect(await engram.users()).toEqual(["u2"]);
+    expect(await engram.stats({ userId: "u1" })).toMatchObject({
+      memories: 0,
+      vectors: 0,
+      history: 0,
+      users: 0,
+    });
+    expect(await engram.search({ userId: "u1", query: "one" })).toEqual([]);
+    const error = await engram.stats({ userId: "" }).catch((e: unknown) => e);
+    expect((error as ValidationError).details.path).toBe("userId");
+  });
+
+  it("refuses every call once closed", async () => {
+    const engram = await tempEngram();
+    await engram.add({ userId: "u1", messages: [message("before closing")] });
+    await engram.close();
+    await engram.close();
+    const u1 = { userId: "u1" };
+    const calls: Array<() => Promise<unknown>> = [
+      () => engram.add({ ...u1, messages: [message("after")] }),
+      () => engram.search({ ...u1, query: "closing" }),
+      () => engram.forget(u1),
+      () => engram.export(u1),
+      () => engram.import({}),
+      () => engram.stats(),
+      () => engram.users(),
+      () => engram.flush(),
+      () => engram.memories.get({ ...u1, id: "mem_1" }),
+      () => engram.memories.list(u1),
+    ];
+    for (const call of calls) {
+      // Wrapped so a synchronous throw and a rejection are judged alike.
+      const error = await (async () => call())().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ClosedError);
+      expect((error as ClosedError).code).toBe("CLOSED");
+    }
+  });
+});

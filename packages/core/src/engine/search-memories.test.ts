@@ -1,0 +1,174 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ValidationError } from "../errors/index.js";
+import { type MemoryRecord, sequentialIds } from "../model/index.js";
+import { embedderFromModel } from "../models/index.js";
+import { hashEmbeddingModel } from "../testing/index.js";
+import { createEngram, type Engram } from "./create-engram.js";
+
+let dir: string;
+let engram: Engram;
+const u1 = { userId: "u1" };
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-search-"));
+  engram = await createEngram({
+    path: path.join(dir, "engram.db"),
+    embedder: hashEmbeddingModel(),
+    clock: () => new Date("2026-03-01T00:00:00.000Z"),
+    ids: sequentialIds(),
+  });
+  await engram.add({
+    ...u1,
+    sessionId: "s1",
+    at: "2026-01-10T10:00:00Z",
+    messages: [
+      { role: "user", content: "I started learning the cello this winter" },
+      { role: "assistant", content: "Which piece are you practising?" },
+    ],
+  }); // mem_1, mem_2
+  await engram.add({
+    ...u1,
+    sessionId: "s2",
+    at: "2026-02-10T10:00:00Z",
+    messages: [
+      { role: "user", content: "My cello teacher says my bowing improved" },
+      { role: "user", content: "Also I booked flights to Oslo" },
+    ],
+  }); // mem_3, mem_4
+  await engram.add({ userId: "u2", messages: [{ role: "user", content: "cello cello cello lessons" }] }); // mem_5
+  // A fact and a superseded fact, written through the storage port as later layers will.
+  const base = (await engram.memories.get({ ...u1, id: "mem_3" })) as MemoryRecord;
+  const [vector] = await embedderFromModel(hashEmbeddingModel()).embed(["cello fact"]);
+  const fact = (id: string, expiredAt: string | null): MemoryRecord => ({
+    ...base,
+    id,
+    kind: "fact",
+    tier: "long",
+    role: null,
+    sessionId: null,
+    text: `the user plays the cello (${id})`,
+    context: null,
+    createdAt: "2026-02-01T00:00:00.000Z",
+    expiredAt,
+  });
+  await engram.storage.write(u1, {
+    upsert: [
+      { record: fact("fact_1", null), vector: vector ?? null },
+      { record: fact("fact_old", "2026-02-20T00:00:00.000Z"), vector: vector ?? null },
+    ],
+  });
+});
+afterAll(async () => {
+  await engram.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const ids = (results: { id: string }[]) => results.map((r) => r.id).sort();
+
+describe("search", () => {
+  it("returns fused hits with each channel's rank and score, best first", async () => {
+    const results = await engram.search({ ...u1, query: "cello bowing teacher" });
+    expect(results[0]?.id).toBe("mem_3");
+    const top = results[0];
+    expect(top?.channels.fulltext?.rank).toBe(1);
+    expect(top?.channels.fulltext?.score).toBeGreaterThan(0);
+    expect(top?.channels.vector?.rank).toBe(1);
+    expect(top?.channels.vector?.score).toBeGreaterThan(0.3);
+    expect(top?.channels.vector?.score).toBeLessThanOrEqual(1 + 1e-6);
+    expect(top).toMatchObject({
+      text: "My cello teacher says my bowing improved",
+      kind: "message",
+      tier: "short",
+    });
+    expect(top?.at).toBe("2026-02-10T10:00:00.000Z");
+    expect(top?.memory.id).toBe("mem_3");
+    for (let i = 1; i < results.length; i++) {
+      expect(results[i - 1]?.score).toBeGreaterThanOrEqual(results[i]?.score as number);
+    }
+  });
+
+  it("never returns another user's memories or superseded ones", async () => {
+    const results = await engram.search({ ...u1, query: "cello", k: 100 });
+    expect(ids(results)).not.toContain("mem_5");
+    expect(ids(results)).not.toContain("fact_old");
+    expect(ids(await engram.search({ userId: "u2", query: "cello", k: 100 }))).toEqual(["mem_5"]);
+  });
+
+  it("respects k", async () => {
+    expect(await engram.search({ ...u1, query: "cello", k: 2 })).toHaveLength(2);
+    expect(await engram.search({ ...u1, query: "cello", k: 1 })).toHaveLength(1);
+  });
+
+  it("filters by kind, session and event time", async () => {
+    expect(ids(await engram.search({ ...u1, query: "cello", kinds: ["fact"] }))).toEqual(["fact_1"]);
+    const s1 = await engram.search({ ...u1, query: "cello piece practising", sessionId: "s1", k: 100 });
+    expect(ids(s1)).toEqual(["mem_1", "mem_2"]);
+    const feb = await engram.search({
+      ...u1,
+      query: "cello Oslo",
+      from: "2026-02-01T00:00:00Z",
+      to: "2026-02-28",
+      kinds: ["message"],
+      k: 100,
+    });
+    expect(ids(feb)).toEqual(["mem_3", "mem_4"]);
+    const jan = await engram.search({ ...u1, query: "cello", to: new Date("2026-01-31T00:00:00Z"), k: 100 });
+    expect(ids(jan)).toEqual(["mem_1", "mem_2"]);
+  });
+
+  it("sees what was known at a point in time (system time)", async () => {
+    const past = await engram.search({ ...u1, query: "cello", kinds: ["fact"], at: "2026-02-15T00:00:00Z" });
+    expect(ids(past)).toEqual(["fact_1", "fact_old"]);
+    const before = await engram.search({
+      ...u1,
+      query: "cello",
+      kinds: ["fact"],
+      at: "2026-01-15T00:00:00Z",
+    });
+    expect(before).toEqual([]);
+  });
+
+  it("searches only the channels asked for", async () => {
+    const text = await engram.search({ ...u1, query: "Oslo flights", channels: ["fulltext"] });
+    expect(ids(text)).toEqual(["mem_4"]);
+    expect(text[0]?.channels.vector).toBeUndefined();
+    const dense = await engram.search({ ...u1, query: "Oslo flights", channels: ["vector"], k: 3 });
+    expect(dense[0]?.id).toBe("mem_4");
+    expect(dense.every((r) => r.channels.fulltext === undefined)).toBe(true);
+  });
+
+  it("uses a given query vector instead of embedding the query", async () => {
+    const [vector] = await embedderFromModel(hashEmbeddingModel()).embed(["booked flights to Oslo"]);
+    // Copied: the input type wants a Float32Array over a plain ArrayBuffer.
+    const queryVector = new Float32Array(vector as Float32Array);
+    const results = await engram.search({ ...u1, query: "zzz", queryVector, k: 1 });
+    expect(results[0]?.id).toBe("mem_4");
+    expect(results[0]?.channels).toEqual({ vector: expect.objectContaining({ rank: 1 }) });
+  });
+
+  it("finds nothing for an unknown user or a stopword-only query's full-text channel", async () => {
+    expect(await engram.search({ userId: "nobody", query: "cello" })).toEqual([]);
+    const stop = await engram.search({ ...u1, query: "the of and", channels: ["fulltext"] });
+    expect(stop).toEqual([]);
+  });
+
+  it("names the bad field", async () => {
+    const cases: Array<[unknown, string]> = [
+      [{ query: "x" }, "userId"],
+      [{ ...u1, query: "  " }, "query"],
+      [{ ...u1, query: "x", k: 0 }, "k"],
+      [{ ...u1, query: "x", kinds: ["thought"] }, "kinds.0"],
+      [{ ...u1, query: "x", from: "yesterday" }, "from"],
+      [{ ...u1, query: "x", channels: [] }, "channels"],
+    ];
+    for (const [input, field] of cases) {
+      const error = await engram.search(input as Parameters<Engram["search"]>[0]).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).details.path).toBe(field);
+      expect((error as ValidationError).message.startsWith(`search: ${field}: `)).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,79 @@
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import type { MemoryFilter } from "../storage-port.js";
+import { filterToSql, needsSqlPrefilter } from "./filter-sql.js";
+
+const filters: MemoryFilter[] = [
+  {},
+  { ids: ["a", "b"] },
+  { ids: [] },
+  { kinds: ["message"], tiers: ["short", "mid"], roles: ["user"] },
+  {
+    cubes: [
+      ["user", "u1"],
+      ["project", "p"],
+    ],
+  },
+  { agentId: "ag", sessionId: "s1", key: "k" },
+  { current: true, at: "2026-01-01T00:00:00.000Z" },
+  { from: "2026-01-01T00:00:00.000Z", to: "2026-02-01T00:00:00.000Z" },
+  { metadata: { topic: "work", n: 3, done: true } },
+];
+
+describe("filterToSql", () => {
+  it.each(filters.map((f) => [JSON.stringify(f), f] as const))(
+    "starts with the user scope: %s",
+    (_l, filter) => {
+      const clause = filterToSql("u1", filter);
+      // A leading `+` (an index hint) is allowed; the user condition itself is not optional.
+      expect(clause.sql).toMatch(/^\+?m\.user_id = \?( AND |$)/);
+      expect(clause.params[0]).toBe("u1");
+      expect(clause.sql.split("?").length - 1).toBe(clause.params.length);
+    },
+  );
+
+  it("matches nothing for an empty id list instead of everything", () => {
+    const { sql, params } = filterToSql("u1", { ids: [] });
+    expect(sql).toMatch(/^\+?m\.user_id = \? AND 0$/);
+    expect(params).toEqual(["u1"]);
+  });
+
+  it("binds booleans in metadata as SQLite numbers and escapes field names", () => {
+    const { sql, params } = filterToSql("u1", { metadata: { 'we"ird': true } });
+    expect(sql).toBe("m.user_id = ? AND json_extract(m.metadata, ?) = ?");
+    expect(params).toEqual(["u1", '$."we""ird"', 1]);
+  });
+
+  it("runs against a real table and keeps other users out", () => {
+    const db = new Database(":memory:");
+    db.exec(`CREATE TABLE memories (id TEXT, user_id TEXT, kind TEXT, metadata TEXT);
+      INSERT INTO memories VALUES ('a', 'u1', 'message', '{"topic":"work","done":1}'),
+        ('b', 'u1', 'fact', '{"topic":"home"}'), ('c', 'u2', 'message', '{"topic":"work","done":1}');`);
+    const ids = (filter: MemoryFilter) => {
+      const w = filterToSql("u1", filter);
+      return db
+        .prepare(`SELECT m.id FROM memories m WHERE ${w.sql} ORDER BY m.id`)
+        .pluck()
+        .all(...w.params);
+    };
+    expect(ids({})).toEqual(["a", "b"]);
+    expect(ids({ metadata: { topic: "work", done: true } })).toEqual(["a"]);
+    expect(ids({ kinds: ["fact"] })).toEqual(["b"]);
+    expect(ids({ ids: ["a", "c"] })).toEqual(["a"]);
+    db.close();
+  });
+});
+
+describe("needsSqlPrefilter", () => {
+  it("is false for what the vector index checks itself", () => {
+    expect(needsSqlPrefilter()).toBe(false);
+    expect(needsSqlPrefilter({ kinds: ["fact"], tiers: ["long"], current: true })).toBe(false);
+    expect(needsSqlPrefilter({ sessionId: undefined })).toBe(false);
+  });
+
+  it("is true for anything else", () => {
+    expect(needsSqlPrefilter({ sessionId: "s1" })).toBe(true);
+    expect(needsSqlPrefilter({ kinds: ["fact"], from: "2026-01-01T00:00:00.000Z" })).toBe(true);
+    expect(needsSqlPrefilter({ ids: [] })).toBe(true);
+  });
+});

@@ -1,0 +1,173 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ClosedError, ScopeError, StorageError } from "../../errors/index.js";
+import type { MemoryRecord, StoredMemory } from "../../model/index.js";
+import { normalize } from "../../models/index.js";
+import { SqliteStorage } from "./sqlite-storage.js";
+
+let dir: string;
+let file: string;
+const open: SqliteStorage[] = [];
+
+function store(): SqliteStorage {
+  const s = new SqliteStorage({ path: file, durability: "normal" });
+  open.push(s);
+  return s;
+}
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-sqlite-"));
+  file = path.join(dir, "engram.db");
+});
+afterEach(async () => {
+  for (const s of open.splice(0)) await s.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function memory(id: string, userId: string, text: string, vector: number[] | null = null): StoredMemory {
+  const at = "2026-01-01T00:00:00.000Z";
+  const record: MemoryRecord = {
+    id,
+    userId,
+    cube: ["user", userId],
+    agentId: null,
+    sessionId: null,
+    kind: "message",
+    tier: "short",
+    role: "user",
+    name: null,
+    text,
+    context: null,
+    key: null,
+    metadata: {},
+    status: "ready",
+    version: 1,
+    validFrom: at,
+    validTo: null,
+    createdAt: at,
+    updatedAt: at,
+    expiredAt: null,
+  };
+  return { record, vector: vector ? normalize(vector) : null };
+}
+
+const u1 = { userId: "u1" };
+
+describe("SqliteStorage connection settings", () => {
+  it("uses WAL journaling and secure_delete", () => {
+    const s = store();
+    const raw = new Database(file, { readonly: true });
+    expect(raw.pragma("journal_mode", { simple: true })).toBe("wal");
+    raw.close();
+    // secure_delete is per connection, so read it on the store's own connection.
+    const db = (s as unknown as { db: Database.Database }).db;
+    expect(db.pragma("secure_delete", { simple: true })).toBe(1);
+  });
+
+  it("leaves no byte of a forgotten user's text in the database files", async () => {
+    const s = store();
+    await s.write(u1, {
+      upsert: [
+        memory("m1", "u1", "zanzibarquokka sings at dawn", [1, 0]),
+        memory("m2", "u1", "plain words", [0, 1]),
+      ],
+      history: [
+        {
+          memoryId: "m1",
+          userId: "u1",
+          version: 1,
+          event: "create",
+          text: "zanzibarquokka",
+          metadata: {},
+          at: "2026-01-01T00:00:00.000Z",
+        },
+      ],
+    });
+    await s.write({ userId: "u2" }, { upsert: [memory("m3", "u2", "other user keeps this", [1, 1])] });
+    const bytes = () =>
+      fs
+        .readdirSync(dir)
+        .map((f) => fs.readFileSync(path.join(dir, f)).toString("latin1"))
+        .join("");
+    expect(bytes()).toContain("zanzibarquokka");
+    await s.forgetUser(u1);
+    expect(bytes()).not.toContain("zanzibarquokka");
+    expect(await s.get({ userId: "u2" }, ["m3"])).toHaveLength(1);
+  });
+});
+
+describe("SqliteStorage across connections", () => {
+  it("sees another connection's writes in vectorSearch (data_version invalidates the cache)", async () => {
+    const writer = store();
+    const reader = store();
+    await writer.write(u1, { upsert: [memory("m1", "u1", "one", [1, 0, 0])] });
+    const query = normalize([0, 1, 0]);
+    expect((await reader.vectorSearch(u1, { vector: query, k: 5 })).map((h) => h.id)).toEqual(["m1"]);
+
+    await writer.write(u1, { upsert: [memory("m2", "u1", "two", [0, 1, 0])] });
+    expect((await reader.vectorSearch(u1, { vector: query, k: 5 })).map((h) => h.id)).toEqual(["m2", "m1"]);
+
+    await writer.write(u1, { deleteIds: ["m2"] });
+    expect((await reader.vectorSearch(u1, { vector: query, k: 5 })).map((h) => h.id)).toEqual(["m1"]);
+  });
+
+  it("keeps its own cache current without reloading", async () => {
+    const s = store();
+    await s.write(u1, { upsert: [memory("m1", "u1", "one", [1, 0])] });
+    const query = normalize([0, 1]);
+    expect(await s.vectorSearch(u1, { vector: query, k: 5 })).toHaveLength(1);
+    await s.write(u1, { upsert: [memory("m2", "u1", "two", [0, 1]), memory("m1", "u1", "one", null)] });
+    expect((await s.vectorSearch(u1, { vector: query, k: 5 })).map((h) => h.id)).toEqual(["m2"]);
+  });
+});
+
+describe("SqliteStorage scope and errors", () => {
+  it("refuses unscoped calls", async () => {
+    const s = store();
+    const blank = { userId: " " };
+    await expect(s.get(blank, ["m1"])).rejects.toBeInstanceOf(ScopeError);
+    await expect(s.scan(undefined as unknown as typeof u1)).rejects.toBeInstanceOf(ScopeError);
+    await expect(s.write({} as typeof u1, {})).rejects.toBeInstanceOf(ScopeError);
+    await expect(s.textSearch(blank, { text: "x", k: 1 })).rejects.toBeInstanceOf(ScopeError);
+    await expect(s.vectorSearch(blank, { vector: normalize([1]), k: 1 })).rejects.toBeInstanceOf(ScopeError);
+    await expect(s.forgetUser(blank)).rejects.toBeInstanceOf(ScopeError);
+  });
+
+  it("refuses a batch holding another user's data or reusing their id", async () => {
+    const s = store();
+    await expect(s.write(u1, { upsert: [memory("m1", "u2", "x")] })).rejects.toBeInstanceOf(ScopeError);
+    await s.write({ userId: "u2" }, { upsert: [memory("m1", "u2", "x")] });
+    await expect(s.write(u1, { upsert: [memory("m1", "u1", "x")] })).rejects.toThrow(/taken by another user/);
+    // Deleting another user's id is a no-op, not a leak.
+    await s.write(u1, { deleteIds: ["m1"] });
+    expect(await s.get({ userId: "u2" }, ["m1"])).toHaveLength(1);
+    expect(await s.get(u1, ["m1"])).toEqual([]);
+  });
+
+  it("wraps driver errors in StorageError and rolls the batch back", async () => {
+    const s = store();
+    const keyed = (id: string) => {
+      const m = memory(id, "u1", `text ${id}`);
+      return { ...m, record: { ...m.record, kind: "item" as const, key: "same-key" } };
+    };
+    const error = await s.write(u1, { upsert: [keyed("a"), keyed("b")] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StorageError);
+    expect((error as StorageError).message).toMatch(/^sqlite\.write failed on /);
+    expect((error as StorageError).cause).toBeInstanceOf(Error);
+    expect(await s.count(u1)).toBe(0);
+  });
+
+  it("throws ClosedError after close, and close is idempotent", async () => {
+    const s = store();
+    await s.close();
+    await s.close();
+    await expect(s.get(u1, ["m1"])).rejects.toBeInstanceOf(ClosedError);
+    await expect(s.users()).rejects.toBeInstanceOf(ClosedError);
+    await expect(s.claimJobs({ now: new Date().toISOString(), limit: 1, leaseMs: 1 })).rejects.toBeInstanceOf(
+      ClosedError,
+    );
+  });
+});

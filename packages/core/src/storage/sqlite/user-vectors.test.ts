@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+import { normalize } from "../../models/index.js";
+import { UserVectors } from "./user-vectors.js";
+
+/** Mulberry32: a small seeded generator so failures reproduce. */
+function rng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const DIM = 16;
+const attrs = { kind: "message", tier: "short", expired: false };
+
+function randomVector(next: () => number): Float32Array {
+  return normalize(Array.from({ length: DIM }, () => next() * 2 - 1));
+}
+
+/** The exact answer: every live vector scored, sorted best first. */
+function bruteForce(live: Map<string, Float32Array>, query: Float32Array, k: number) {
+  return [...live.entries()]
+    .map(([id, v]) => ({ id, score: v.reduce((s, x, i) => s + x * (query[i] as number), 0) }))
+    .sort((a, b) => b.score - a.score)
+    .slice(0, k);
+}
+
+function expectSameTopK(index: UserVectors, live: Map<string, Float32Array>, next: () => number, k: number) {
+  for (let q = 0; q < 5; q++) {
+    const query = randomVector(next);
+    const got = index.search(query, k, () => true);
+    const want = bruteForce(live, query, k);
+    expect(got.map((h) => h.id)).toEqual(want.map((h) => h.id));
+    got.forEach((h, i) => {
+      expect(h.score).toBeCloseTo(want[i]?.score as number, 5);
+    });
+  }
+}
+
+describe("UserVectors", () => {
+  it("finds the exact top k of random vectors", () => {
+    const next = rng(1);
+    const index = new UserVectors(DIM);
+    const live = new Map<string, Float32Array>();
+    for (let i = 0; i < 300; i++) {
+      const vector = randomVector(next);
+      live.set(`v${i}`, vector);
+      index.upsert({ id: `v${i}`, ...attrs, vector });
+    }
+    expect(index.size).toBe(300);
+    expectSameTopK(index, live, next, 1);
+    expectSameTopK(index, live, next, 10);
+    expectSameTopK(index, live, next, 500);
+  });
+
+  it("stays exact after removes and replaced vectors", () => {
+    const next = rng(2);
+    const index = new UserVectors(DIM);
+    const live = new Map<string, Float32Array>();
+    for (let i = 0; i < 200; i++) {
+      const vector = randomVector(next);
+      live.set(`v${i}`, vector);
+      index.upsert({ id: `v${i}`, ...attrs, vector });
+    }
+    for (let i = 0; i < 200; i += 3) {
+      live.delete(`v${i}`);
+      index.remove(`v${i}`);
+    }
+    for (let i = 1; i < 200; i += 7) {
+      const vector = randomVector(next);
+      live.set(`v${i}`, vector);
+      index.upsert({ id: `v${i}`, ...attrs, vector });
+    }
+    index.remove("never-added");
+    expect(index.size).toBe(live.size);
+    expectSameTopK(index, live, next, 20);
+  });
+
+  it("stays exact across compaction after more than 1024 removals", () => {
+    const next = rng(3);
+    const index = new UserVectors(DIM);
+    const live = new Map<string, Float32Array>();
+    for (let i = 0; i < 3000; i++) {
+      const vector = randomVector(next);
+      live.set(`v${i}`, vector);
+      index.upsert({ id: `v${i}`, ...attrs, vector });
+    }
+    for (let i = 0; i < 1500; i++) {
+      live.delete(`v${i * 2}`);
+      index.remove(`v${i * 2}`);
+    }
+    expect(index.size).toBe(1500);
+    expectSameTopK(index, live, next, 25);
+    // New and re-added ids after compaction land in fresh slots and are found.
+    for (let i = 0; i < 50; i++) {
+      const vector = randomVector(next);
+      live.set(`v${i * 2}`, vector);
+      index.upsert({ id: `v${i * 2}`, ...attrs, vector });
+    }
+    expectSameTopK(index, live, next, 25);
+    const query = live.get("v0") as Float32Array;
+    expect(index.search(query, 1, () => true)[0]?.id).toBe("v0");
+  });
+
+  it("skips entries the filter refuses and vectors of another dimension", () => {
+    const index = new UserVectors(2);
+    index.upsert({ id: "a", kind: "message", tier: "short", expired: false, vector: normalize([1, 0]) });
+    index.upsert({ id: "b", kind: "fact", tier: "long", expired: false, vector: normalize([1, 0.1]) });
+    index.upsert({ id: "c", kind: "fact", tier: "long", expired: true, vector: normalize([1, 0.2]) });
+    index.upsert({ id: "d", ...attrs, vector: normalize([1, 0, 0]) });
+    expect(index.size).toBe(3);
+    const query = normalize([1, 0]);
+    expect(index.search(query, 10, (a) => a.kind === "fact" && !a.expired).map((h) => h.id)).toEqual(["b"]);
+    expect(index.search(query, 10, (_a, id) => id !== "a").map((h) => h.id)).toEqual(["b", "c"]);
+    // An upsert of an existing id updates its attributes too.
+    index.upsert({ id: "c", kind: "fact", tier: "long", expired: false, vector: normalize([1, 0.2]) });
+    expect(index.search(query, 10, (a) => !a.expired).map((h) => h.id)).toEqual(["a", "b", "c"]);
+  });
+});
