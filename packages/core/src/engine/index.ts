@@ -17,4 +17,5 @@ export type {
   UpdateInput,
   UserInput,
 } from "./schemas.js";
+export { addInputSchema, messageSchema, searchInputSchema, timeSchema } from "./schemas.js";
 export type { SearchResult } from "./search-memories.js";

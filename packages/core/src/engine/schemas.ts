@@ -16,13 +16,19 @@ export const timeSchema = z
 
 const metadataSchema = z.record(z.string(), z.unknown());
 
-export const messageSchema = z.object({
-  role: z.enum(ROLES, { error: `expected role to be one of ${ROLES.join(", ")}` }),
-  content: z.string({ error: "expected content to be a string" }).trim().min(1, "content must not be empty"),
-  name: z.string().trim().min(1).max(256).optional(),
-  at: timeSchema.optional(),
-  metadata: metadataSchema.optional(),
-});
+export const messageSchema = z.object(
+  {
+    role: z.enum(ROLES, { error: `expected role to be one of ${ROLES.join(", ")}` }),
+    content: z
+      .string({ error: "expected content to be a string" })
+      .trim()
+      .min(1, "content must not be empty"),
+    name: z.string().trim().min(1).max(256).optional(),
+    at: timeSchema.optional(),
+    metadata: metadataSchema.optional(),
+  },
+  { error: 'expected a message object such as {"role": "user", "content": "..."}' },
+);
 
 export const addInputSchema = z.object({
   userId: idString,
@@ -94,7 +100,10 @@ export const fusionConfigSchema = z.object({
   weights: z
     .object({ fulltext: z.number().min(0).default(1), vector: z.number().min(0).default(1) })
     .default({ fulltext: 1, vector: 1 }),
-  /** Candidates taken from each channel before fusion. */
-  candidates: z.number().int().min(1).max(10_000).default(100),
+  /**
+   * Candidates taken from each channel before fusion. Score normalisation is estimated over them, so more
+   * is better up to a point (LoCoMo dev recall@10: 100 -> 0.677, 300 -> 0.687, 1000 -> 0.701).
+   */
+  candidates: z.number().int().min(1).max(10_000).default(1000),
 });
 export type FusionConfig = z.input<typeof fusionConfigSchema>;

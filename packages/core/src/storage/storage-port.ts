@@ -160,6 +160,7 @@ export interface StoragePort {
   scan(scope: Scope, options?: ScanOptions): Promise<MemoryRecord[]>;
   count(scope: Scope, filter?: MemoryFilter): Promise<number>;
   textSearch(scope: Scope, query: TextQuery): Promise<Hit[]>;
+  /** Nearest first. Backends using an approximate index may return fewer than `k` (SQLite: at most 256). */
   vectorSearch(scope: Scope, query: VectorQuery): Promise<Hit[]>;
 
   history(scope: Scope, memoryId: string): Promise<MemoryVersion[]>;

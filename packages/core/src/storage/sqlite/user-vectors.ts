@@ -42,6 +42,9 @@ class TopK {
 /** Below this many vectors an exact scan is faster than maintaining a graph (see docs/benchmarks.md). */
 export const DEFAULT_ANN_THRESHOLD = 5000;
 
+/** Approximate search returns at most this many candidates (documented on StoragePort.vectorSearch). */
+export const MAX_ANN_CANDIDATES = 256;
+
 /**
  * One user's vectors in one contiguous Float32Array, scanned exactly (cosine of unit vectors = dot
  * product). Updated in place on writes so reads never reload the user from disk.
@@ -133,7 +136,8 @@ export class UserVectors {
       });
     }
     const { ids, attrs } = this;
-    const hits = this.ann.search(query, Math.min(k, this.size), (slot) => {
+    // An HNSW search costs about ef = k; past a few hundred candidates an exact scan would be as cheap.
+    const hits = this.ann.search(query, Math.min(k, this.size, MAX_ANN_CANDIDATES), (slot) => {
       const id = ids[slot];
       return id != null && accept(attrs[slot] as (typeof attrs)[number], id);
     });

@@ -1,0 +1,27 @@
+import { respond } from "../cli-output.js";
+import { parseCommandArgs, requireFlag } from "../command-args.js";
+import { withEngram } from "../open-engram.js";
+import type { Command, CommandContext } from "./command.js";
+
+async function runEdit(args: readonly string[], ctx: CommandContext) {
+  const { values, positionals } = parseCommandArgs(
+    args,
+    { user: { type: "string" }, text: { type: "string" } },
+    { names: ["ID"] },
+  );
+  const userId = requireFlag(values.user, "user", "U (whose memory it is)");
+  const text = requireFlag(values.text, "text", "T (the new text)");
+  const id = positionals[0] as string;
+  const memory = await withEngram(values, ctx.env, { mustExist: true }, (engram) =>
+    engram.memories.update({ userId, id, text }),
+  );
+  return respond(values.json, { memory }, () => `updated ${memory.id} to version ${memory.version}`);
+}
+
+export const editCommand: Command = {
+  name: "edit",
+  usage: 'ID --user U --text "T"',
+  summary: "replace a memory's text; the old text stays in its history",
+  details: ['--json prints {"memory": the updated memory record}.'],
+  run: runEdit,
+};

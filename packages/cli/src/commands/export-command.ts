@@ -1,0 +1,49 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import { InputError } from "../cli-error.js";
+import { renderOutput, respond } from "../cli-output.js";
+import { parseCommandArgs, requireFlag } from "../command-args.js";
+import { requireKnownUser, withEngram } from "../open-engram.js";
+import type { Command, CommandContext } from "./command.js";
+
+async function writeDump(path: string, dump: unknown): Promise<void> {
+  try {
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, renderOutput({ json: dump }));
+  } catch (error) {
+    throw new InputError(`cannot write ${path}: ${(error as Error).message}`);
+  }
+}
+
+async function runExport(args: readonly string[], ctx: CommandContext) {
+  const { values } = parseCommandArgs(
+    args,
+    { user: { type: "string" }, out: { type: "string" } },
+    { names: [] },
+  );
+  const userId = requireFlag(values.user, "user", "U (whose memory to export)");
+  const dump = await withEngram(values, ctx.env, { mustExist: true }, async (engram) => {
+    await requireKnownUser(engram, userId);
+    return engram.export({ userId });
+  });
+  // Without --out the dump itself is the output, with or without --json.
+  if (values.out === undefined) return { json: dump };
+  await writeDump(values.out, dump);
+  const summary = { userId, out: values.out, memories: dump.memories.length, history: dump.history.length };
+  return respond(
+    values.json,
+    summary,
+    () => `exported ${summary.memories} memories of user ${userId} to ${values.out}`,
+  );
+}
+
+export const exportCommand: Command = {
+  name: "export",
+  usage: "--user U [--out FILE]",
+  summary: "everything stored for a user as one JSON document (stdout, or FILE)",
+  details: [
+    "The document is what `engram import` reads; vectors are kept when both sides use the same embedder.",
+    'With --out, --json prints {"userId", "out", "memories", "history"}.',
+  ],
+  run: runExport,
+};

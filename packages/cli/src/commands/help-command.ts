@@ -1,0 +1,63 @@
+import { UsageError } from "../cli-error.js";
+import { respond } from "../cli-output.js";
+import { parseCommandArgs } from "../command-args.js";
+import type { Command, CommandContext } from "./command.js";
+
+const COMMON_FLAGS = [
+  "Every command accepts:",
+  "  --db PATH     the store (default .engram/engram.db, or $ENGRAM_DB)",
+  "  --json        print exactly one JSON document on stdout",
+  "  --no-embed    full-text only, no embedding model (or ENGRAM_EMBEDDER=none)",
+  "  -h, --help    help for the command",
+];
+
+/** `engram help`: every command with its usage. */
+export function overviewText(commands: readonly Command[]): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  return [
+    "engram: long-term memory for AI agents, from the command line",
+    "",
+    "Usage: engram <command> [flags]",
+    "",
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.usage}\n  ${" ".repeat(width)}  ${c.summary}`),
+    "",
+    ...COMMON_FLAGS,
+    "",
+    "Run engram help <command> for details. Exit codes: 0 ok, 1 bad input or failure, 2 bad usage.",
+  ].join("\n");
+}
+
+/** `engram help <command>` and `engram <command> --help`. */
+export function commandHelpText(command: Command): string {
+  return [
+    `Usage: engram ${command.name} ${command.usage}`,
+    "",
+    command.summary,
+    ...(command.details?.length ? ["", ...command.details] : []),
+    "",
+    ...COMMON_FLAGS,
+  ].join("\n");
+}
+
+/** The help command; it takes the command list lazily because it is part of that list. */
+export function createHelpCommand(commands: () => readonly Command[]): Command {
+  return {
+    name: "help",
+    usage: "[COMMAND]",
+    summary: "this overview, or the details of one command",
+    details: ['--json prints {"commands": [{"name", "usage", "summary"}]}.'],
+    async run(args: readonly string[], _ctx: CommandContext) {
+      const { values, positionals } = parseCommandArgs(args, {}, { names: ["COMMAND"], min: 0 });
+      const list = commands();
+      const name = positionals[0];
+      const command = name === undefined ? undefined : list.find((c) => c.name === name);
+      if (name !== undefined && !command) {
+        throw new UsageError(`unknown command ${JSON.stringify(name)}; run engram help for the list`);
+      }
+      const json = {
+        commands: (command ? [command] : list).map(({ name, usage, summary }) => ({ name, usage, summary })),
+      };
+      return respond(values.json, json, () => (command ? commandHelpText(command) : overviewText(list)));
+    },
+  };
+}

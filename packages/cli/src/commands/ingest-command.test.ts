@@ -1,0 +1,151 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { runCliCaptured } from "../run-cli.js";
+
+const dir = mkdtempSync(join(tmpdir(), "engram-cli-ingest-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let db: string;
+let n = 0;
+beforeEach(() => {
+  db = join(dir, `t${++n}.db`);
+});
+
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const cli = (...args: string[]) => runCliCaptured([...args, "--db", db, "--no-embed"]);
+
+async function memoriesOf(user: string): Promise<number> {
+  const run = await cli("stats", "--user", user, "--json");
+  return (JSON.parse(run.stdout) as { memories: number }).memories;
+}
+
+const turns = [
+  { role: "user", content: "I keep bees on my roof in Oslo.", at: "2026-01-05T10:00:00Z", session: "s1" },
+  { role: "assistant", content: "How many hives?", at: "2026-01-05T10:00:03Z", session: "s1" },
+  { role: "user", content: "Three hives now.", at: "2026-02-01T09:00:00Z", session: "s2", name: "Kari" },
+];
+const jsonl = (rows: readonly object[]) => `${rows.map((r) => JSON.stringify(r)).join("\n")}\n`;
+
+function locomoConversation(sampleId: string, texts: readonly string[]) {
+  return {
+    sample_id: sampleId,
+    conversation: {
+      speaker_a: "Ann",
+      speaker_b: "Bob",
+      session_1_date_time: "1:56 pm on 8 May, 2023",
+      session_1: texts.map((text, i) => ({ speaker: i % 2 ? "Bob" : "Ann", dia_id: `D1:${i + 1}`, text })),
+    },
+    qa: [],
+  };
+}
+
+describe("engram ingest", () => {
+  it("stores JSONL turns with their times, names and sessions, and reports them as JSON", async () => {
+    const path = file("turns.jsonl", `\n${jsonl(turns)}\n\n`);
+    const run = await cli("ingest", "--user", "u1", path, "--json");
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({
+      format: "jsonl",
+      memories: 3,
+      users: [{ userId: "u1", memories: 3, pending: 0 }],
+    });
+    const list = JSON.parse((await cli("list", "--user", "u1", "--json")).stdout) as {
+      memories: { text: string; sessionId: string; validFrom: string; name: string | null }[];
+    };
+    expect(list.memories.map((m) => [m.text, m.sessionId, m.validFrom, m.name])).toEqual([
+      ["Three hives now.", "s2", "2026-02-01T09:00:00.000Z", "Kari"],
+      ["How many hives?", "s1", "2026-01-05T10:00:03.000Z", null],
+      ["I keep bees on my roof in Oslo.", "s1", "2026-01-05T10:00:00.000Z", null],
+    ]);
+  });
+
+  it("prints one readable line without --json", async () => {
+    const path = file("human.jsonl", jsonl(turns));
+    const run = await cli("ingest", "--user", "u1", path);
+    expect(run.stdout).toBe(`ingested 3 memories from ${path} (jsonl) for user u1\n`);
+  });
+
+  it("rejects a malformed line by number and stores nothing, not even the valid lines before it", async () => {
+    const path = file("bad.jsonl", `${JSON.stringify(turns[0])}\n{not json\n${JSON.stringify(turns[1])}\n`);
+    const run = await cli("ingest", "--user", "u2", path);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toMatch(/^engram ingest: line 2: not valid JSON \(.+\)\n$/);
+    expect(await memoriesOf("u2")).toBe(0);
+  });
+
+  it.each([
+    [
+      '{"role":"bot","content":"x"}',
+      "line 2: role: expected role to be one of user, assistant, system, tool",
+    ],
+    ['{"role":"user","content":"  "}', "line 2: content: content must not be empty"],
+    ['{"role":"user","content":"x","at":"last week"}', "line 2: at: expected an ISO 8601 time"],
+    ['["user","x"]', "line 2: expected a message object"],
+  ])("rejects an invalid field (%s) naming the line and the field", async (line, message) => {
+    const path = file("invalid.jsonl", `${JSON.stringify(turns[0])}\n${line}\n`);
+    const run = await cli("ingest", "--user", "u3", path);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`engram ingest: ${message}`);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(await memoriesOf("u3")).toBe(0);
+  });
+
+  it("names a missing file, an empty file and a missing --user", async () => {
+    const missing = await cli("ingest", "--user", "u1", join(dir, "nope.jsonl"));
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toBe(`engram ingest: cannot read ${join(dir, "nope.jsonl")}: no such file\n`);
+    const empty = await cli("ingest", "--user", "u1", file("empty.jsonl", "\n\n"));
+    expect(empty.stderr).toContain("the file holds no messages");
+    const noUser = await cli("ingest", file("nouser.jsonl", jsonl(turns)));
+    expect(noUser.code).toBe(2);
+    expect(noUser.stderr).toContain("missing --user U");
+  });
+
+  it("ingests a LoCoMo file: each conversation as the user named by its sample_id", async () => {
+    const data = [locomoConversation("conv-a", ["I adopted a cat.", "What is its name?", "Miso."])];
+    data.push(locomoConversation("conv-b", ["I run marathons.", "Which one is next?"]));
+    const path = file("locomo.json", JSON.stringify(data));
+    const run = await cli("ingest", path, "--json");
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({
+      format: "locomo",
+      memories: 5,
+      users: [
+        { userId: "conv-a", memories: 3 },
+        { userId: "conv-b", memories: 2 },
+      ],
+    });
+    const prefixed = await cli("ingest", "--user", "eval", path, "--json");
+    const users = (JSON.parse(prefixed.stdout) as { users: { userId: string }[] }).users.map((u) => u.userId);
+    expect(users).toEqual(["eval/conv-a", "eval/conv-b"]);
+    const single = await cli(
+      "ingest",
+      "--user",
+      "ann",
+      file("one.json", JSON.stringify([data[0]])),
+      "--json",
+    );
+    expect((JSON.parse(single.stdout) as { users: unknown[] }).users).toEqual([
+      { userId: "ann", memories: 3 },
+    ]);
+  });
+
+  it("rejects a JSON array that is not LoCoMo, and a LoCoMo file with a bad session time", async () => {
+    const notLocomo = await cli("ingest", "--user", "u1", file("array.json", JSON.stringify([turns[0]])));
+    expect(notLocomo.code).toBe(1);
+    expect(notLocomo.stderr).toContain("is a JSON array but not a LoCoMo file");
+    const bad = locomoConversation("conv-x", ["hello"]);
+    bad.conversation.session_1_date_time = "sometime";
+    const badTime = await cli("ingest", file("badtime.json", JSON.stringify([bad])));
+    expect(badTime.code).toBe(1);
+    expect(badTime.stderr).toContain('cannot read session time "sometime"');
+    expect(await memoriesOf("conv-x")).toBe(0);
+  });
+});

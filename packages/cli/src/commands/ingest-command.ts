@@ -1,0 +1,107 @@
+import type { Engram } from "@engram/core";
+import { InputError, UsageError } from "../cli-error.js";
+import { formatTable, respond } from "../cli-output.js";
+import { parseCommandArgs } from "../command-args.js";
+import { ingestJsonl } from "../ingest-jsonl.js";
+import { ingestLocomo, isLocomoData, type LocomoConversation, parseLocomo } from "../locomo/load-locomo.js";
+import { withEngram } from "../open-engram.js";
+import { progressBar } from "../progress-bar.js";
+import { type JsonlLine, parseJsonl } from "../read-jsonl.js";
+import { parseJsonFile, readTextFile } from "../read-text-file.js";
+import type { Command, CommandContext } from "./command.js";
+
+interface IngestReport {
+  readonly format: "jsonl" | "locomo";
+  readonly memories: number;
+  readonly users: readonly { readonly userId: string; readonly memories: number }[];
+}
+
+type Parsed =
+  | { readonly format: "jsonl"; readonly lines: JsonlLine[] }
+  | { readonly format: "locomo"; readonly conversations: LocomoConversation[] };
+
+/** Detects the format and validates the whole file; nothing is written until this succeeds. */
+function parseIngestFile(text: string, path: string): Parsed {
+  // A LoCoMo file is one JSON array; JSONL is one object per line, so it never starts with "[".
+  if (!text.trimStart().startsWith("[")) return { format: "jsonl", lines: parseJsonl(text) };
+  const json = parseJsonFile(text, path);
+  if (!isLocomoData(json)) {
+    throw new InputError(
+      `${path} is a JSON array but not a LoCoMo file (elements need sample_id and conversation); ` +
+        'for dialogue turns write JSONL: one {"role", "content", "at"?} object per line',
+    );
+  }
+  return { format: "locomo", conversations: parseLocomo(json) };
+}
+
+/** With --user U, one conversation goes to U and several to `U/<sample_id>`; else each to its sample_id. */
+function locomoUser(user: string | undefined, c: LocomoConversation, count: number): string {
+  if (user === undefined) return c.sampleId;
+  return count === 1 ? user : `${user}/${c.sampleId}`;
+}
+
+async function ingestConversations(
+  engram: Engram,
+  conversations: readonly LocomoConversation[],
+  user: string | undefined,
+  onProgress: (done: number, total: number) => void,
+): Promise<IngestReport> {
+  const total = conversations.reduce((n, c) => n + c.turns.length, 0);
+  const users: { userId: string; memories: number }[] = [];
+  let before = 0;
+  for (const c of conversations) {
+    const userId = locomoUser(user, c, conversations.length);
+    const result = await ingestLocomo(engram, c, {
+      userId,
+      onProgress: (d) => onProgress(before + d, total),
+    });
+    users.push(result);
+    before += c.turns.length;
+  }
+  return { format: "locomo", memories: before, users };
+}
+
+async function runIngest(args: readonly string[], ctx: CommandContext) {
+  const { values, positionals } = parseCommandArgs(args, { user: { type: "string" } }, { names: ["FILE"] });
+  const path = positionals[0] as string;
+  const parsed = parseIngestFile(await readTextFile(path), path);
+  if (parsed.format === "jsonl" && values.user === undefined) {
+    throw new UsageError("missing --user U: JSONL messages need the user they belong to");
+  }
+  const bar = progressBar(ctx.io.stderr, "ingest");
+  const report = await withEngram(values, ctx.env, { mustExist: false }, async (engram) => {
+    try {
+      if (parsed.format === "locomo") {
+        return await ingestConversations(engram, parsed.conversations, values.user, bar.update);
+      }
+      const result = await ingestJsonl(engram, values.user as string, parsed.lines, bar.update);
+      return { format: "jsonl", memories: result.memories, users: [result] } satisfies IngestReport;
+    } finally {
+      bar.finish();
+    }
+  });
+  return respond(values.json, report, () => renderIngest(report, path));
+}
+
+function renderIngest(report: IngestReport, path: string): string {
+  const head = `ingested ${report.memories} memories from ${path} (${report.format})`;
+  if (report.users.length === 1) return `${head} for user ${report.users[0]?.userId}`;
+  return `${head}\n${formatTable(
+    ["user", "memories"],
+    report.users.map((u) => [u.userId, String(u.memories)]),
+  )}`;
+}
+
+export const ingestCommand: Command = {
+  name: "ingest",
+  usage: "--user U FILE",
+  summary: "store dialogue turns from a JSONL file or a LoCoMo JSON file",
+  details: [
+    'JSONL: one {"role": "user"|"assistant", "content": "...", "at"?: ISO time, "name"?, "session"?} per line.',
+    "The whole file is validated first; a bad line stores nothing. Lines of one session are added together.",
+    "LoCoMo (an array of {sample_id, conversation}): without --user each conversation becomes the user named",
+    "by its sample_id; with --user U a single conversation goes to U and several to U/<sample_id>.",
+    '--json prints {"format", "memories", "users": [{"userId", "memories", "pending"?}]}.',
+  ],
+  run: runIngest,
+};

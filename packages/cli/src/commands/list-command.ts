@@ -1,0 +1,56 @@
+import { MEMORY_KINDS, type MemoryRecord, TIERS } from "@engram/core";
+import { formatTable, respond, shortTime, truncate } from "../cli-output.js";
+import { choiceFlag, integerFlag, parseCommandArgs, requireFlag } from "../command-args.js";
+import { requireKnownUser, withEngram } from "../open-engram.js";
+import type { Command, CommandContext } from "./command.js";
+
+/** A memory as one table row: the speaker's name goes before the text when there is one. */
+export function memoryLine(m: MemoryRecord, width = 90): string {
+  return truncate(m.name ? `${m.name}: ${m.text}` : m.text, width);
+}
+
+function renderList(memories: readonly MemoryRecord[], userId: string): string {
+  if (memories.length === 0) return `no memories of user ${userId} match`;
+  return formatTable(
+    ["id", "kind", "tier", "at", "v", "text"],
+    memories.map((m) => [m.id, m.kind, m.tier, shortTime(m.validFrom), String(m.version), memoryLine(m)]),
+  );
+}
+
+async function runList(args: readonly string[], ctx: CommandContext) {
+  const { values } = parseCommandArgs(
+    args,
+    {
+      user: { type: "string" },
+      kind: { type: "string" },
+      tier: { type: "string" },
+      limit: { type: "string" },
+    },
+    { names: [] },
+  );
+  const userId = requireFlag(values.user, "user", "U (whose memories to list)");
+  const kind = choiceFlag(values.kind, "kind", MEMORY_KINDS);
+  const tier = choiceFlag(values.tier, "tier", TIERS);
+  const limit = integerFlag(values.limit, "limit", { min: 1, max: 100_000 }) ?? 100;
+  const memories = await withEngram(values, ctx.env, { mustExist: true }, async (engram) => {
+    await requireKnownUser(engram, userId);
+    return engram.memories.list({
+      userId,
+      limit,
+      ...(kind ? { kinds: [kind] } : {}),
+      ...(tier ? { tiers: [tier] } : {}),
+    });
+  });
+  return respond(values.json, { userId, memories }, () => renderList(memories, userId));
+}
+
+export const listCommand: Command = {
+  name: "list",
+  usage: "--user U [--kind K] [--tier short|mid|long] [--limit N]",
+  summary: "a user's memories, newest first",
+  details: [
+    `--kind: one of ${MEMORY_KINDS.join(", ")}. --limit N: at most N memories (default 100).`,
+    '--json prints {"userId", "memories": [memory record, ...]}.',
+  ],
+  run: runList,
+};

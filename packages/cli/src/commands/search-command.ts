@@ -1,0 +1,69 @@
+import type { SearchResult } from "@engram/core";
+import { formatTable, respond, shortTime, truncate } from "../cli-output.js";
+import { integerFlag, parseCommandArgs, requireFlag } from "../command-args.js";
+import { requireKnownUser, withEngram } from "../open-engram.js";
+import type { Command, CommandContext } from "./command.js";
+
+/** The JSON shape of one result: the search result without the full record. */
+function resultJson(r: SearchResult) {
+  return {
+    id: r.id,
+    text: r.text,
+    score: r.score,
+    tier: r.tier,
+    kind: r.kind,
+    at: r.at,
+    channels: r.channels,
+  };
+}
+
+function channelSummary(r: SearchResult): string {
+  const parts: string[] = [];
+  if (r.channels.fulltext) parts.push(`text#${r.channels.fulltext.rank}`);
+  if (r.channels.vector) parts.push(`vector#${r.channels.vector.rank}`);
+  return parts.join(" ");
+}
+
+function renderResults(results: readonly SearchResult[], query: string): string {
+  if (results.length === 0) return `no memories match ${JSON.stringify(query)}`;
+  return formatTable(
+    ["#", "score", "tier", "at", "found by", "id", "text"],
+    results.map((r, i) => [
+      String(i + 1),
+      r.score.toFixed(3),
+      r.tier,
+      shortTime(r.at),
+      channelSummary(r),
+      r.id,
+      truncate(r.memory.name ? `${r.memory.name}: ${r.text}` : r.text, 100),
+    ]),
+  );
+}
+
+async function runSearch(args: readonly string[], ctx: CommandContext) {
+  const { values, positionals } = parseCommandArgs(
+    args,
+    { user: { type: "string" }, k: { type: "string" } },
+    { names: ["QUERY"] },
+  );
+  const userId = requireFlag(values.user, "user", "U (whose memories to search)");
+  const k = integerFlag(values.k, "k", { min: 1, max: 1000 }) ?? 10;
+  const query = positionals[0] as string;
+  const results = await withEngram(values, ctx.env, { mustExist: true }, async (engram) => {
+    await requireKnownUser(engram, userId);
+    return engram.search({ userId, query, k });
+  });
+  return respond(values.json, { results: results.map(resultJson) }, () => renderResults(results, query));
+}
+
+export const searchCommand: Command = {
+  name: "search",
+  usage: '--user U "QUERY" [--k N]',
+  summary: "hybrid full-text + vector search over a user's memories, best first",
+  details: [
+    "--k N: how many results (default 10, at most 1000).",
+    '--json prints {"results": [{"id", "text", "score", "tier", "kind", "at", "channels"}]}, best first;',
+    '"at" is the event time (ISO) or null; "channels" gives each channel\'s rank and raw score.',
+  ],
+  run: runSearch,
+};

@@ -1,0 +1,45 @@
+import type { MemoryRecord, MemoryVersion } from "@engram/core";
+import { formatFields, formatTable, respond, truncate } from "../cli-output.js";
+import { parseCommandArgs, requireFlag } from "../command-args.js";
+import { requireKnownUser, withEngram } from "../open-engram.js";
+import type { Command, CommandContext } from "./command.js";
+
+function renderMemory(m: MemoryRecord, history: readonly MemoryVersion[]): string {
+  const fields: [string, string][] = [
+    ["id", m.id],
+    ["user", m.userId],
+    ["kind", `${m.kind} (tier ${m.tier}, ${m.status})`],
+    ["speaker", [m.role, m.name].filter(Boolean).join(", ") || "-"],
+    ["session", m.sessionId ?? "-"],
+    ["at", m.validFrom ?? "-"],
+    ["stored", m.createdAt],
+    ["updated", m.updatedAt],
+    ["version", String(m.version)],
+    ["text", m.text],
+  ];
+  if (Object.keys(m.metadata).length > 0) fields.push(["metadata", JSON.stringify(m.metadata)]);
+  const rows = history.map((h) => [`v${h.version}`, h.event, h.at, truncate(h.text, 80)]);
+  return `${formatFields(fields)}\n\nhistory\n${formatTable(["version", "event", "at", "text"], rows)}`;
+}
+
+async function runShow(args: readonly string[], ctx: CommandContext) {
+  const { values, positionals } = parseCommandArgs(args, { user: { type: "string" } }, { names: ["ID"] });
+  const userId = requireFlag(values.user, "user", "U (whose memory it is)");
+  const id = positionals[0] as string;
+  const { memory, history } = await withEngram(values, ctx.env, { mustExist: true }, async (engram) => {
+    await requireKnownUser(engram, userId);
+    return {
+      memory: await engram.memories.get({ userId, id }),
+      history: await engram.memories.history({ userId, id }),
+    };
+  });
+  return respond(values.json, { memory, history }, () => renderMemory(memory, history));
+}
+
+export const showCommand: Command = {
+  name: "show",
+  usage: "ID --user U",
+  summary: "one memory with its version history",
+  details: ['--json prints {"memory": memory record, "history": [{"version", "event", "text", "at", ...}]}.'],
+  run: runShow,
+};

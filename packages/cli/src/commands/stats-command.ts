@@ -1,0 +1,62 @@
+import { existsSync } from "node:fs";
+import { createEngram, type StorageStats } from "@engram/core";
+import { formatFields, respond } from "../cli-output.js";
+import { parseCommandArgs } from "../command-args.js";
+import { dbPath, withEngram } from "../open-engram.js";
+import type { Command, CommandContext } from "./command.js";
+
+function counts(record: Readonly<Record<string, number | undefined>>): string {
+  const parts = Object.entries(record).map(([k, n]) => `${k} ${n ?? 0}`);
+  return parts.length > 0 ? parts.join(", ") : "-";
+}
+
+function renderStats(stats: StorageStats, path: string, userId: string | undefined): string {
+  return formatFields([
+    ["store", path],
+    ...(userId === undefined
+      ? [["users", String(stats.users)] as [string, string]]
+      : [["user", userId] as [string, string]]),
+    ["memories", String(stats.memories)],
+    ["by kind", counts(stats.byKind)],
+    ["by tier", counts(stats.byTier)],
+    ["vectors", String(stats.vectors)],
+    ["history", String(stats.history)],
+    ["edges", String(stats.edges)],
+    ["key-value", String(stats.kv)],
+    ["jobs", counts(stats.jobs)],
+  ]);
+}
+
+/** An empty in-memory store answers for a file that does not exist: it holds nothing, so every count is 0. */
+async function emptyStats(): Promise<StorageStats> {
+  const engram = await createEngram({ path: ":memory:", embedder: null });
+  try {
+    return await engram.stats();
+  } finally {
+    await engram.close();
+  }
+}
+
+async function runStats(args: readonly string[], ctx: CommandContext) {
+  const { values } = parseCommandArgs(args, { user: { type: "string" } }, { names: [] });
+  const userId = values.user;
+  const path = dbPath(values, ctx.env);
+  const stats = existsSync(path)
+    ? await withEngram(values, ctx.env, { mustExist: true }, (engram) =>
+        engram.stats(userId === undefined ? undefined : { userId }),
+      )
+    : await emptyStats();
+  const json = userId === undefined ? stats : { ...stats, userId };
+  return respond(values.json, json, () => renderStats(stats, path, userId));
+}
+
+export const statsCommand: Command = {
+  name: "stats",
+  usage: "[--user U]",
+  summary: "counts for the whole store, or for one user (0 for a user with nothing stored)",
+  details: [
+    '--json prints {"memories", "byKind", "byTier", "vectors", "history", "edges", "kv", "jobs", "users"}',
+    '(plus "userId" with --user); "memories" counts every memory record in all tiers.',
+  ],
+  run: runStats,
+};

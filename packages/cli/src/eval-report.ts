@@ -1,0 +1,45 @@
+import { formatTable } from "./cli-output.js";
+
+// LoCoMo's numeric categories, as its own evaluation code maps them (data/locomo/README.md).
+const CATEGORY_NAMES: Record<string, string> = {
+  "1": "multi-hop",
+  "2": "temporal",
+  "3": "open-domain",
+  "4": "single-hop",
+  "5": "adversarial",
+};
+
+type Recall = Record<string, number>;
+interface CategoryRow {
+  readonly n?: number;
+  readonly recall?: Recall;
+}
+
+function num(value: unknown): string {
+  return typeof value === "number" ? String(value) : "-";
+}
+
+function recallCells(recall: Recall | undefined, ks: readonly string[]): string[] {
+  return ks.map((k) => (typeof recall?.[k] === "number" ? (recall[k] as number).toFixed(4) : "-"));
+}
+
+/** The eval document as a small table of evidence recall@k by category, then timings and context cost. */
+export function formatEvalReport(doc: Record<string, unknown>): string {
+  const recall = (doc.recall ?? {}) as Recall;
+  const ks = Object.keys(recall).sort((a, b) => Number(a) - Number(b));
+  const byCategory = (doc.by_category ?? {}) as Record<string, CategoryRow>;
+  const rows = Object.keys(byCategory)
+    .sort()
+    .map((c) => {
+      const row = byCategory[c] as CategoryRow;
+      return [`${c} ${CATEGORY_NAMES[c] ?? ""}`.trim(), num(row.n), ...recallCells(row.recall, ks)];
+    });
+  rows.push(["overall", num(doc.questions), ...recallCells(recall, ks)]);
+  const table = formatTable(["category", "questions", ...ks.map((k) => `recall@${k}`)], rows);
+  const footer = [
+    `ingest ${num(doc.ingest_ms)} ms`,
+    `query p50 ${num(doc.query_ms_p50)} ms, p95 ${num(doc.query_ms_p95)} ms`,
+    `context ${num(doc.context_tokens_avg)} tokens avg (full conversation ${num(doc.full_context_tokens_avg)})`,
+  ].join(" · ");
+  return `LoCoMo evidence recall\n${table}\n${footer}`;
+}

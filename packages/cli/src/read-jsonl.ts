@@ -1,0 +1,55 @@
+import { idString, messageSchema } from "@engram/core";
+import type { z } from "zod";
+import { InputError } from "./cli-error.js";
+
+// The engine's own message schema plus `session`, which groups lines into add() calls: a file that passes
+// here is accepted by add().
+const jsonlLineSchema = messageSchema.extend({ session: idString.optional() });
+
+export type JsonlLine = z.output<typeof jsonlLineSchema> & { readonly line: number };
+
+function parseLine(raw: string, line: number): JsonlLine {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    throw new InputError(`line ${line}: not valid JSON (${(error as Error).message})`);
+  }
+  const result = jsonlLineSchema.safeParse(value);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const field = issue?.path.length ? `${issue.path.join(".")}: ` : "";
+    throw new InputError(`line ${line}: ${field}${issue?.message ?? "invalid message"}`);
+  }
+  return { ...result.data, line };
+}
+
+/**
+ * Parses and validates every line of a JSONL file before anything is stored, so a bad line leaves the
+ * store untouched. Blank lines are skipped; errors name the 1-based line.
+ */
+export function parseJsonl(text: string): JsonlLine[] {
+  const lines: JsonlLine[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    if (raw.trim() !== "") lines.push(parseLine(raw, i + 1));
+  });
+  if (lines.length === 0)
+    throw new InputError("the file holds no messages (expected one JSON object per line)");
+  return lines;
+}
+
+/** Consecutive lines of the same session, at most `max` per batch: one add() call each. */
+export function batchBySession(lines: readonly JsonlLine[], max = 256): JsonlLine[][] {
+  const batches: JsonlLine[][] = [];
+  let current: JsonlLine[] = [];
+  for (const line of lines) {
+    const first = current[0];
+    if (first && (first.session !== line.session || current.length >= max)) {
+      batches.push(current);
+      current = [];
+    }
+    current.push(line);
+  }
+  if (current.length > 0) batches.push(current);
+  return batches;
+}

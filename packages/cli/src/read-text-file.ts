@@ -1,0 +1,27 @@
+import { readFile } from "node:fs/promises";
+import { InputError } from "./cli-error.js";
+
+const REASONS: Record<string, string> = {
+  ENOENT: "no such file",
+  EISDIR: "it is a directory",
+  EACCES: "permission denied",
+};
+
+/** Reads a UTF-8 file the user named; a failure is an InputError that names the file and why. */
+export async function readTextFile(path: string): Promise<string> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "";
+    throw new InputError(`cannot read ${path}: ${REASONS[code] ?? (error as Error).message}`);
+  }
+}
+
+/** Parses a whole file as one JSON document, naming the file when it is not JSON. */
+export function parseJsonFile(text: string, path: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new InputError(`${path} is not valid JSON (${(error as Error).message})`);
+  }
+}

@@ -1,0 +1,61 @@
+import { describeError, EXIT_OK, EXIT_USAGE } from "./cli-error.js";
+import { type CliIo, captureIo, processIo } from "./cli-io.js";
+import { renderOutput } from "./cli-output.js";
+import { COMMANDS, commandHelpText, findCommand, overviewText } from "./commands/index.js";
+
+function wantsHelp(args: readonly string[]): boolean {
+  const end = args.indexOf("--");
+  return (end < 0 ? args : args.slice(0, end)).some((a) => a === "--help" || a === "-h");
+}
+
+/**
+ * Runs one `engram` command line (without the program name) and returns the exit code: 0 ok, 1 bad input
+ * or failure, 2 bad usage. Output goes to `io` (the process streams by default), so it can run in-process.
+ */
+export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === "--help" || name === "-h") {
+    (name === undefined ? io.stderr : io.stdout).write(`${overviewText(COMMANDS)}\n`);
+    return name === undefined ? EXIT_USAGE : EXIT_OK;
+  }
+  const command = findCommand(name);
+  if (!command) {
+    const hint = name.startsWith("-") ? "put the command first, e.g. engram search --user U QUERY" : "";
+    io.stderr.write(
+      `engram: unknown command ${JSON.stringify(name)}; ${hint || "run engram help for the list"}\n`,
+    );
+    return EXIT_USAGE;
+  }
+  if (wantsHelp(args)) {
+    io.stdout.write(`${commandHelpText(command)}\n`);
+    return EXIT_OK;
+  }
+  const env = io.env ?? process.env;
+  try {
+    io.stdout.write(renderOutput(await command.run(args, { io, env })));
+    return EXIT_OK;
+  } catch (error) {
+    const described = describeError(error);
+    io.stderr.write(`engram ${name}: ${described.message.replace(/\s*\n\s*/g, " ")}\n`);
+    if (described.unexpected && env.ENGRAM_DEBUG && error instanceof Error && error.stack) {
+      io.stderr.write(`${error.stack}\n`);
+    }
+    return described.exitCode;
+  }
+}
+
+export interface CapturedRun {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs a command line in-process and returns its exit code and everything it printed. */
+export async function runCliCaptured(
+  argv: readonly string[],
+  options: { env?: Record<string, string | undefined>; isTTY?: boolean } = {},
+): Promise<CapturedRun> {
+  const io = captureIo(options);
+  const code = await runCli(argv, io);
+  return { code, stdout: io.stdoutText(), stderr: io.stderrText() };
+}
