@@ -129,8 +129,7 @@ export async function evalLocomo(options: EvalLocomoOptions): Promise<Record<str
         conversations: conversations.length,
         unit: "turn (one message memory per dialogue turn; 1 turn id per result)",
         context_tokens: `top-10 results rendered as "[date] speaker: text", ${defaultTokenizer.id} tokens`,
-        embedder: engram.embedder?.id ?? "none",
-        fusion: options.fusion ?? "default",
+        ...engram.config,
         k: ks,
       },
     };

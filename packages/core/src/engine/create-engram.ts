@@ -67,6 +67,21 @@ export class Engram {
     return this.ctx.embedder;
   }
 
+  /** The effective configuration, e.g. for reports: backend, embedder, fusion, context window. */
+  get config(): {
+    backend: string;
+    embedder: string | null;
+    fusion: EngineContext["fusion"];
+    contextWindow: boolean;
+  } {
+    return {
+      backend: this.ctx.storage.backend,
+      embedder: this.ctx.embedder?.id ?? null,
+      fusion: this.ctx.fusion,
+      contextWindow: this.ctx.contextWindow,
+    };
+  }
+
   /** Stores dialogue turns. They are searchable when this resolves (read-your-writes). */
   async add(input: AddInput): Promise<AddResult> {
     this.open();
