@@ -105,5 +105,10 @@ export const fusionConfigSchema = z.object({
    * is better up to a point (LoCoMo dev recall@10: 100 -> 0.677, 300 -> 0.687, 1000 -> 0.701).
    */
   candidates: z.number().int().min(1).max(10_000).default(1000),
+  /**
+   * Candidates from the vector channel. Kept within what an approximate index answers quickly (HNSW costs
+   * about ef = k), so large scopes stay fast; see docs/decisions/0001-hybrid-search-fusion.md.
+   */
+  vectorCandidates: z.number().int().min(1).max(10_000).default(256),
 });
 export type FusionConfig = z.input<typeof fusionConfigSchema>;

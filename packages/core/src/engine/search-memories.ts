@@ -40,7 +40,9 @@ export async function searchMemories(ctx: EngineContext, raw: SearchInput): Prom
   const vector = wanted.has("vector") ? await queryVector(ctx, input.query, input.queryVector) : null;
   const [fulltext, dense] = await Promise.all([
     wanted.has("fulltext") ? ctx.storage.textSearch(scope, { text: input.query, k: n, filter }) : [],
-    vector ? ctx.storage.vectorSearch(scope, { vector, k: n, filter }) : ([] as Hit[]),
+    vector
+      ? ctx.storage.vectorSearch(scope, { vector, k: Math.max(ctx.fusion.vectorCandidates, input.k), filter })
+      : ([] as Hit[]),
   ]);
   const fused = fuseRankings({ fulltext, vector: dense }, ctx.fusion).slice(0, input.k);
   const records = new Map(

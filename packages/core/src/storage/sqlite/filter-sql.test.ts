@@ -32,23 +32,17 @@ describe("filterToSql", () => {
     },
   );
 
-  it("matches nothing for an empty id list instead of everything", () => {
-    const { sql, params } = filterToSql("u1", { ids: [] });
-    expect(sql).toMatch(/^\+?m\.user_id = \? AND 0$/);
-    expect(params).toEqual(["u1"]);
+  it("binds ids as one JSON array, so any number of ids fits", () => {
+    const { sql, params } = filterToSql("u1", { ids: ["a", "b"] });
+    expect(sql).toBe("+m.user_id = ? AND m.id IN (SELECT value FROM json_each(?))");
+    expect(params).toEqual(["u1", '["a","b"]']);
   });
 
-  it("binds booleans in metadata as SQLite numbers and escapes field names", () => {
-    const { sql, params } = filterToSql("u1", { metadata: { 'we"ird': true } });
-    expect(sql).toBe("m.user_id = ? AND json_extract(m.metadata, ?) = ?");
-    expect(params).toEqual(["u1", '$."we""ird"', 1]);
-  });
-
-  it("runs against a real table and keeps other users out", () => {
+  it("runs against a real table: keeps other users out, empty id lists match nothing, metadata is type-strict", () => {
     const db = new Database(":memory:");
     db.exec(`CREATE TABLE memories (id TEXT, user_id TEXT, kind TEXT, metadata TEXT);
-      INSERT INTO memories VALUES ('a', 'u1', 'message', '{"topic":"work","done":1}'),
-        ('b', 'u1', 'fact', '{"topic":"home"}'), ('c', 'u2', 'message', '{"topic":"work","done":1}');`);
+      INSERT INTO memories VALUES ('a', 'u1', 'message', '{"topic":"work","done":true,"we\\"ird":"x"}'),
+        ('b', 'u1', 'fact', '{"topic":"home","done":1}'), ('c', 'u2', 'message', '{"topic":"work","done":true}');`);
     const ids = (filter: MemoryFilter) => {
       const w = filterToSql("u1", filter);
       return db
@@ -57,7 +51,10 @@ describe("filterToSql", () => {
         .all(...w.params);
     };
     expect(ids({})).toEqual(["a", "b"]);
+    expect(ids({ ids: [] })).toEqual([]);
     expect(ids({ metadata: { topic: "work", done: true } })).toEqual(["a"]);
+    expect(ids({ metadata: { done: 1 } })).toEqual(["b"]);
+    expect(ids({ metadata: { 'we"ird': "x" } })).toEqual(["a"]);
     expect(ids({ kinds: ["fact"] })).toEqual(["b"]);
     expect(ids({ ids: ["a", "c"] })).toEqual(["a"]);
     db.close();

@@ -19,7 +19,11 @@ export function filterToSql(userId: string, filter: MemoryFilter = {}): SqlClaus
   // With ids, the unique id index is the selective one; `+` keeps the planner off the user's indexes.
   const clauses = [filter.ids ? "+m.user_id = ?" : "m.user_id = ?"];
   const params: unknown[] = [userId];
-  if (filter.ids) inList("m.id", filter.ids, clauses, params);
+  if (filter.ids) {
+    // One bound JSON array: any number of ids, no limit on SQL variables.
+    clauses.push("m.id IN (SELECT value FROM json_each(?))");
+    params.push(JSON.stringify(filter.ids));
+  }
   if (filter.kinds) inList("m.kind", filter.kinds, clauses, params);
   if (filter.tiers) inList("m.tier", filter.tiers, clauses, params);
   if (filter.roles) inList("m.role", filter.roles, clauses, params);
@@ -51,8 +55,18 @@ export function filterToSql(userId: string, filter: MemoryFilter = {}): SqlClaus
     params.push(filter.to);
   }
   for (const [field, value] of Object.entries(filter.metadata ?? {})) {
-    clauses.push("json_extract(m.metadata, ?) = ?");
-    params.push(`$."${field.replaceAll('"', '""')}"`, typeof value === "boolean" ? Number(value) : value);
+    // Type-strict equality on a top-level field, matched by key (any characters) via json_each.
+    const types =
+      typeof value === "boolean"
+        ? [String(value)]
+        : typeof value === "number"
+          ? ["integer", "real"]
+          : ["text"];
+    clauses.push(
+      `EXISTS (SELECT 1 FROM json_each(m.metadata) j WHERE j.key = ? AND j.type IN (${types.map(() => "?").join(",")})` +
+        (typeof value === "boolean" ? ")" : " AND j.value = ?)"),
+    );
+    params.push(field, ...types, ...(typeof value === "boolean" ? [] : [value]));
   }
   return { sql: clauses.join(" AND "), params };
 }

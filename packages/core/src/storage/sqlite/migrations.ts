@@ -42,9 +42,8 @@ const MIGRATIONS: readonly string[] = [
     text TEXT NOT NULL,
     metadata TEXT NOT NULL,
     at TEXT NOT NULL,
-    PRIMARY KEY (memory_id, version, event)
+    PRIMARY KEY (user_id, memory_id, version, event)
   );
-  CREATE INDEX history_user ON history(user_id);
   CREATE TABLE edges (
     user_id TEXT NOT NULL,
     src TEXT NOT NULL,

@@ -68,12 +68,31 @@ export class SqliteQueue {
   }
 
   fail(id: string, error: string, retryAt: string | null, now: string): void {
+    if (retryAt && this.queuedTwin(id)) {
+      // A job with the same dedupe key is already queued and will do the same (idempotent) work.
+      this.db
+        .prepare(
+          "UPDATE jobs SET status = 'done', last_error = ?, lease_until = NULL, updated_at = ? WHERE id = ?",
+        )
+        .run(`${error} (merged into the queued job with the same dedupe key)`, now, id);
+      return;
+    }
     this.db
       .prepare(
         `UPDATE jobs SET status = ?, last_error = ?, run_at = coalesce(?, run_at), lease_until = NULL,
          updated_at = ? WHERE id = ?`,
       )
       .run(retryAt ? "queued" : "failed", error, retryAt, now, id);
+  }
+
+  private queuedTwin(id: string): boolean {
+    const row = this.db
+      .prepare(
+        `SELECT 1 FROM jobs j JOIN jobs me ON me.id = ? WHERE j.user_id = me.user_id AND me.dedupe_key IS NOT NULL
+         AND j.dedupe_key = me.dedupe_key AND j.status = 'queued' AND j.id != me.id`,
+      )
+      .get(id);
+    return row !== undefined;
   }
 
   list(userId: string, status?: JobStatus): Job[] {

@@ -39,6 +39,13 @@ export function readStats(db: Database.Database, userId?: string): StorageStats 
       `SELECT status AS k, count(*) AS n FROM jobs WHERE ${byUser} GROUP BY status`,
       userId,
     ) as Partial<Record<JobStatus, number>>,
-    users: single(db, `SELECT count(DISTINCT user_id) AS n FROM memories WHERE ${byUser}`, userId),
+    users: (
+      db
+        .prepare(
+          `SELECT count(*) AS n FROM (SELECT user_id FROM memories WHERE ${byUser}
+           UNION SELECT user_id FROM kv WHERE ${byUser} UNION SELECT user_id FROM jobs WHERE ${byUser})`,
+        )
+        .get(...Array(6).fill(userId ?? null)) as { n: number }
+    ).n,
   };
 }

@@ -121,9 +121,10 @@ export class SqliteStorage implements StoragePort {
     const rows = this.run("get", () =>
       this.db
         .prepare(
-          `SELECT ${RECORD_COLUMNS} FROM memories m WHERE m.id IN (${ids.map(() => "?").join(",")}) AND +m.user_id = ?`,
+          `SELECT ${RECORD_COLUMNS} FROM memories m
+           WHERE m.id IN (SELECT value FROM json_each(?)) AND +m.user_id = ?`,
         )
-        .all(...ids, scope.userId),
+        .all(JSON.stringify(ids), scope.userId),
     ) as MemoryRow[];
     const byId = new Map(rows.map((r) => [r.id, rowToRecord(r)]));
     return ids.flatMap((id) => byId.get(id) ?? []);
@@ -223,17 +224,18 @@ export class SqliteStorage implements StoragePort {
   async kvList(scope: Scope, options: KvListOptions = {}): Promise<KvEntry[]> {
     this.guard(scope, "kvList");
     // A namespace key is a JSON array; a prefix of parts is a prefix of its text without the closing bracket.
-    const prefix = options.prefix?.length ? cubeKey(options.prefix).slice(0, -1) : "[";
+    const prefix = options.prefix?.length ? cubeKey(options.prefix).slice(0, -1) : null;
     const rows = this.run("kvList", () =>
       this.db
         .prepare(
-          `SELECT * FROM kv WHERE user_id = ? AND (namespace = ? OR substr(namespace, 1, ?) = ?)
+          `SELECT * FROM kv WHERE user_id = ? AND (? IS NULL OR namespace = ? OR substr(namespace, 1, ?) = ?)
            ORDER BY namespace, key LIMIT ? OFFSET ?`,
         )
         .all(
           scope.userId,
+          prefix,
           `${prefix}]`,
-          prefix.length + 1,
+          (prefix?.length ?? 0) + 1,
           `${prefix},`,
           options.limit ?? -1,
           options.offset ?? 0,
@@ -322,7 +324,7 @@ export class SqliteStorage implements StoragePort {
       this.db
         .prepare(
           `SELECT ${RECORD_COLUMNS} FROM memories m WHERE ${where.sql}
-           ORDER BY coalesce(m.valid_from, m.created_at) ${dir}, m.rowid ${dir} LIMIT ? OFFSET ?`,
+           ORDER BY coalesce(m.valid_from, m.created_at) ${dir}, m.created_at ${dir}, m.rowid ${dir} LIMIT ? OFFSET ?`,
         )
         .all(...where.params, options.limit ?? -1, options.offset ?? 0),
     ) as MemoryRow[];

@@ -42,7 +42,7 @@ class TopK {
 /** Below this many vectors an exact scan is faster than maintaining a graph (see docs/benchmarks.md). */
 export const DEFAULT_ANN_THRESHOLD = 5000;
 
-/** Approximate search returns at most this many candidates (documented on StoragePort.vectorSearch). */
+/** Above this k, search scans exactly: an HNSW search costs about ef = k, and a large k is no cheaper. */
 export const MAX_ANN_CANDIDATES = 256;
 
 /**
@@ -104,7 +104,8 @@ export class UserVectors {
     k: number,
     accept: (attrs: { kind: string; tier: string; expired: boolean }, id: string) => boolean,
   ): Hit[] {
-    if (this.size >= this.annThreshold) return this.searchAnn(query, k, accept);
+    // Approximate search pays off only for a few hundred candidates; a larger k scans exactly.
+    if (this.size >= this.annThreshold && k <= MAX_ANN_CANDIDATES) return this.searchAnn(query, k, accept);
     const top = new TopK(k);
     const { data, dim, ids, attrs } = this;
     for (let slot = 0; slot < ids.length; slot++) {
@@ -136,8 +137,7 @@ export class UserVectors {
       });
     }
     const { ids, attrs } = this;
-    // An HNSW search costs about ef = k; past a few hundred candidates an exact scan would be as cheap.
-    const hits = this.ann.search(query, Math.min(k, this.size, MAX_ANN_CANDIDATES), (slot) => {
+    const hits = this.ann.search(query, Math.min(k, this.size), (slot) => {
       const id = ids[slot];
       return id != null && accept(attrs[slot] as (typeof attrs)[number], id);
     });

@@ -1,0 +1,60 @@
+import type { MemoryEdge, StoragePort } from "@engram/core";
+import { expect } from "vitest";
+import { makeEdge, stored } from "../support/make-record.js";
+import { describeConformance } from "./describe-conformance.js";
+
+const U = { userId: "u1" };
+const key = (e: MemoryEdge) => `${e.from}-${e.type}->${e.to}`;
+const keys = (edges: readonly MemoryEdge[]) => edges.map(key).sort();
+
+const GRAPH = [
+  makeEdge("u1", "p1", "p2", "next"),
+  makeEdge("u1", "p2", "p3", "next"),
+  makeEdge("u1", "p1", "seg", "part_of"),
+  makeEdge("u1", "p2", "seg", "part_of"),
+  makeEdge("u1", "fact", "p1", "derived_from"),
+];
+
+async function writeGraph(port: StoragePort): Promise<void> {
+  await port.write(U, {
+    upsert: ["p1", "p2", "p3", "seg", "fact"].map((id) => stored({ id, userId: "u1" })),
+    edges: GRAPH,
+  });
+}
+
+describeConformance("edges", ({ test }) => {
+  test("returns every edge of the user for an empty query, exactly as written", async (port) => {
+    await writeGraph(port);
+    const edges = await port.edges(U, {});
+    expect(keys(edges)).toEqual(keys(GRAPH));
+    expect(edges.find((e) => e.from === "fact")).toEqual(GRAPH[4]);
+  });
+
+  test("filters by source, target and type, alone and combined", async (port) => {
+    await writeGraph(port);
+    expect(keys(await port.edges(U, { from: "p1" }))).toEqual(["p1-next->p2", "p1-part_of->seg"]);
+    expect(keys(await port.edges(U, { to: "seg" }))).toEqual(["p1-part_of->seg", "p2-part_of->seg"]);
+    expect(keys(await port.edges(U, { type: "next" }))).toEqual(["p1-next->p2", "p2-next->p3"]);
+    expect(keys(await port.edges(U, { from: "p2", type: "next" }))).toEqual(["p2-next->p3"]);
+    expect(keys(await port.edges(U, { from: "p1", to: "p2" }))).toEqual(["p1-next->p2"]);
+    expect(await port.edges(U, { from: "p3" })).toEqual([]);
+  });
+
+  test("stores an edge written twice once", async (port) => {
+    await writeGraph(port);
+    await port.write(U, { edges: [makeEdge("u1", "p1", "p2", "next")] });
+    expect(await port.edges(U, { from: "p1", type: "next" })).toHaveLength(1);
+  });
+
+  test("the same endpoints may be linked by edges of different types", async (port) => {
+    await writeGraph(port);
+    await port.write(U, { edges: [makeEdge("u1", "p1", "p2", "related")] });
+    expect(keys(await port.edges(U, { from: "p1", to: "p2" }))).toEqual(["p1-next->p2", "p1-related->p2"]);
+  });
+
+  test("deleting a memory removes the edges into and out of it, and only those", async (port) => {
+    await writeGraph(port);
+    await port.write(U, { deleteIds: ["p2"] });
+    expect(keys(await port.edges(U, {}))).toEqual(["fact-derived_from->p1", "p1-part_of->seg"]);
+  });
+});

@@ -1,0 +1,24 @@
+import { createRequire } from "node:module";
+
+/** The slice of better-sqlite3 these tests use; the test package carries no type declarations for it. */
+interface RawDatabase {
+  pragma(source: string, options?: { simple?: boolean }): unknown;
+  close(): void;
+}
+type RawDatabaseConstructor = new (
+  path: string,
+  options?: { readonly?: boolean; fileMustExist?: boolean },
+) => RawDatabase;
+
+const require = createRequire(import.meta.url);
+const Database = require("better-sqlite3") as RawDatabaseConstructor;
+
+/** Runs `PRAGMA integrity_check` on a database file, bypassing Engram entirely. */
+export function integrityCheck(path: string): unknown {
+  const db = new Database(path, { fileMustExist: true });
+  try {
+    return db.pragma("integrity_check", { simple: true });
+  } finally {
+    db.close();
+  }
+}
