@@ -80,7 +80,13 @@ afterAll(() => dir.remove());
 
 it("forget leaves none of the user's bytes in the database, WAL or shared-memory files", async () => {
   const dbPath = join(dir.path, "engram.db");
-  const engram = await createEngram({ path: dbPath, embedder: hashEmbeddingModel() });
+  // Small tiers, so A's words also reach segments, facts and their history before the forget.
+  const engram = await createEngram({
+    path: dbPath,
+    embedder: hashEmbeddingModel(),
+    background: false,
+    policy: { shortTermCapacity: 2, evictionBatch: 2, heatThreshold: 1 },
+  });
   await engram.add({
     userId: "B",
     messages: [{ role: "user", content: "Kilimanjarobiscuit and pomegranatewhistle" }],
@@ -88,11 +94,15 @@ it("forget leaves none of the user's bytes in the database, WAL or shared-memory
   await writeUserA(engram);
   await engram.add({ userId: "B", messages: [{ role: "user", content: "A Vladivostokcanoe trip" }] });
   await engram.search({ userId: "B", query: "Kilimanjarobiscuit" });
+  await engram.flush();
+  expect((await engram.stats({ userId: "A" })).byKind.segment ?? 0).toBeGreaterThan(0);
   // The scan must see A's words before forgetting, or finding nothing later would prove nothing.
   expect(A_WORDS.filter((w) => findInFiles(dbPath, w).length === 0)).toEqual([]);
 
   const report = await engram.forget({ userId: "A" });
-  expect(report).toMatchObject({ memories: 84, kv: 1, jobs: 1 });
+  expect(report.memories).toBeGreaterThan(84); // 84 messages plus their segments (and any facts)
+  expect(report).toMatchObject({ kv: 1 });
+  expect(report.jobs).toBeGreaterThanOrEqual(1);
   expect(await engram.users()).toEqual(["B"]);
   expect(await engram.stats({ userId: "A" })).toMatchObject({
     memories: 0,

@@ -108,4 +108,20 @@ describeConformance("write", ({ test }) => {
     });
     expect(await port.count(U, { key: "city" })).toBe(3);
   });
+
+  test("a superseded (expired) memory frees its key for its successor in the same batch", async (port) => {
+    await port.write(U, { upsert: [stored({ id: "f1", userId: "u1", kind: "fact", key: "city" })] });
+    const [old] = await port.get(U, ["f1"]);
+    await port.write(U, {
+      upsert: [
+        {
+          record: { ...(old as NonNullable<typeof old>), expiredAt: "2026-02-01T00:00:00.000Z" },
+          vector: null,
+        },
+        stored({ id: "f2", userId: "u1", kind: "fact", key: "city" }),
+      ],
+    });
+    expect(await port.count(U, { key: "city" })).toBe(2);
+    expect((await port.scan(U, { filter: { key: "city", current: true } })).map((r) => r.id)).toEqual(["f2"]);
+  });
 });

@@ -4,7 +4,7 @@ import { batchBySession, type JsonlLine } from "./read-jsonl.js";
 export interface IngestJsonlResult {
   readonly userId: string;
   readonly memories: number;
-  /** Memories stored without a vector yet (embedding failed and was queued). */
+  /** Jobs still queued after ingest (e.g. an embedding or tier job waiting to retry after a model failure). */
   readonly pending: number;
 }
 
@@ -19,7 +19,6 @@ export async function ingestJsonl(
   onProgress: (done: number, total: number) => void,
 ): Promise<IngestJsonlResult> {
   const written: string[] = [];
-  let pending = 0;
   try {
     for (const batch of batchBySession(lines)) {
       const session = batch[0]?.session;
@@ -35,12 +34,15 @@ export async function ingestJsonl(
         })),
       });
       written.push(...result.ids);
-      if (result.status === "pending") pending += result.ids.length;
       onProgress(written.length, lines.length);
+      // Tier work after each batch, as a live agent's background worker would do it.
+      await engram.flush();
     }
   } catch (error) {
     if (written.length > 0) await engram.storage.write({ userId }, { deleteIds: written });
     throw error;
   }
+  // Work still queued after processing: embeddings or tier jobs waiting for a retry after a model failure.
+  const pending = (await engram.storage.jobs({ userId }, "queued")).length;
   return { userId, memories: written.length, pending };
 }

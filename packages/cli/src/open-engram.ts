@@ -33,6 +33,8 @@ export function embedderChoice(flags: StoreFlags, env: Env): EmbedderChoice {
 export interface OpenOptions {
   /** Refuse to create a store: reading commands pointed at a wrong path should say so, not make a file. */
   readonly mustExist: boolean;
+  /** Process queued work (tiers, promotion) before closing: for commands that write. */
+  readonly flush?: boolean;
 }
 
 /** Opens the store named by the flags. The offline model loads only when something is embedded. */
@@ -54,7 +56,9 @@ export async function withEngram<T>(
 ): Promise<T> {
   const engram = await openEngram(flags, env, options);
   try {
-    return await use(engram);
+    const result = await use(engram);
+    if (options.flush) await engram.flush();
+    return result;
   } finally {
     await engram.close();
   }

@@ -6,3 +6,4 @@ export * from "./models/index.js";
 export * from "./retrieval/index.js";
 export * from "./scheduler/index.js";
 export * from "./storage/index.js";
+export * from "./updating/index.js";

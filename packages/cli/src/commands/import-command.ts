@@ -8,7 +8,9 @@ async function runImport(args: readonly string[], ctx: CommandContext) {
   const { values, positionals } = parseCommandArgs(args, {}, { names: ["FILE"] });
   const path = positionals[0] as string;
   const dump = parseJsonFile(await readTextFile(path), path);
-  const result = await withEngram(values, ctx.env, { mustExist: false }, (engram) => engram.import(dump));
+  const result = await withEngram(values, ctx.env, { mustExist: false, flush: true }, (engram) =>
+    engram.import(dump),
+  );
   return respond(
     values.json,
     result,

@@ -1,13 +1,16 @@
 import type { Command } from "./command.js";
+import { contextCommand } from "./context-command.js";
 import { deleteCommand } from "./delete-command.js";
 import { editCommand } from "./edit-command.js";
 import { evalCommand } from "./eval-command.js";
 import { exportCommand } from "./export-command.js";
+import { feedbackCommand } from "./feedback-command.js";
 import { forgetCommand } from "./forget-command.js";
 import { createHelpCommand } from "./help-command.js";
 import { importCommand } from "./import-command.js";
 import { ingestCommand } from "./ingest-command.js";
 import { listCommand } from "./list-command.js";
+import { profileCommand } from "./profile-command.js";
 import { searchCommand } from "./search-command.js";
 import { showCommand } from "./show-command.js";
 import { statsCommand } from "./stats-command.js";
@@ -19,6 +22,9 @@ export { commandHelpText, overviewText } from "./help-command.js";
 export const COMMANDS: readonly Command[] = [
   ingestCommand,
   searchCommand,
+  contextCommand,
+  profileCommand,
+  feedbackCommand,
   listCommand,
   showCommand,
   editCommand,

@@ -69,7 +69,7 @@ async function runIngest(args: readonly string[], ctx: CommandContext) {
     throw new UsageError("missing --user U: JSONL messages need the user they belong to");
   }
   const bar = progressBar(ctx.io.stderr, "ingest");
-  const report = await withEngram(values, ctx.env, { mustExist: false }, async (engram) => {
+  const report = await withEngram(values, ctx.env, { mustExist: false, flush: true }, async (engram) => {
     try {
       if (parsed.format === "locomo") {
         return await ingestConversations(engram, parsed.conversations, values.user, bar.update);

@@ -1,10 +1,14 @@
-import type { MemoryRecord, MemoryVersion } from "@engram/core";
+import type { MemoryEdge, MemoryRecord, MemoryVersion } from "@engram/core";
 import { formatFields, formatTable, respond, truncate } from "../cli-output.js";
 import { parseCommandArgs, requireFlag } from "../command-args.js";
 import { requireKnownUser, withEngram } from "../open-engram.js";
 import type { Command, CommandContext } from "./command.js";
 
-function renderMemory(m: MemoryRecord, history: readonly MemoryVersion[]): string {
+function renderMemory(
+  m: MemoryRecord,
+  history: readonly MemoryVersion[],
+  edges: readonly MemoryEdge[],
+): string {
   const fields: [string, string][] = [
     ["id", m.id],
     ["user", m.userId],
@@ -19,27 +23,42 @@ function renderMemory(m: MemoryRecord, history: readonly MemoryVersion[]): strin
   ];
   if (Object.keys(m.metadata).length > 0) fields.push(["metadata", JSON.stringify(m.metadata)]);
   const rows = history.map((h) => [`v${h.version}`, h.event, h.at, truncate(h.text, 80)]);
-  return `${formatFields(fields)}\n\nhistory\n${formatTable(["version", "event", "at", "text"], rows)}`;
+  const links = edges.map((e) => [e.from === m.id ? "->" : "<-", e.type, e.from === m.id ? e.to : e.from]);
+  const graph = links.length ? `\n\nedges\n${formatTable(["dir", "type", "memory"], links)}` : "";
+  return `${formatFields(fields)}\n\nhistory\n${formatTable(["version", "event", "at", "text"], rows)}${graph}`;
 }
 
 async function runShow(args: readonly string[], ctx: CommandContext) {
   const { values, positionals } = parseCommandArgs(args, { user: { type: "string" } }, { names: ["ID"] });
   const userId = requireFlag(values.user, "user", "U (whose memory it is)");
   const id = positionals[0] as string;
-  const { memory, history } = await withEngram(values, ctx.env, { mustExist: true }, async (engram) => {
-    await requireKnownUser(engram, userId);
-    return {
-      memory: await engram.memories.get({ userId, id }),
-      history: await engram.memories.history({ userId, id }),
-    };
-  });
-  return respond(values.json, { memory, history }, () => renderMemory(memory, history));
+  const { memory, history, edges } = await withEngram(
+    values,
+    ctx.env,
+    { mustExist: true },
+    async (engram) => {
+      await requireKnownUser(engram, userId);
+      const scope = { userId };
+      return {
+        memory: await engram.memories.get({ userId, id }),
+        history: await engram.memories.history({ userId, id }),
+        edges: [
+          ...(await engram.storage.edges(scope, { from: id })),
+          ...(await engram.storage.edges(scope, { to: id })),
+        ],
+      };
+    },
+  );
+  return respond(values.json, { memory, history, edges }, () => renderMemory(memory, history, edges));
 }
 
 export const showCommand: Command = {
   name: "show",
   usage: "ID --user U",
-  summary: "one memory with its version history",
-  details: ['--json prints {"memory": memory record, "history": [{"version", "event", "text", "at", ...}]}.'],
+  summary: "one memory with its version history and graph edges",
+  details: [
+    '--json prints {"memory": memory record, "history": [{"version", "event", "text", "at", ...}],',
+    '"edges": [{"from", "to", "type", "createdAt"}]} (part_of segment, derived_from evidence, supersedes ...).',
+  ],
   run: runShow,
 };

@@ -117,7 +117,7 @@ describe("engram forget", () => {
   it("removes every memory of the user and reports the counts; the user is then unknown", async () => {
     expect(await json("forget", "--user", "cara")).toEqual({
       userId: "cara",
-      removed: { memories: 3, history: 3, edges: 0, kv: 0, jobs: 0 },
+      removed: { memories: 3, history: 3, edges: 0, kv: 0, jobs: 1 },
     });
     expect(await json("stats", "--user", "cara")).toMatchObject({ memories: 0, history: 0 });
     expect((await run("search", "--user", "cara", "cello")).code).toBe(1);

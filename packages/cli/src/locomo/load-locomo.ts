@@ -138,7 +138,12 @@ export function turnContent(turn: LocomoTurn): string {
 export async function ingestLocomo(
   engram: Engram,
   conversation: LocomoConversation,
-  options: { userId?: string; onProgress?: (done: number, total: number) => void } = {},
+  options: {
+    userId?: string;
+    onProgress?: (done: number, total: number) => void;
+    /** Awaited after each session's add, e.g. `() => engram.flush()` to process tiers as a live agent would. */
+    afterSession?: () => Promise<unknown>;
+  } = {},
 ): Promise<{ userId: string; memories: number }> {
   const userId = options.userId ?? conversation.sampleId;
   const sessions = new Map<number, LocomoTurn[]>();
@@ -156,6 +161,7 @@ export async function ingestLocomo(
         metadata: { diaId: t.diaId },
       })),
     });
+    await options.afterSession?.();
     done += turns.length;
     options.onProgress?.(done, conversation.turns.length);
   }

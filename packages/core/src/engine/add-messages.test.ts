@@ -25,6 +25,8 @@ function tickingClock(): () => Date {
 async function tempEngram(options: EngramOptions = {}): Promise<Engram> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-add-"));
   const engram = await createEngram({
+    tiers: false,
+    background: false,
     path: path.join(dir, "engram.db"),
     embedder: hashEmbeddingModel(),
     clock: tickingClock(),

@@ -7,6 +7,7 @@ import {
   type Scope,
   userCube,
 } from "../model/index.js";
+import type { NewJob } from "../storage/index.js";
 import { embedJob, embedRecords } from "./embed-records.js";
 import type { EngineContext } from "./engine-context.js";
 import { type AddInput, addInputSchema } from "./schemas.js";
@@ -77,10 +78,10 @@ export async function addMessages(ctx: EngineContext, raw: AddInput): Promise<Ad
     at: now,
   }));
   const ids = records.map((r) => r.id);
-  await ctx.storage.write(scope, {
-    upsert: stored,
-    history,
-    ...(error ? { jobs: [embedJob(ctx, ids, now)] } : {}),
-  });
-  return { ids, status: error ? "pending" : "ready", memories: stored.map((s) => s.record) };
+  const jobs: NewJob[] = error ? [embedJob(ctx, ids, now)] : [];
+  if (ctx.tiers)
+    jobs.push({ id: `job_${ctx.ids()}`, type: "tiers", payload: {}, dedupeKey: "tiers", runAt: now });
+  await ctx.storage.write(scope, { upsert: stored, history, jobs });
+  // Pending while enrichment (embedding after a model failure, tier processing) is queued.
+  return { ids, status: error || ctx.tiers ? "pending" : "ready", memories: stored.map((s) => s.record) };
 }

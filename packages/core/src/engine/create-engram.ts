@@ -5,18 +5,31 @@ import {
   type Embedder,
   type EmbeddingModel,
   embedderFromModel,
+  type LanguageModel,
   offlineEmbeddingModel,
 } from "../models/index.js";
-import { type RunJobsReport, runDueJobs } from "../scheduler/index.js";
+import { type RunJobsReport, runDueJobs, Worker } from "../scheduler/index.js";
 import { type ForgetReport, type StoragePort, type StorageStats, sqliteStorage } from "../storage/index.js";
+import { applyFeedback, type FeedbackResult } from "../updating/apply-feedback.js";
+import { evictShortTerm } from "../updating/evict-short-term.js";
+import { modelExtractor } from "../updating/model-extractor.js";
+import { offlineExtractor } from "../updating/offline-extractor.js";
+import { type PolicyOption, resolvePolicy } from "../updating/policy.js";
+import { evictMidTerm, promoteHotSegments } from "../updating/promote-segments.js";
+import { recordVisits } from "../updating/record-visits.js";
+import type { Extractor, TierContext } from "../updating/tier-context.js";
 import { type AddResult, addMessages } from "./add-messages.js";
 import { embedJobHandler } from "./embed-job.js";
 import type { EngineContext } from "./engine-context.js";
 import { type ExportDump, exportUser, type ImportResult, importDump } from "./export-import.js";
 import { type MemoriesApi, memoriesApi } from "./memories-api.js";
+import { type ProfileTrait, readProfile } from "./profile.js";
+import { type RetrieveInput, type RetrieveResult, retrieveContext } from "./retrieve-context.js";
 import {
   type AddInput,
+  type FeedbackInput,
   type FusionConfig,
+  feedbackInputSchema,
   fusionConfigSchema,
   type SearchInput,
   type UserInput,
@@ -37,6 +50,25 @@ export interface EngramOptions {
   fusion?: FusionConfig;
   /** Search each message together with the turn before it in its session. Default true. */
   contextWindow?: boolean;
+  /**
+   * The tiered engine: short-term overflow to mid-term segments, heat, promotion to persona memory.
+   * Default true. `false` keeps every message as a raw short-term memory (search still works).
+   */
+  tiers?: boolean;
+  /** Tier constants: a preset name (`paper`, `memoryos-lib`) or overrides. Default `paper`. */
+  policy?: PolicyOption;
+  /**
+   * A language model (any AI SDK LanguageModel) for summaries, segment assignment, persona extraction
+   * and feedback: one structured call per eviction batch, per promotion, per feedback. Default: none, the
+   * offline rule-based extractor does the job.
+   */
+  llm?: LanguageModel;
+  /** Called before every language-model request (e.g. to count calls). */
+  onModelCall?: () => void;
+  /** Replaces the extractor entirely (advanced; `llm` is the usual way). */
+  extractor?: Extractor;
+  /** Process queued work in the background (default true); `flush()` always processes it. */
+  background?: boolean;
   /** Seams for deterministic tests. */
   clock?: Clock;
   ids?: IdGenerator;
@@ -54,9 +86,16 @@ function toEmbedder(option: EngramOptions["embedder"]): Embedder | null {
 export class Engram {
   readonly memories: MemoriesApi;
   private closed = false;
+  private readonly worker: Worker;
+  private readonly background: boolean;
 
-  constructor(private readonly ctx: EngineContext) {
+  constructor(
+    private readonly ctx: TierContext,
+    background = true,
+  ) {
     this.memories = memoriesApi(ctx);
+    this.background = background;
+    this.worker = new Worker(() => this.runJobs(), background ? 2000 : 0);
   }
 
   get storage(): StoragePort {
@@ -85,7 +124,38 @@ export class Engram {
   /** Stores dialogue turns. They are searchable when this resolves (read-your-writes). */
   async add(input: AddInput): Promise<AddResult> {
     this.open();
-    return addMessages(this.ctx, input);
+    const result = await addMessages(this.ctx, input);
+    if (result.status === "pending" && this.background) this.worker.kick();
+    return result;
+  }
+
+  /**
+   * The memory context for a query within a token budget: profile, facts, retrieved pages, recent turns;
+   * structured and rendered as a fenced block that marks stored text as data.
+   */
+  async retrieve(input: RetrieveInput): Promise<RetrieveResult> {
+    this.open();
+    return retrieveContext(this.ctx, input, async (userId, segmentIds) => {
+      const now = this.ctx.clock().toISOString();
+      const job = { id: `job_${this.ctx.ids()}`, type: "visit", payload: { segmentIds }, runAt: now };
+      await this.ctx.storage.write({ userId }, { jobs: [job] });
+      if (this.background) this.worker.kick();
+    });
+  }
+
+  /** The user's structured profile (current user facts), or as it was at a point in time. */
+  async profile(input: UserInput & { at?: string | Date }): Promise<ProfileTrait[]> {
+    this.open();
+    const { userId } = parseInput(userInputSchema, { userId: input.userId }, "profile");
+    const at = input.at === undefined ? undefined : new Date(input.at).toISOString();
+    return readProfile(this.ctx.storage, { userId }, at);
+  }
+
+  /** Applies a natural-language correction; superseded facts stay in history. */
+  async feedback(input: FeedbackInput): Promise<FeedbackResult> {
+    this.open();
+    const { userId, text, at } = parseInput(feedbackInputSchema, input, "feedback");
+    return applyFeedback(this.ctx, { userId }, text, at ?? this.ctx.clock().toISOString());
   }
 
   /** Hybrid full-text + vector search over the user's memories; each result says which channels found it. */
@@ -98,7 +168,8 @@ export class Engram {
   async forget(input: UserInput): Promise<ForgetReport> {
     this.open();
     const { userId } = parseInput(userInputSchema, input, "forget");
-    return this.ctx.storage.forgetUser({ userId });
+    // No job may be mid-way for this user while it is erased, or it could write the user back.
+    return this.worker.exclusive(() => this.ctx.storage.forgetUser({ userId }));
   }
 
   async export(input: UserInput): Promise<ExportDump> {
@@ -129,17 +200,36 @@ export class Engram {
   /** Runs queued work (e.g. embeddings that failed earlier) until nothing is due. */
   async flush(): Promise<RunJobsReport> {
     this.open();
-    return runDueJobs({
-      storage: this.ctx.storage,
-      clock: this.ctx.clock,
-      handlers: { embed: embedJobHandler(this.ctx) },
-    });
+    return this.worker.flush();
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.worker.stop();
     await this.ctx.storage.close();
+  }
+
+  private runJobs(): Promise<RunJobsReport> {
+    const ctx = this.ctx;
+    return runDueJobs({
+      storage: ctx.storage,
+      clock: ctx.clock,
+      handlers: {
+        embed: embedJobHandler(ctx),
+        tiers: async (job) => {
+          const scope = { userId: job.userId };
+          await evictShortTerm(ctx, scope);
+          await evictMidTerm(ctx, scope);
+          await promoteHotSegments(ctx, scope);
+        },
+        visit: async (job) => {
+          const scope = { userId: job.userId };
+          await recordVisits(ctx, scope, (job.payload.segmentIds as string[] | undefined) ?? []);
+          await promoteHotSegments(ctx, scope);
+        },
+      },
+    });
   }
 
   private open(): void {
@@ -151,18 +241,31 @@ const optionsSchema = z.object({
   path: z.string().min(1).optional(),
   fusion: fusionConfigSchema.default(fusionConfigSchema.parse({})),
   contextWindow: z.boolean().default(true),
+  tiers: z.boolean().default(true),
+  background: z.boolean().default(true),
 });
 
 /** Creates an Engram. With no options: the embedded SQLite store and the offline embedder. */
 export async function createEngram(options: EngramOptions = {}): Promise<Engram> {
-  const { fusion, contextWindow, path } = parseInput(optionsSchema, options, "createEngram");
-  const ctx: EngineContext = {
+  const { fusion, contextWindow, path, tiers, background } = parseInput(
+    optionsSchema,
+    options,
+    "createEngram",
+  );
+  const ctx: TierContext = {
     storage: options.storage ?? sqliteStorage(path ? { path } : {}),
     embedder: toEmbedder(options.embedder),
     clock: options.clock ?? systemClock,
     ids: options.ids ?? randomIds,
     fusion,
     contextWindow,
+    tiers,
+    policy: resolvePolicy(options.policy),
+    extractor:
+      options.extractor ??
+      (options.llm
+        ? modelExtractor(options.llm, options.onModelCall ? { onCall: options.onModelCall } : {})
+        : offlineExtractor),
   };
-  return new Engram(ctx);
+  return new Engram(ctx, background);
 }

@@ -18,6 +18,8 @@ async function tempEngram(failures?: number) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-jobs-"));
   let now = Date.parse("2026-06-01T08:00:00.000Z");
   const engram = await createEngram({
+    tiers: false,
+    background: false,
     path: path.join(dir, "engram.db"),
     embedder: failingEmbeddingModel(failures),
     clock: () => new Date(now),
@@ -105,6 +107,8 @@ describe("embedding failures", () => {
     const inner = embedderFromModel(hashEmbeddingModel());
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-jobs-"));
     const engram = await createEngram({
+      tiers: false,
+      background: false,
       path: path.join(dir, "engram.db"),
       // An Embedder (not a model) is used as given; this one fails while `broken` is set.
       embedder: {

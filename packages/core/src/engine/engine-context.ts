@@ -18,4 +18,6 @@ export interface EngineContext {
   };
   /** Index each message together with the turn before it in its session. */
   readonly contextWindow: boolean;
+  /** Run the tiers (short-term overflow, segments, promotion to persona memory) after each add. */
+  readonly tiers: boolean;
 }

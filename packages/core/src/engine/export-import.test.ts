@@ -16,6 +16,8 @@ afterEach(async () => {
 async function tempEngram(options: EngramOptions = {}): Promise<Engram> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-export-"));
   const engram = await createEngram({
+    tiers: false,
+    background: false,
     path: path.join(dir, "engram.db"),
     embedder: hashEmbeddingModel(),
     clock: () => new Date("2026-05-01T12:00:00.000Z"),

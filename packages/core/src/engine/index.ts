@@ -8,8 +8,11 @@ export {
   type ImportResult,
 } from "./export-import.js";
 export type { MemoriesApi } from "./memories-api.js";
+export type { ProfileTrait } from "./profile.js";
+export { type RetrieveInput, type RetrieveResult, retrieveInputSchema } from "./retrieve-context.js";
 export type {
   AddInput,
+  FeedbackInput,
   FusionConfig,
   ListInput,
   MemoryRef,

@@ -16,6 +16,8 @@ beforeEach(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-memories-"));
   t = Date.parse("2026-04-01T00:00:00.000Z");
   engram = await createEngram({
+    tiers: false,
+    background: false,
     path: path.join(dir, "engram.db"),
     embedder: hashEmbeddingModel(),
     clock: () => {

@@ -10,7 +10,7 @@ describe("context of the following turn", () => {
   let engram: Engram;
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), "engram-relink-"));
-    engram = await createEngram({ path: join(dir, "e.db"), embedder: hashEmbeddingModel() });
+    engram = await createEngram({ path: join(dir, "e.db"), embedder: hashEmbeddingModel(), tiers: false });
   });
   afterEach(async () => {
     await engram.close();

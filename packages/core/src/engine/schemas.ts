@@ -57,6 +57,8 @@ export const searchInputSchema = z.object({
   to: timeSchema.optional(),
   at: timeSchema.optional(),
   channels: z.array(z.enum(CHANNELS)).min(1).optional(),
+  /** Search only among these memories. */
+  ids: z.array(idString).optional(),
   /** A precomputed query embedding (skips embedding the query). */
   queryVector: z
     .custom<Float32Array>((v) => v instanceof Float32Array, { message: "expected a Float32Array" })
@@ -93,6 +95,13 @@ export const updateInputSchema = z
 export type UpdateInput = z.input<typeof updateInputSchema>;
 
 export const userInputSchema = z.object({ userId: idString });
+
+export const feedbackInputSchema = z.object({
+  userId: idString,
+  text: z.string({ error: "expected text to be a string" }).trim().min(1, "text must not be empty"),
+  at: timeSchema.optional(),
+});
+export type FeedbackInput = z.input<typeof feedbackInputSchema>;
 export type UserInput = z.input<typeof userInputSchema>;
 
 export const fusionConfigSchema = z.object({

@@ -15,6 +15,8 @@ const u1 = { userId: "u1" };
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-search-"));
   engram = await createEngram({
+    tiers: false,
+    background: false,
     path: path.join(dir, "engram.db"),
     embedder: hashEmbeddingModel(),
     clock: () => new Date("2026-03-01T00:00:00.000Z"),

@@ -25,6 +25,7 @@ export async function searchMemories(ctx: EngineContext, raw: SearchInput): Prom
   const input = parseInput(searchInputSchema, raw, "search");
   const scope: Scope = { userId: input.userId };
   const filter: MemoryFilter = {
+    ...(input.ids ? { ids: input.ids } : {}),
     ...(input.kinds ? { kinds: input.kinds } : {}),
     ...(input.tiers ? { tiers: input.tiers } : {}),
     ...(input.cubes ? { cubes: input.cubes } : {}),

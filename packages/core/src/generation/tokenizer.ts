@@ -8,5 +8,5 @@ export interface Tokenizer {
 
 export const defaultTokenizer: Tokenizer = {
   id: "o200k_base",
-  count: (text) => countTokens(text),
+  count: (text) => countTokens(text, { disallowedSpecial: new Set() }),
 };

@@ -5,4 +5,31 @@ export {
   embedderFromModel,
   normalize,
 } from "./embedder.js";
+export {
+  type ExistingPersona,
+  FACT_SLOTS,
+  FEEDBACK_EVIDENCE,
+  type FeedbackCandidate,
+  type PageInput,
+  type SegmentInput,
+} from "./extraction-prompts.js";
+export {
+  type CallControl,
+  type ExtractedFact as ModelExtractedFact,
+  type ExtractedTrait,
+  type FeedbackParse,
+  type LlmExtractor,
+  type LlmExtractorOptions,
+  llmExtractor,
+  type NewTopic,
+  type PageSummaries,
+  type PersonaExtraction,
+} from "./llm-extractor.js";
 export { OFFLINE_EMBEDDING_DIMENSIONS, offlineEmbeddingModel } from "./offline-embedding-model.js";
+export { parseJsonTolerant } from "./parse-json-tolerant.js";
+export {
+  type LanguageModel,
+  modelName,
+  type StructuredCallOptions,
+  structuredCall,
+} from "./structured-call.js";

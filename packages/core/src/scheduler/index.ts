@@ -5,3 +5,4 @@ export {
   type RunJobsReport,
   runDueJobs,
 } from "./run-due-jobs.js";
+export { Worker } from "./worker.js";

@@ -29,7 +29,7 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX memories_user_time ON memories(user_id, valid_from, created_at);
   CREATE INDEX memories_user_kind ON memories(user_id, kind, tier);
-  CREATE UNIQUE INDEX memories_key ON memories(user_id, cube, kind, key) WHERE key IS NOT NULL;
+  CREATE UNIQUE INDEX memories_key ON memories(user_id, cube, kind, key) WHERE key IS NOT NULL AND expired_at IS NULL;
   CREATE VIRTUAL TABLE memories_fts USING fts5(
     owner, body, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2'
   );

@@ -33,6 +33,8 @@ function rowToJob(row: JobRow): Job {
   };
 }
 
+const DONE_RETENTION_MS = 24 * 3600 * 1000;
+
 /** The durable job queue in the same SQLite file: a job is leased, then completed or failed. */
 export class SqliteQueue {
   constructor(private readonly db: Database.Database) {}
@@ -65,6 +67,9 @@ export class SqliteQueue {
         "UPDATE jobs SET status = 'done', lease_until = NULL, last_error = NULL, updated_at = ? WHERE id = ?",
       )
       .run(now, id);
+    // Done jobs stay visible for a day, then go: the queue does not grow with every write.
+    const dayAgo = new Date(Date.parse(now) - DONE_RETENTION_MS).toISOString();
+    this.db.prepare("DELETE FROM jobs WHERE status = 'done' AND updated_at < ?").run(dayAgo);
   }
 
   fail(id: string, error: string, retryAt: string | null, now: string): void {

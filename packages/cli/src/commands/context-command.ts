@@ -1,0 +1,44 @@
+import { respond } from "../cli-output.js";
+import { integerFlag, parseCommandArgs, requireFlag } from "../command-args.js";
+import { requireKnownUser, withEngram } from "../open-engram.js";
+import type { Command, CommandContext } from "./command.js";
+
+async function runContext(args: readonly string[], ctx: CommandContext) {
+  const { values, positionals } = parseCommandArgs(
+    args,
+    { user: { type: "string" }, budget: { type: "string" } },
+    { names: ["QUERY"] },
+  );
+  const userId = requireFlag(values.user, "user", "U (whose memory to assemble)");
+  const budgetTokens = integerFlag(values.budget, "budget", { min: 0, max: 1_000_000 }) ?? 1500;
+  const query = positionals[0] as string;
+  const result = await withEngram(values, ctx.env, { mustExist: true, flush: true }, async (engram) => {
+    await requireKnownUser(engram, userId);
+    return engram.retrieve({ userId, query, budgetTokens });
+  });
+  const json = {
+    userId,
+    query,
+    tokens: result.context.tokens,
+    budgetTokens,
+    profile: result.context.profile,
+    facts: result.context.facts,
+    pages: result.context.pages,
+    recent: result.context.recent,
+    dropped: result.context.dropped,
+    text: result.text,
+  };
+  return respond(
+    values.json,
+    json,
+    () => `${result.text}\n(${result.context.tokens} of ${budgetTokens} tokens)`,
+  );
+}
+
+export const contextCommand: Command = {
+  name: "context",
+  usage: '--user U "QUERY" [--budget N]',
+  summary: "the memory context a model would get for a query, within a token budget (default 1500)",
+  details: ['--json prints {"tokens", "profile", "facts", "pages", "recent", "dropped", "text"}.'],
+  run: runContext,
+};

@@ -1,0 +1,31 @@
+import { formatFields, respond } from "../cli-output.js";
+import { parseCommandArgs, requireFlag } from "../command-args.js";
+import { withEngram } from "../open-engram.js";
+import type { Command, CommandContext } from "./command.js";
+
+async function runFeedback(args: readonly string[], ctx: CommandContext) {
+  const { values, positionals } = parseCommandArgs(args, { user: { type: "string" } }, { names: ["TEXT"] });
+  const userId = requireFlag(values.user, "user", "U (whose memory to correct)");
+  const text = positionals[0] as string;
+  const result = await withEngram(values, ctx.env, { mustExist: false, flush: true }, (engram) =>
+    engram.feedback({ userId, text }),
+  );
+  return respond(values.json, { userId, ...result }, () =>
+    formatFields([
+      ["feedback", result.feedbackId],
+      ["new facts", result.created.join(" ") || "-"],
+      ["superseded", result.superseded.join(" ") || "-"],
+      ["mentions", result.affected.join(" ") || "-"],
+    ]),
+  );
+}
+
+export const feedbackCommand: Command = {
+  name: "feedback",
+  usage: '--user U "TEXT"',
+  summary: 'correct memory in plain words ("Actually I moved to Berlin"); old facts stay in history',
+  details: [
+    '--json prints {"userId", "feedbackId", "created": [ids], "superseded": [ids], "affected": [ids]}.',
+  ],
+  run: runFeedback,
+};

@@ -1,0 +1,37 @@
+import type { ProfileTrait } from "@engram/core";
+import { formatTable, respond, shortTime } from "../cli-output.js";
+import { parseCommandArgs, requireFlag } from "../command-args.js";
+import { requireKnownUser, withEngram } from "../open-engram.js";
+import type { Command, CommandContext } from "./command.js";
+
+function renderProfile(userId: string, traits: readonly ProfileTrait[]): string {
+  if (traits.length === 0) return `no profile yet for ${userId} (facts appear as segments are promoted)`;
+  return formatTable(
+    ["trait", "value", "confidence", "since", "evidence"],
+    traits.map((t) => [t.key, t.value, t.confidence.toFixed(2), shortTime(t.since), t.evidence.join(" ")]),
+  );
+}
+
+async function runProfile(args: readonly string[], ctx: CommandContext) {
+  const { values } = parseCommandArgs(
+    args,
+    { user: { type: "string" }, at: { type: "string" } },
+    { names: [] },
+  );
+  const userId = requireFlag(values.user, "user", "U (whose profile to show)");
+  const traits = await withEngram(values, ctx.env, { mustExist: true }, async (engram) => {
+    await requireKnownUser(engram, userId);
+    return engram.profile({ userId, ...(values.at ? { at: values.at } : {}) });
+  });
+  return respond(values.json, { userId, profile: traits }, () => renderProfile(userId, traits));
+}
+
+export const profileCommand: Command = {
+  name: "profile",
+  usage: "--user U [--at ISO-TIME]",
+  summary: "the user's structured profile (current facts about them), or as it was at a time",
+  details: [
+    '--json prints {"userId", "profile": [{"key", "value", "confidence", "factId", "evidence", "since"}]}.',
+  ],
+  run: runProfile,
+};

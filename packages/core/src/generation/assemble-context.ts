@@ -1,0 +1,208 @@
+import { ValidationError } from "../errors/index.js";
+import { buildCandidates } from "./build-candidates.js";
+import {
+  MEMORY_CLOSE,
+  MEMORY_OPEN,
+  preambleLines,
+  renderMemoryBlock,
+  SECTION_HEADINGS,
+  SECTION_ORDER,
+  type SectionName,
+} from "./render-memory-block.js";
+import { type Budget, type Candidate, type Chosen, selectWithinBudget } from "./select-within-budget.js";
+import { defaultTokenizer, type Tokenizer } from "./tokenizer.js";
+
+/** Tokens of memory context per query when the caller gives no budget. */
+export const DEFAULT_CONTEXT_BUDGET = 1500;
+
+export interface ContextProfileItem {
+  key: string;
+  value: string;
+  confidence: number;
+}
+export interface ContextFact {
+  id: string;
+  text: string;
+  subject: "user" | "assistant";
+  validFrom: string | null;
+  score: number;
+}
+export interface ContextTurn {
+  id: string;
+  text: string;
+  role: string | null;
+  name: string | null;
+  at: string | null;
+}
+export interface ContextPage extends ContextTurn {
+  score: number;
+  sessionId: string | null;
+}
+
+export interface ContextInput {
+  /** ISO 8601; rendered as the current time. */
+  now: string;
+  userName?: string | null;
+  profile: readonly ContextProfileItem[];
+  /** Best first. */
+  facts: readonly ContextFact[];
+  /** Retrieved dialogue turns, best first. */
+  pages: readonly ContextPage[];
+  /** Short-term turns, oldest first. */
+  recent: readonly ContextTurn[];
+  /** A non-negative integer. */
+  budgetTokens: number;
+  tokenizer?: Tokenizer;
+}
+
+type SectionCounts = Record<SectionName, number>;
+type SectionKeys = Record<SectionName, string[]>;
+
+export interface AssembledContext {
+  /** The input items shown in `text`, in rendered order (unchanged objects, even when truncated). */
+  profile: ContextProfileItem[];
+  facts: ContextFact[];
+  pages: ContextPage[];
+  recent: ContextTurn[];
+  /** Per section, how many input items (by id; profile by key) `text` does not show. */
+  dropped: SectionCounts;
+  /** Ids (profile: keys) of the items shown shortened, with an ellipsis. */
+  truncated: SectionKeys;
+  /** Tokens of `text`, counted with the tokenizer; never more than `budgetTokens`. */
+  tokens: number;
+  /** The fenced memory block, or "" when no item fits (or there is none). */
+  text: string;
+}
+
+interface ChosenBySection {
+  profile: Chosen<ContextProfileItem>[];
+  facts: Chosen<ContextFact>[];
+  pages: Chosen<ContextPage>[];
+  recent: Chosen<ContextTurn>[];
+}
+
+/**
+ * Assembles the memory context for one query within a token budget. Priority when cutting: the frame
+ * and profile, then facts, then recent turns (newest first), then retrieved pages; within a section the
+ * best scored first, and an item that does not fit whole is truncated when enough of it fits. Pages that
+ * are also among the shown recent turns appear once. When the budget cannot hold even the frame (46 tokens
+ * with o200k, up to about 60 with a long user name) or no item fits, the text is empty and every item
+ * counts as dropped; there is no minimum budget to validate against.
+ * @throws ValidationError when `budgetTokens` is not a non-negative integer or `now` is not ISO 8601.
+ */
+export function assembleContext(input: ContextInput): AssembledContext {
+  const { budgetTokens } = input;
+  if (!Number.isSafeInteger(budgetTokens) || budgetTokens < 0) {
+    throw new ValidationError(`budgetTokens must be a non-negative integer, got ${String(budgetTokens)}`);
+  }
+  const tokenizer = input.tokenizer ?? defaultTokenizer;
+  const preamble = preambleLines(input.now, input.userName);
+  const frameCost =
+    tokenizer.count(`${MEMORY_OPEN}\n`) +
+    preamble.reduce((sum, line) => sum + tokenizer.count(`${line}\n`), 0) +
+    tokenizer.count(MEMORY_CLOSE);
+  const chosen: ChosenBySection = { profile: [], facts: [], pages: [], recent: [] };
+  if (frameCost <= budgetTokens) {
+    const budget: Budget = { remaining: budgetTokens - frameCost };
+    const candidates = buildCandidates(input);
+    const select = <T>(name: SectionName, list: readonly Candidate<T>[]) =>
+      selectWithinBudget({ candidates: list, heading: SECTION_HEADINGS[name], budget, tokenizer });
+    chosen.profile = select("profile", candidates.profile);
+    chosen.facts = select("facts", candidates.facts);
+    chosen.recent = select("recent", candidates.recent);
+    const shown = new Set(chosen.recent.map((entry) => entry.key));
+    chosen.pages = select(
+      "pages",
+      candidates.pages.filter((candidate) => !shown.has(candidate.key)),
+    );
+  }
+  return finish(input, chosen, preamble, tokenizer);
+}
+
+/**
+ * Renders and counts the whole text once. Line counts add up exactly for o200k (a newline always ends a
+ * pre-token), but a tokenizer whose counts are not additive could overshoot, so the lowest-priority
+ * items are dropped until the exact count fits.
+ */
+function finish(
+  input: ContextInput,
+  chosen: ChosenBySection,
+  preamble: string[],
+  tokenizer: Tokenizer,
+): AssembledContext {
+  for (;;) {
+    const ordered = renderOrder(chosen);
+    const empty = SECTION_ORDER.every((name) => ordered[name].length === 0);
+    const text = empty ? "" : renderMemoryBlock(preamble, linesOf(ordered));
+    const tokens = empty ? 0 : tokenizer.count(text);
+    if (tokens <= input.budgetTokens) return summarize(input, ordered, text, tokens);
+    const lowest = CUT_ORDER.find((name) => chosen[name].length > 0);
+    if (lowest) chosen[lowest].pop();
+  }
+}
+
+const CUT_ORDER: readonly SectionName[] = ["pages", "recent", "facts", "profile"];
+
+function renderOrder(chosen: ChosenBySection): ChosenBySection {
+  const byRank = (a: { rank: number }, b: { rank: number }) => a.rank - b.rank;
+  return {
+    profile: [...chosen.profile].sort(byRank),
+    facts: chosen.facts,
+    pages: [...chosen.pages].sort(chronological),
+    recent: [...chosen.recent].sort(byRank),
+  };
+}
+
+/** Pages by time, undated ones last; ties keep their score order. */
+function chronological(a: Chosen<ContextPage>, b: Chosen<ContextPage>): number {
+  return timeOf(a.item.at) - timeOf(b.item.at) || 0;
+}
+
+function timeOf(at: string | null): number {
+  const time = at ? Date.parse(at) : Number.NaN;
+  return Number.isNaN(time) ? Number.POSITIVE_INFINITY : time;
+}
+
+function linesOf(ordered: ChosenBySection): Map<SectionName, string[]> {
+  return new Map(SECTION_ORDER.map((name) => [name, ordered[name].map((entry) => entry.line)]));
+}
+
+function summarize(
+  input: ContextInput,
+  ordered: ChosenBySection,
+  text: string,
+  tokens: number,
+): AssembledContext {
+  const items = <T>(list: Chosen<T>[]) => list.map((entry) => entry.item);
+  const keys = (list: Chosen<unknown>[]) => list.map((entry) => entry.key);
+  const missing = (inputKeys: string[], shown: string[]) => {
+    const set = new Set(shown);
+    return inputKeys.filter((key) => !set.has(key)).length;
+  };
+  const cut = (list: Chosen<unknown>[]) => keys(list.filter((entry) => entry.truncated));
+  const ids = (list: readonly { id: string }[]) => list.map((item) => item.id);
+  return {
+    profile: items(ordered.profile),
+    facts: items(ordered.facts),
+    pages: items(ordered.pages),
+    recent: items(ordered.recent),
+    dropped: {
+      profile: missing(
+        input.profile.map((item) => item.key),
+        keys(ordered.profile),
+      ),
+      facts: missing(ids(input.facts), keys(ordered.facts)),
+      // A page shown among the recent turns is not dropped.
+      pages: missing(ids(input.pages), [...keys(ordered.pages), ...keys(ordered.recent)]),
+      recent: missing(ids(input.recent), keys(ordered.recent)),
+    },
+    truncated: {
+      profile: cut(ordered.profile),
+      facts: cut(ordered.facts),
+      pages: cut(ordered.pages),
+      recent: cut(ordered.recent),
+    },
+    tokens,
+    text,
+  };
+}

@@ -1,0 +1,73 @@
+import type {
+  ContextFact,
+  ContextInput,
+  ContextPage,
+  ContextProfileItem,
+  ContextTurn,
+} from "./assemble-context.js";
+import { factHead, profileHead, turnHead } from "./render-memory-block.js";
+import { sanitizeMemoryText } from "./sanitize-memory-text.js";
+import type { Candidate } from "./select-within-budget.js";
+
+export interface ContextCandidates {
+  profile: Candidate<ContextProfileItem>[];
+  facts: Candidate<ContextFact>[];
+  pages: Candidate<ContextPage>[];
+  recent: Candidate<ContextTurn>[];
+}
+
+/**
+ * Sanitised, rendered candidates per section in the order they should claim the budget: profile by
+ * confidence, facts and pages by score, recent turns newest first. Repeated ids (profile: keys) and items
+ * with nothing to show are left out.
+ */
+export function buildCandidates(input: ContextInput): ContextCandidates {
+  return {
+    profile: prepare(
+      byDescending(input.profile, (p) => p.confidence),
+      (p) => p.key,
+      (p) => ({ head: profileHead(p.key), text: p.value }),
+    ),
+    facts: prepare(
+      byDescending(input.facts, (f) => f.score),
+      (f) => f.id,
+      (f) => ({ head: factHead(f), text: f.text }),
+    ),
+    pages: prepare(
+      byDescending(input.pages, (p) => p.score),
+      (p) => p.id,
+      (p) => ({ head: turnHead(p, false), text: p.text }),
+    ),
+    recent: prepare(
+      input.recent.map((item, rank) => ({ item, rank })).reverse(),
+      (r) => r.id,
+      (r) => ({ head: turnHead(r, true), text: r.text }),
+    ),
+  };
+}
+
+function prepare<T>(
+  ranked: readonly { item: T; rank: number }[],
+  keyOf: (item: T) => string,
+  render: (item: T) => { head: string; text: string },
+): Candidate<T>[] {
+  const seen = new Set<string>();
+  const out: Candidate<T>[] = [];
+  for (const { item, rank } of ranked) {
+    const key = keyOf(item);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const { head, text } = render(item);
+    const body = sanitizeMemoryText(text);
+    if (body) out.push({ item, key, head, body, rank });
+  }
+  return out;
+}
+
+/** Stable sort, best first; a missing or non-finite score sorts last. */
+function byDescending<T>(items: readonly T[], scoreOf: (item: T) => number) {
+  const finite = (value: number) => (Number.isFinite(value) ? value : Number.NEGATIVE_INFINITY);
+  return items
+    .map((item, rank) => ({ item, rank, score: finite(scoreOf(item)) }))
+    .sort((a, b) => (b.score === a.score ? a.rank - b.rank : b.score - a.score));
+}

@@ -1,0 +1,190 @@
+import { embedRecords } from "../engine/embed-records.js";
+import type { EngineContext } from "../engine/engine-context.js";
+import type { MemoryEdge, MemoryRecord, MemoryVersion, Scope, StoredMemory } from "../model/index.js";
+import { userCube } from "../model/index.js";
+import type { ExtractedFact } from "./extract-facts.js";
+
+/** What applying extracted facts changes, as one write batch, plus ids for reports. */
+export interface FactPlan {
+  readonly upsert: StoredMemory[];
+  readonly history: MemoryVersion[];
+  readonly edges: MemoryEdge[];
+  readonly created: string[];
+  readonly superseded: string[];
+  readonly merged: string[];
+}
+
+/** Single-valued slots key on the slot (a new value supersedes); multi-valued on slot and value. */
+export function factKey(fact: Pick<ExtractedFact, "subject" | "slot" | "value" | "single">): string {
+  return fact.single
+    ? `${fact.subject}:${fact.slot}`
+    : `${fact.subject}:${fact.slot}:${fact.value.toLowerCase()}`;
+}
+
+function sameValue(a: string, b: string): boolean {
+  return a.trim().toLowerCase() === b.trim().toLowerCase();
+}
+
+interface Pending {
+  record: MemoryRecord;
+  vector: Float32Array | null;
+}
+
+/**
+ * Turns extracted facts into changes: a new fact is inserted; the same fact again merges its evidence
+ * (near-duplicate); a different value of a single-valued slot supersedes the current fact (which gets
+ * validTo/expiredAt, a `supersedes` edge and a history row, and stays stored); a negated fact retracts.
+ */
+export async function planFacts(
+  ctx: EngineContext,
+  scope: Scope,
+  facts: readonly ExtractedFact[],
+  at: string,
+): Promise<FactPlan> {
+  const now = ctx.clock().toISOString();
+  const plan: FactPlan = { upsert: [], history: [], edges: [], created: [], superseded: [], merged: [] };
+  const touched = new Map<string, Pending>(); // key -> current fact after this plan
+  const fresh: MemoryRecord[] = [];
+  const expire = (p: Pending, successor: string | null) => {
+    const record: MemoryRecord = {
+      ...p.record,
+      expiredAt: now,
+      validTo: at,
+      version: p.record.version + 1,
+      updatedAt: now,
+    };
+    // Stated and withdrawn within one batch: the new record is stored already expired.
+    const i = fresh.indexOf(p.record);
+    if (i >= 0) fresh[i] = record;
+    else plan.upsert.push({ record, vector: p.vector });
+    const metadata = { ...record.metadata, supersededBy: successor };
+    plan.history.push({
+      memoryId: record.id,
+      userId: scope.userId,
+      version: record.version,
+      event: "supersede",
+      text: record.text,
+      metadata,
+      at: now,
+    });
+    if (successor)
+      plan.edges.push({
+        userId: scope.userId,
+        from: successor,
+        to: record.id,
+        type: "supersedes",
+        createdAt: now,
+      });
+    plan.superseded.push(record.id);
+  };
+  for (const fact of facts) {
+    const key = factKey(fact);
+    const current = touched.get(key) ?? (await loadCurrent(ctx, scope, key));
+    if (fact.negated) {
+      if (current && sameValue(String(current.record.metadata.value), fact.value)) {
+        expire(current, null);
+        touched.delete(key);
+      }
+      continue;
+    }
+    if (current && sameValue(String(current.record.metadata.value), fact.value)) {
+      const evidence = [...new Set([...(current.record.metadata.evidence as string[]), fact.evidence])];
+      const confidence = Math.max(Number(current.record.metadata.confidence), fact.confidence);
+      const updated = {
+        ...current.record,
+        metadata: { ...current.record.metadata, evidence, confidence },
+        updatedAt: now,
+      };
+      const i = fresh.indexOf(current.record);
+      if (i >= 0) fresh[i] = updated;
+      current.record = updated;
+      touched.set(key, current);
+      plan.merged.push(current.record.id);
+      plan.edges.push({
+        userId: scope.userId,
+        from: current.record.id,
+        to: fact.evidence,
+        type: "derived_from",
+        createdAt: now,
+      });
+      continue;
+    }
+    const record = newFact(ctx, scope, fact, key, at, now);
+    if (current) expire(current, record.id);
+    fresh.push(record);
+    touched.set(key, { record, vector: null });
+    plan.created.push(record.id);
+    plan.history.push({
+      memoryId: record.id,
+      userId: scope.userId,
+      version: 1,
+      event: "create",
+      text: record.text,
+      metadata: record.metadata,
+      at: now,
+    });
+    plan.edges.push({
+      userId: scope.userId,
+      from: record.id,
+      to: fact.evidence,
+      type: "derived_from",
+      createdAt: now,
+    });
+  }
+  const merged = [...touched.values()].filter(
+    (p) => plan.merged.includes(p.record.id) && !plan.created.includes(p.record.id),
+  );
+  plan.upsert.push(...merged.map((p) => ({ record: p.record, vector: p.vector })));
+  const { stored } = await embedRecords(ctx, fresh);
+  plan.upsert.push(...stored);
+  return plan;
+}
+
+async function loadCurrent(ctx: EngineContext, scope: Scope, key: string): Promise<Pending | null> {
+  const [record] = await ctx.storage.scan(scope, {
+    filter: { kinds: ["fact"], key, current: true },
+    limit: 1,
+  });
+  if (!record) return null;
+  const vector = (await ctx.storage.getVectors(scope, [record.id])).get(record.id) ?? null;
+  return { record, vector };
+}
+
+function newFact(
+  ctx: EngineContext,
+  scope: Scope,
+  fact: ExtractedFact,
+  key: string,
+  at: string,
+  now: string,
+): MemoryRecord {
+  return {
+    id: ctx.ids(),
+    userId: scope.userId,
+    cube: userCube(scope.userId),
+    agentId: null,
+    sessionId: null,
+    kind: "fact",
+    tier: "long",
+    role: fact.subject,
+    name: null,
+    text: fact.text,
+    context: null,
+    key,
+    metadata: {
+      slot: fact.slot,
+      value: fact.value,
+      subject: fact.subject,
+      single: fact.single,
+      confidence: fact.confidence,
+      evidence: [fact.evidence],
+    },
+    status: "ready",
+    version: 1,
+    validFrom: at,
+    validTo: null,
+    createdAt: now,
+    updatedAt: now,
+    expiredAt: null,
+  };
+}

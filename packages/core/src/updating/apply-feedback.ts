@@ -1,0 +1,118 @@
+import { embedRecords } from "../engine/embed-records.js";
+import type { MemoryRecord, Scope } from "../model/index.js";
+import { userCube } from "../model/index.js";
+import { planFacts } from "./apply-facts.js";
+import type { ExtractedFact } from "./extract-facts.js";
+import type { TierContext } from "./tier-context.js";
+
+export interface FeedbackResult {
+  /** The stored feedback message (kept as evidence). */
+  readonly feedbackId: string;
+  /** Facts created from the correction. */
+  readonly created: string[];
+  /** Facts superseded or retracted: expired, kept in history. */
+  readonly superseded: string[];
+  /** Raw memories that mention what was corrected (left as said; listed for review). */
+  readonly affected: string[];
+}
+
+/** The current facts a correction may be about: found by full-text search over the correction's words. */
+async function candidateFacts(ctx: TierContext, scope: Scope, text: string): Promise<MemoryRecord[]> {
+  const hits = await ctx.storage.textSearch(scope, {
+    text,
+    k: 20,
+    filter: { kinds: ["fact"], current: true },
+  });
+  return ctx.storage.get(
+    scope,
+    hits.map((h) => h.id),
+  );
+}
+
+/**
+ * Natural-language feedback ("Actually my sister is a doctor now, not a biologist"): the statement is
+ * stored as a message, new facts supersede the ones they contradict, and values said to be wrong are
+ * retracted. Nothing is lost: superseded facts keep their history and a `supersedes` edge.
+ */
+export async function applyFeedback(
+  ctx: TierContext,
+  scope: Scope,
+  text: string,
+  at: string,
+): Promise<FeedbackResult> {
+  const now = ctx.clock().toISOString();
+  const message: MemoryRecord = {
+    id: ctx.ids(),
+    userId: scope.userId,
+    cube: userCube(scope.userId),
+    agentId: null,
+    sessionId: null,
+    kind: "message",
+    tier: "long",
+    role: "user",
+    name: null,
+    text,
+    context: null,
+    key: null,
+    metadata: { feedback: true, analyzed: true },
+    status: "ready",
+    version: 1,
+    validFrom: at,
+    validTo: null,
+    createdAt: now,
+    updatedAt: now,
+    expiredAt: null,
+  };
+  const candidates = await candidateFacts(ctx, scope, text);
+  const correction = await ctx.extractor.feedback(text, message.id, candidates);
+  const retractions: ExtractedFact[] = [];
+  for (const r of correction.retract) {
+    const matches = await ctx.storage.scan(scope, {
+      filter: { kinds: ["fact"], current: true, metadata: { slot: r.slot } },
+    });
+    for (const f of matches.filter((m) => String(m.metadata.value).toLowerCase() === r.value.toLowerCase())) {
+      const m = f.metadata as { subject: "user" | "assistant"; single: boolean };
+      retractions.push({
+        subject: m.subject,
+        slot: r.slot,
+        value: r.value,
+        text: f.text,
+        single: m.single,
+        negated: true,
+        confidence: 1,
+        evidence: message.id,
+      });
+    }
+  }
+  const plan = await planFacts(ctx, scope, [...correction.facts, ...retractions], at);
+  const { stored } = await embedRecords(ctx, [message]);
+  const history = [
+    {
+      memoryId: message.id,
+      userId: scope.userId,
+      version: 1,
+      event: "create" as const,
+      text,
+      metadata: message.metadata,
+      at: now,
+    },
+  ];
+  await ctx.storage.write(scope, {
+    upsert: [...stored, ...plan.upsert],
+    history: [...history, ...plan.history],
+    edges: plan.edges,
+  });
+  const affected = correction.keywords.length
+    ? await ctx.storage.textSearch(scope, {
+        text: correction.keywords.join(" "),
+        k: 10,
+        filter: { kinds: ["message"] },
+      })
+    : [];
+  return {
+    feedbackId: message.id,
+    created: plan.created,
+    superseded: plan.superseded,
+    affected: affected.map((h) => h.id).filter((id) => id !== message.id),
+  };
+}

@@ -1,0 +1,146 @@
+import type { MemoryEdge, MemoryRecord, MemoryVersion, Scope, StoredMemory } from "../model/index.js";
+import { extractiveSummary, extractKeywords, jaccard } from "./keywords.js";
+import { groupPages, type Page, pageText } from "./pages.js";
+import { cosine, newSegment, normalizedMean, type SegmentState, segmentState } from "./segment-record.js";
+import type { PageAssignment, TierContext } from "./tier-context.js";
+
+interface WorkingSegment {
+  record: MemoryRecord;
+  state: SegmentState;
+  vector: Float32Array | null;
+  isNew: boolean;
+  changed: boolean;
+}
+
+function offlineAssignment(page: Page): Omit<PageAssignment, "segmentId"> {
+  const lines = page.messages.map((m) => m.text);
+  return {
+    pageId: page.id,
+    summary: extractiveSummary(lines, 200),
+    keywords: extractKeywords(pageText(page)),
+  };
+}
+
+/** The best segment for a page by cos(vector) + Jaccard(keywords), if it reaches theta. */
+function bestSegment(
+  ctx: TierContext,
+  segments: WorkingSegment[],
+  vector: Float32Array | null,
+  keywords: string[],
+) {
+  let best: WorkingSegment | null = null;
+  let bestScore = Number.NEGATIVE_INFINITY;
+  for (const s of segments) {
+    const score = cosine(vector, s.vector) + jaccard(keywords, s.state.keywords);
+    if (score > bestScore) [best, bestScore] = [s, score];
+  }
+  return best && bestScore >= ctx.policy.theta ? best : null;
+}
+
+function join(
+  segment: WorkingSegment,
+  a: Omit<PageAssignment, "segmentId">,
+  vector: Float32Array | null,
+  now: string,
+) {
+  const { state } = segment;
+  const keywords = [...new Set([...state.keywords, ...a.keywords])].slice(0, 16);
+  if (vector && segment.vector) {
+    const merged = normalizedMean([segment.vector.map((x) => x * state.size), vector]);
+    segment.vector = merged;
+  } else segment.vector ??= vector;
+  segment.state = { ...state, keywords, pages: state.pages + 1, size: state.size + 1, lastVisitAt: now };
+  const text = segment.record.text ? `${segment.record.text} ${a.summary}` : a.summary;
+  segment.record = { ...segment.record, text: text.length > 600 ? segment.record.text : text };
+  segment.changed = true;
+}
+
+/**
+ * Moves short-term overflow to mid-term. When the short-term queue holds `shortTermCapacity +
+ * evictionBatch` pages or more, every page beyond the newest `shortTermCapacity` leaves together (one batch,
+ * one model call with a language model); each lands in exactly one segment. Nothing is dropped: the
+ * messages stay stored, re-tiered `mid`, linked `part_of` their segment.
+ */
+export async function evictShortTerm(
+  ctx: TierContext,
+  scope: Scope,
+): Promise<{ moved: number; touched: string[] }> {
+  const short = await ctx.storage.scan(scope, {
+    filter: { kinds: ["message"], tiers: ["short"] },
+    order: "asc",
+  });
+  const pages = groupPages(short);
+  const excess = pages.length - ctx.policy.shortTermCapacity;
+  if (excess < ctx.policy.evictionBatch) return { moved: 0, touched: [] };
+  const evicted = pages.slice(0, excess);
+  const now = ctx.clock().toISOString();
+  const messageVectors = await ctx.storage.getVectors(
+    scope,
+    evicted.flatMap((p) => p.messages.map((m) => m.id)),
+  );
+  const existing = await ctx.storage.scan(scope, { filter: { kinds: ["segment"], current: true } });
+  const segVectors = await ctx.storage.getVectors(
+    scope,
+    existing.map((s) => s.id),
+  );
+  const segments: WorkingSegment[] = existing.map((record) => ({
+    record,
+    state: segmentState(record),
+    vector: segVectors.get(record.id) ?? null,
+    isNew: false,
+    changed: false,
+  }));
+  const assigned = ctx.extractor.assign ? await ctx.extractor.assign(evicted, existing) : null;
+  const upsert: StoredMemory[] = [];
+  const edges: MemoryEdge[] = [];
+  const topics = new Map<string, WorkingSegment>();
+  for (const page of evicted) {
+    const vector = normalizedMean(page.messages.map((m) => messageVectors.get(m.id)));
+    const a = assigned?.find((x) => x.pageId === page.id) ?? offlineAssignment(page);
+    let segment =
+      "segmentId" in a && a.segmentId ? segments.find((s) => s.record.id === a.segmentId) : undefined;
+    if ("topic" in a && a.topic) segment ??= topics.get(a.topic);
+    if (!assigned) segment = bestSegment(ctx, segments, vector, a.keywords) ?? undefined;
+    if (!segment) {
+      const record = newSegment(ctx.ids(), scope.userId, "", now, page.messages[0]?.validFrom ?? null);
+      segment = { record, state: segmentState(record), vector: null, isNew: true, changed: true };
+      segments.push(segment);
+      if ("topic" in a && a.topic) topics.set(a.topic, segment);
+    }
+    join(segment, a, vector, now);
+    for (const m of page.messages) {
+      const record = {
+        ...m,
+        tier: "mid" as const,
+        metadata: { ...m.metadata, segment: segment.record.id },
+        updatedAt: now,
+      };
+      upsert.push({ record, vector: messageVectors.get(m.id) ?? null });
+      edges.push({
+        userId: scope.userId,
+        from: m.id,
+        to: segment.record.id,
+        type: "part_of",
+        createdAt: now,
+      });
+    }
+  }
+  const changed = segments.filter((s) => s.changed);
+  const history: MemoryVersion[] = [];
+  for (const s of changed) {
+    const record = { ...s.record, metadata: { ...s.record.metadata, ...s.state }, updatedAt: now };
+    upsert.push({ record, vector: s.vector });
+    if (s.isNew)
+      history.push({
+        memoryId: record.id,
+        userId: scope.userId,
+        version: 1,
+        event: "create",
+        text: record.text,
+        metadata: record.metadata,
+        at: now,
+      });
+  }
+  await ctx.storage.write(scope, { upsert, edges, history });
+  return { moved: evicted.length, touched: changed.map((s) => s.record.id) };
+}

@@ -1,0 +1,129 @@
+/**
+ * The offline, rule-based fact extractor: long-term persona facts from first-person statements, without a
+ * language model. Precision over recall: a clause yields a fact only when a rule matches it cleanly.
+ */
+import { asRetraction, isHypothetical, isQuestion, splitClauses, splitSentences } from "./fact-clauses.js";
+import { type FactDraft, type FactRule, IDENTITY_RULES, isSingleSlot } from "./fact-patterns.js";
+import { FAMILY_RULES } from "./fact-patterns-family.js";
+import { HOBBY_RULES } from "./fact-patterns-hobbies.js";
+import { ASSISTANT_RULES, PLAN_RULES } from "./fact-patterns-plans.js";
+import { PREFERENCE_RULES } from "./fact-patterns-preferences.js";
+import { WORK_RULES } from "./fact-patterns-work.js";
+
+export { isSingleSlot } from "./fact-patterns.js";
+
+export type FactSubject = "user" | "assistant";
+
+export interface ExtractedFact {
+  /** "user": user knowledge and profile; "assistant": what the assistant said or did for this user. */
+  subject: FactSubject;
+  /** Normalised attribute: "lives_in", "works_as", "sister.occupation", "likes", "assistant.recommended"... */
+  slot: string;
+  /** Normalised value: "Berlin", "doctor", "hiking". */
+  value: string;
+  /** A readable third-person sentence: "The user lives in Berlin." */
+  text: string;
+  /** Single-valued slot: a new value supersedes the old one (lives_in, works_as, name, x.occupation...). */
+  single: boolean;
+  /** A retraction of (slot, value): "I no longer live in Munich". */
+  negated: boolean;
+  /** 0..1, set by the rule that matched. */
+  confidence: number;
+  /** Id of the message the fact came from. */
+  evidence: string;
+}
+
+export interface ExtractInput {
+  id: string;
+  role: "user" | "assistant" | "system" | "tool";
+  text: string;
+  name?: string | null;
+}
+
+export interface FactContext {
+  role: "user" | "assistant";
+  evidence: string;
+  /** The speaker's name, used in fact sentences instead of "The user". */
+  name?: string | null;
+  /** Parse as a correction: plain negation ("I am not a biologist") retracts. */
+  correction?: boolean;
+}
+
+const USER_RULES: readonly FactRule[] = [
+  ...IDENTITY_RULES,
+  ...WORK_RULES,
+  ...FAMILY_RULES,
+  ...PREFERENCE_RULES,
+  ...HOBBY_RULES,
+  ...PLAN_RULES,
+];
+
+/** Facts stated in user and assistant messages; system and tool messages are skipped. */
+export function extractFacts(messages: readonly ExtractInput[]): ExtractedFact[] {
+  const facts: ExtractedFact[] = [];
+  for (const message of messages) {
+    if (message.role !== "user" && message.role !== "assistant") continue;
+    facts.push(
+      ...factsFromText(message.text, { role: message.role, evidence: message.id, name: message.name }),
+    );
+  }
+  return facts;
+}
+
+/** Facts of one message, deduplicated by slot, value and negation (the most confident wins). */
+export function factsFromText(text: string, ctx: FactContext): ExtractedFact[] {
+  const rules = ctx.role === "assistant" ? ASSISTANT_RULES : USER_RULES;
+  const found = new Map<string, ExtractedFact>();
+  for (const sentence of splitSentences(text)) {
+    if (isQuestion(sentence) || isHypothetical(sentence, ctx.role)) continue;
+    for (const clause of splitClauses(sentence)) {
+      for (const fact of clauseFacts(clause, rules, ctx)) {
+        const key = `${fact.slot}\u0000${fact.value.toLowerCase()}\u0000${fact.negated}`;
+        const seen = found.get(key);
+        if (!seen || seen.confidence < fact.confidence) found.set(key, fact);
+      }
+    }
+  }
+  return [...found.values()];
+}
+
+function clauseFacts(clause: string, rules: readonly FactRule[], ctx: FactContext): ExtractedFact[] {
+  const retracted = ctx.role === "user" ? asRetraction(clause, ctx.correction === true) : null;
+  if (retracted) {
+    const facts = applyRules(retracted, rules).map((draft) => toFact(draft, true, ctx));
+    if (facts.length > 0) return facts;
+  }
+  return applyRules(clause, rules).map((draft) => toFact(draft, false, ctx));
+}
+
+function applyRules(clause: string, rules: readonly FactRule[]): FactDraft[] {
+  const drafts: FactDraft[] = [];
+  for (const rule of rules) {
+    const m = rule.re.exec(clause);
+    const built = m ? rule.build(m) : null;
+    if (built) drafts.push(...(Array.isArray(built) ? built : [built]));
+  }
+  return drafts;
+}
+
+function toFact(draft: FactDraft, retracted: boolean, ctx: FactContext): ExtractedFact {
+  const negated = retracted || draft.negated === true;
+  const subject: FactSubject = draft.slot.startsWith("assistant.") ? "assistant" : "user";
+  const user = ctx.name?.trim() || "The user";
+  const who = subject === "assistant" ? "The assistant" : draft.about ? `${user}'s ${draft.about}` : user;
+  return {
+    subject,
+    slot: draft.slot,
+    value: draft.value,
+    text: `${who} ${negated ? noLonger(draft.says) : draft.says}.`,
+    single: isSingleSlot(draft.slot),
+    negated,
+    confidence: Math.round(draft.confidence * 100) / 100,
+    evidence: ctx.evidence,
+  };
+}
+
+/** "is a nurse" -> "is no longer a nurse"; "lives in Munich" -> "no longer lives in Munich". */
+function noLonger(says: string): string {
+  return /^(?:is|are) /.test(says) ? says.replace(/^(is|are) /, "$1 no longer ") : `no longer ${says}`;
+}

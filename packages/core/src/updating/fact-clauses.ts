@@ -1,0 +1,133 @@
+/**
+ * Sentence and clause handling for the rule-based fact extractor: split a message into clauses, expand
+ * contractions, drop discourse fillers, and decide which sentences state facts at all (not questions,
+ * not hypotheticals).
+ */
+
+const ABBREVIATION = /\b(?:dr|mr|mrs|ms|st|jr|sr|prof|vs|etc|e\.g|i\.e|approx|mt|ft|no)\.$/i;
+
+/** Splits a text into sentences, keeping each sentence's end mark (a question keeps its "?"). */
+export function splitSentences(text: string): string[] {
+  const sentences: string[] = [];
+  const normalized = text.replace(/[’‘`]/g, "'").replace(/[“”]/g, '"');
+  for (const line of normalized.split(/\s*\n+\s*/)) {
+    let start = 0;
+    const ends = /[.!?…]+["')\]]*(?=\s|$)/g;
+    for (let m = ends.exec(line); m; m = ends.exec(line)) {
+      const end = m.index + m[0].length;
+      const piece = line.slice(start, end);
+      const next = line.slice(end).trimStart().charAt(0);
+      if (ABBREVIATION.test(piece) || (next !== "" && /\p{Ll}/u.test(next))) continue;
+      if (piece.trim()) sentences.push(piece.trim());
+      start = end;
+    }
+    const rest = line.slice(start).trim();
+    if (rest) sentences.push(rest);
+  }
+  return sentences;
+}
+
+/** A sentence that asks rather than tells ("Do you think I should move to Berlin?"). */
+export function isQuestion(sentence: string): boolean {
+  return /\?[^\p{L}\p{N}]*$/u.test(sentence);
+}
+
+const HYPOTHETICAL =
+  /\b(?:if|unless|whether|suppose|supposing|imagine|pretend|hypothetically|would|could|might|maybe|perhaps|wish|wonder|someday|should|used to|dream of|dreaming of|one day|in case|probably)\b|^(?:when|whenever|once|before|after|until)\b/i;
+/** Advice is how an assistant states what it recommended, so these are not hypotheticals there. */
+const ASSISTANT_ADVICE =
+  /\b(?:would|could|might) (?:recommend|suggest|advise)\b|\byou should\b|\byou might want to\b/gi;
+
+/** A sentence about what might be rather than what is ("If I move to Berlin...", "I'd love to visit Rome"). */
+export function isHypothetical(sentence: string, role: "user" | "assistant"): boolean {
+  const text = expandContractions(sentence);
+  return HYPOTHETICAL.test(role === "assistant" ? text.replace(ASSISTANT_ADVICE, "") : text);
+}
+
+const CONTRACTIONS: ReadonlyArray<[RegExp, string]> = [
+  [/\bI'm\b/gi, "I am"],
+  [/\bI've\b/gi, "I have"],
+  [/\bI'll\b/gi, "I will"],
+  [/\bI'd\b/gi, "I would"],
+  [/\bcan't\b/gi, "cannot"],
+  [/\bwon't\b/gi, "will not"],
+  [/\bain't\b/gi, "am not"],
+  [/\b(\w+)n't\b/gi, "$1 not"],
+  [/\b(you|we|they)'re\b/gi, "$1 are"],
+  [/\b(you|we|they)'ve\b/gi, "$1 have"],
+  [/\b(you|we|they)'ll\b/gi, "$1 will"],
+  [/\b(it|that|there|he|she)'s (?=a |an |the |not |been |\w+ing\b)/gi, "$1 is "],
+  [/\bgonna\b/gi, "going to"],
+  [/\bwanna\b/gi, "want to"],
+  [/(^|\s)i(?=\s)/g, "$1I"],
+];
+
+export function expandContractions(text: string): string {
+  let out = text;
+  for (const [pattern, replacement] of CONTRACTIONS) out = out.replace(pattern, replacement);
+  return out;
+}
+
+/** Clause boundaries: a new subject after a conjunction or comma starts a new statement. */
+const CLAUSE_BREAK =
+  /\s*;\s*|:\s+|\s+[-–—]+\s+|,?\s+(?:and|but|so|because|cause|plus|though|although|while|whereas|and now|and also)\s+(?=(?:I|my|My|we|We|our|Our)\s)|,\s+(?=(?:I|my|My)\s)/;
+
+/** Splits a sentence into clauses, each normalised for the pattern rules. */
+export function splitClauses(sentence: string): string[] {
+  return expandContractions(sentence)
+    .split(CLAUSE_BREAK)
+    .map(normalizeClause)
+    .filter((clause) => clause.length > 0);
+}
+
+const FILLER =
+  /^(?:oh well|oh|well|yeah|yes|yep|yup|no|nope|so|and|but|also|plus|anyway|anyways|btw|by the way|honestly|actually|ok|okay|hey|hi|hello|haha+|lol|wow|um+|uh+|hmm+|sure|right|fun fact|guess what|good news|big news|update|besides|then|now|these days|nowadays|currently|recently|lately|finally|luckily|sadly|unfortunately|fortunately|basically|just so you know|as you know|as I said|as I mentioned|like I said|for the record|to be honest|in fact|correction|wait|sorry|thanks|thank you)\b[\s,!.:;-]*/i;
+const VOCATIVE = /^\p{Lu}[\p{L}'-]+[,!]\s+/u;
+const ADVERBS =
+  /\b(I|I am|I have|I will|I do|we|we are|we have|is|are|has)\s+((?:now|currently|actually|really|also|still|just|recently|finally|officially|absolutely|totally|definitely|truly|honestly|seriously|already|even|mostly|usually|generally|always|literally|personally|kinda|genuinely|happily|proudly|basically|originally|so|both|all|kind of|sort of)\s+)+/g;
+
+/** Expands contractions, strips leading fillers and vocatives, and drops adverbs after the subject. */
+export function normalizeClause(clause: string): string {
+  let out = expandContractions(clause).trim().replace(/\s+/g, " ");
+  for (let guard = 0; guard < 6; guard += 1) {
+    const before = out;
+    out = out
+      .replace(/^[^\p{L}\p{N}"]+/u, "")
+      .replace(FILLER, "")
+      .replace(VOCATIVE, "");
+    if (out === before) break;
+  }
+  out = out.replace(ADVERBS, "$1 ");
+  // The subject word leads every rule, so "My sister" and "my sister" must read the same.
+  return out.replace(/^(My|We|Our|You|Your|Call|Please)\b/, (word) => word.toLowerCase()).trim();
+}
+
+const RETRACTION_SUBJECT = "(I|we|(?:my|our)(?: [\\p{L}'-]+){1,3}?)";
+const NO_LONGER = new RegExp(
+  `^${RETRACTION_SUBJECT} (?:(am|is|are|have|has) |(?:do|does) )?no longer (.+)$`,
+  "u",
+);
+const NOT_ANYMORE = new RegExp(
+  `^${RETRACTION_SUBJECT} (am|is|are|have|has|do|does|did) not (.+?)(?:,? (?:anymore|any more|any longer))(?=$|[,.!;])(.*)$`,
+  "u",
+);
+const PLAIN_NOT = new RegExp(`^${RETRACTION_SUBJECT} (am|is|are|do|does) not (.+)$`, "u");
+
+/**
+ * Rewrites a retraction as the statement it retracts: "I no longer live in Munich" -> "I live in Munich".
+ * Plain negation ("I am not a biologist") counts only in a correction, where it denies a stored fact;
+ * elsewhere "I do not like jazz" is a dislike, handled by its own rule.
+ */
+export function asRetraction(clause: string, correction: boolean): string | null {
+  const noLonger = NO_LONGER.exec(clause);
+  if (noLonger) return join(noLonger[1], noLonger[2], noLonger[3]);
+  const notAnymore = NOT_ANYMORE.exec(clause);
+  if (notAnymore) return join(notAnymore[1], notAnymore[2], `${notAnymore[3]}${notAnymore[4] ?? ""}`);
+  const plain = correction ? PLAIN_NOT.exec(clause) : null;
+  return plain ? join(plain[1], plain[2], plain[3]) : null;
+}
+
+function join(subject = "", aux = "", rest = ""): string {
+  const keep = /^(?:am|is|are|have|has)$/.test(aux) ? ` ${aux}` : "";
+  return `${subject}${keep} ${rest}`.trim();
+}

@@ -1,0 +1,21 @@
+import type { Policy } from "./policy.js";
+
+/** The counters a segment keeps for its heat (MemoryOS: N_visit, L_interaction, last visit). */
+export interface SegmentHeat {
+  /** Retrieval visits since the last promotion. */
+  readonly visits: number;
+  /** Pages added since the last promotion. */
+  readonly pages: number;
+  /** ISO time of the last visit, page added, or promotion. */
+  readonly lastVisitAt: string;
+}
+
+/**
+ * heat = a * visits + b * pages + c * recency, recency = exp(-dt / mu) with dt in seconds. Computed from the
+ * clock at read time, so decay applies without touching the segment (MemoryOS only recomputed on touch).
+ */
+export function segmentHeat(counters: SegmentHeat, now: Date, policy: Policy): number {
+  const dt = Math.max(0, (now.getTime() - Date.parse(counters.lastVisitAt)) / 1000);
+  const recency = Math.exp(-dt / policy.recencyMuSeconds);
+  return policy.heatA * counters.visits + policy.heatB * counters.pages + policy.heatC * recency;
+}

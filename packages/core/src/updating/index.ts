@@ -1,0 +1,13 @@
+export type { FeedbackResult } from "./apply-feedback.js";
+export { type SegmentHeat, segmentHeat } from "./heat.js";
+export { modelExtractor } from "./model-extractor.js";
+export { offlineExtractor } from "./offline-extractor.js";
+export {
+  POLICY_PRESETS,
+  type Policy,
+  type PolicyOption,
+  type PolicyPreset,
+  policySchema,
+  resolvePolicy,
+} from "./policy.js";
+export type { Extractor, PageAssignment } from "./tier-context.js";

@@ -1,0 +1,85 @@
+import type { MemoryRecord, Scope, StoredMemory } from "../model/index.js";
+import { planFacts } from "./apply-facts.js";
+import { segmentHeat } from "./heat.js";
+import { segmentState } from "./segment-record.js";
+import type { TierContext } from "./tier-context.js";
+
+async function unanalysedMembers(ctx: TierContext, scope: Scope, segmentId: string): Promise<MemoryRecord[]> {
+  const ids = (await ctx.storage.edges(scope, { to: segmentId, type: "part_of" })).map((e) => e.from);
+  const members = await ctx.storage.get(scope, ids);
+  return members
+    .filter((m) => m.metadata.analyzed !== true)
+    .sort((a, b) => (a.validFrom ?? "").localeCompare(b.validFrom ?? ""));
+}
+
+/**
+ * Extracts persona memory from a segment's unanalysed pages and resets its heat counters, atomically:
+ * the facts, the messages marked analysed and the segment's reset land in one write, so a crash before
+ * it simply repeats the promotion (idempotent) and a crash after it never repeats it.
+ */
+export async function promoteSegment(
+  ctx: TierContext,
+  scope: Scope,
+  segment: MemoryRecord,
+): Promise<{ promoted: boolean; created: number }> {
+  const messages = await unanalysedMembers(ctx, scope, segment.id);
+  if (messages.length === 0) return { promoted: false, created: 0 };
+  const existing = await ctx.storage.scan(scope, {
+    filter: { kinds: ["fact"], current: true },
+    limit: 200,
+    order: "desc",
+  });
+  const facts = await ctx.extractor.persona(messages, existing);
+  const at = messages.at(-1)?.validFrom ?? ctx.clock().toISOString();
+  const plan = await planFacts(ctx, scope, facts, at);
+  const now = ctx.clock().toISOString();
+  const vectors = await ctx.storage.getVectors(scope, [...messages.map((m) => m.id), segment.id]);
+  const analysed: StoredMemory[] = messages.map((m) => ({
+    record: { ...m, metadata: { ...m.metadata, analyzed: true } },
+    vector: vectors.get(m.id) ?? null,
+  }));
+  const reset = { ...segmentState(segment), visits: 0, pages: 0, lastVisitAt: now };
+  const promotions = Number(segment.metadata.promotions ?? 0) + 1;
+  const segmentRecord = {
+    ...segment,
+    metadata: { ...segment.metadata, ...reset, promotions },
+    updatedAt: now,
+  };
+  await ctx.storage.write(scope, {
+    upsert: [...plan.upsert, ...analysed, { record: segmentRecord, vector: vectors.get(segment.id) ?? null }],
+    history: plan.history,
+    edges: plan.edges,
+  });
+  return { promoted: true, created: plan.created.length };
+}
+
+/** Promotes every segment whose heat reached the threshold and that has unanalysed pages. */
+export async function promoteHotSegments(ctx: TierContext, scope: Scope): Promise<string[]> {
+  const now = ctx.clock();
+  const segments = await ctx.storage.scan(scope, { filter: { kinds: ["segment"], current: true } });
+  const promoted: string[] = [];
+  for (const segment of segments) {
+    if (segmentHeat(segmentState(segment), now, ctx.policy) < ctx.policy.heatThreshold) continue;
+    if ((await promoteSegment(ctx, scope, segment)).promoted) promoted.push(segment.id);
+  }
+  return promoted;
+}
+
+/**
+ * Keeps mid-term within capacity: the coldest segments (lowest heat, or fewest visits under `lfu`) leave.
+ * Their unanalysed pages are promoted first, so no knowledge is lost; the messages stay stored.
+ */
+export async function evictMidTerm(ctx: TierContext, scope: Scope): Promise<string[]> {
+  const segments = await ctx.storage.scan(scope, { filter: { kinds: ["segment"], current: true } });
+  const excess = segments.length - ctx.policy.midTermCapacity;
+  if (excess <= 0) return [];
+  const now = ctx.clock();
+  const rank = (s: MemoryRecord) =>
+    ctx.policy.eviction === "lfu"
+      ? Number(s.metadata.totalVisits ?? 0)
+      : segmentHeat(segmentState(s), now, ctx.policy);
+  const coldest = [...segments].sort((a, b) => rank(a) - rank(b)).slice(0, excess);
+  for (const s of coldest) await promoteSegment(ctx, scope, s);
+  await ctx.storage.write(scope, { deleteIds: coldest.map((s) => s.id) });
+  return coldest.map((s) => s.id);
+}

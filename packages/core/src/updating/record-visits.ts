@@ -1,0 +1,34 @@
+import type { Scope } from "../model/index.js";
+import { segmentState } from "./segment-record.js";
+import type { TierContext } from "./tier-context.js";
+
+/** Applies queued retrieval visits: each visited segment gets visits + 1 and a fresh last-visit time. */
+export async function recordVisits(
+  ctx: TierContext,
+  scope: Scope,
+  segmentIds: readonly string[],
+): Promise<void> {
+  const segments = await ctx.storage.get(scope, [...new Set(segmentIds)]);
+  if (segments.length === 0) return;
+  const vectors = await ctx.storage.getVectors(
+    scope,
+    segments.map((s) => s.id),
+  );
+  const now = ctx.clock().toISOString();
+  const counts = new Map<string, number>();
+  for (const id of segmentIds) counts.set(id, (counts.get(id) ?? 0) + 1);
+  await ctx.storage.write(scope, {
+    upsert: segments.map((s) => {
+      const state = segmentState(s);
+      const n = counts.get(s.id) ?? 0;
+      const totalVisits = Number(s.metadata.totalVisits ?? 0) + n;
+      return {
+        record: {
+          ...s,
+          metadata: { ...s.metadata, visits: state.visits + n, totalVisits, lastVisitAt: now },
+        },
+        vector: vectors.get(s.id) ?? null,
+      };
+    }),
+  });
+}
