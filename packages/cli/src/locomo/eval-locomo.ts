@@ -1,9 +1,11 @@
 import { readFile } from "node:fs/promises";
 import {
   createEngram,
+  DEFAULT_CONTEXT_BUDGET,
   defaultTokenizer,
   type Engram,
   type FusionConfig,
+  type LanguageModel,
   ValidationError,
 } from "@engram/core";
 import { goldTurnIds, isEligible, recallAccumulator } from "./evidence-recall.js";
@@ -22,6 +24,10 @@ export interface EvalLocomoOptions {
   /** `offline` (default): USE-lite vectors + full-text; `none`: full-text only. */
   embedder?: "offline" | "none";
   fusion?: FusionConfig;
+  /** Token budget of the memory context assembled per question. Default 1,500. */
+  budgetTokens?: number;
+  /** A language model for tier work (summaries, persona); default: the offline extractor. */
+  llm?: LanguageModel;
   onProgress?: (phase: string, done: number, total: number) => void;
 }
 
@@ -67,6 +73,8 @@ async function ingestAll(
     await ingestLocomo(engram, c, {
       userId,
       onProgress: (d) => options.onProgress?.("ingest", done + d, total),
+      // Tier work after each session, as the background worker would do for a live agent.
+      afterSession: () => engram.flush(),
     });
     done += c.turns.length;
   }
@@ -80,10 +88,18 @@ async function ingestAll(
 export async function evalLocomo(options: EvalLocomoOptions): Promise<Record<string, unknown>> {
   const ks = [...new Set(options.ks)].sort((a, b) => a - b);
   const conversations = await readConversations(options.dataPath);
+  let modelCalls = 0;
+  const budgetTokens = options.budgetTokens ?? DEFAULT_CONTEXT_BUDGET;
+  const turns = conversations.reduce((n, c) => n + c.turns.length, 0);
   const engram = await createEngram({
     path: options.dbPath,
+    background: false,
     ...(options.embedder === "none" ? { embedder: null } : {}),
     ...(options.fusion ? { fusion: options.fusion } : {}),
+    ...(options.llm ? { llm: options.llm } : {}),
+    onModelCall: () => {
+      modelCalls++;
+    },
   });
   try {
     const ingestStart = process.hrtime.bigint();
@@ -105,6 +121,7 @@ export async function evalLocomo(options: EvalLocomoOptions): Promise<Record<str
         userId: `locomo/${c.sampleId}`,
         query: q.question,
         k: ks.at(-1) as number,
+        kinds: ["message"], // turn-level units: one result, one turn id
       });
       latencies.push(ms(start));
       acc.add(
@@ -112,8 +129,12 @@ export async function evalLocomo(options: EvalLocomoOptions): Promise<Record<str
         gold,
         results.map((r) => String(r.memory.metadata.diaId)),
       );
-      const top10 = results.slice(0, 10).map((r) => contextLine(r.at, r.memory.name, r.text));
-      contextTokens.push(defaultTokenizer.count(top10.join("\n")));
+      const context = await engram.retrieve({
+        userId: `locomo/${c.sampleId}`,
+        query: q.question,
+        budgetTokens,
+      });
+      contextTokens.push(context.context.tokens);
       fullTokens.push(fullContext.get(c.sampleId) as number);
     }
     latencies.sort((a, b) => a - b);
@@ -123,12 +144,15 @@ export async function evalLocomo(options: EvalLocomoOptions): Promise<Record<str
       context_tokens_avg: mean(contextTokens),
       full_context_tokens_avg: mean(fullTokens),
       ingest_ms: Math.round(ingestMs),
+      llm_calls: modelCalls,
+      llm_calls_per_turn: Math.round((modelCalls / Math.max(1, turns)) * 1000) / 1000,
+      tiers: await tierCounts(engram, conversations),
       query_ms_p50: Math.round(percentile(latencies, 0.5) * 100) / 100,
       query_ms_p95: Math.round(percentile(latencies, 0.95) * 100) / 100,
       config: {
         conversations: conversations.length,
         unit: "turn (one message memory per dialogue turn; 1 turn id per result)",
-        context_tokens: `top-10 results rendered as "[date] speaker: text", ${defaultTokenizer.id} tokens`,
+        context_tokens: `engram.retrieve() memory block per question, budget ${budgetTokens} ${defaultTokenizer.id} tokens`,
         ...engram.config,
         k: ks,
       },
@@ -136,6 +160,18 @@ export async function evalLocomo(options: EvalLocomoOptions): Promise<Record<str
   } finally {
     await engram.close();
   }
+}
+
+/** What the tiers made of the conversations: segments and facts (current and superseded). */
+async function tierCounts(engram: Engram, conversations: readonly LocomoConversation[]) {
+  let segments = 0;
+  let facts = 0;
+  for (const c of conversations) {
+    const stats = await engram.stats({ userId: `locomo/${c.sampleId}` });
+    segments += stats.byKind.segment ?? 0;
+    facts += stats.byKind.fact ?? 0;
+  }
+  return { segments, facts };
 }
 
 function fullConversationTokens(turns: readonly LocomoTurn[]): number {
