@@ -1,5 +1,6 @@
 import type { MemoryRecord, Scope, StoredMemory } from "../model/index.js";
 import { planFacts } from "./apply-facts.js";
+import { enforceKnowledgeCapacity } from "./enforce-capacity.js";
 import { segmentHeat } from "./heat.js";
 import { segmentState } from "./segment-record.js";
 import type { TierContext } from "./tier-context.js";
@@ -50,6 +51,7 @@ export async function promoteSegment(
     history: plan.history,
     edges: plan.edges,
   });
+  if (plan.created.length) await enforceKnowledgeCapacity(ctx, scope);
   return { promoted: true, created: plan.created.length };
 }
 

@@ -202,6 +202,29 @@ describe("supersession and feedback", () => {
   });
 });
 
+describe("knowledge capacity", () => {
+  it("expires the least confident, oldest facts beyond capacity and keeps them in history", async () => {
+    const { engram, clock: c } = await engine({
+      policy: { shortTermCapacity: 1, evictionBatch: 1, heatThreshold: 1, knowledgeCapacity: 2 },
+    });
+    const lines = ["I love jazz.", "I love sushi.", "I love hiking.", "I love chess."];
+    for (const line of lines) {
+      await engram.add({ userId: "u", sessionId: "s", messages: page(line, "Nice.") });
+      c.advance(60);
+      await engram.flush();
+    }
+    await engram.add({ userId: "u", sessionId: "s", messages: page("Bye.", "Bye.") });
+    await engram.flush();
+    const current = await engram.memories.list({ userId: "u", kinds: ["fact"], includeExpired: false });
+    expect(current).toHaveLength(2);
+    const all = await engram.memories.list({ userId: "u", kinds: ["fact"] });
+    expect(all).toHaveLength(4);
+    const expired = all.filter((f) => f.expiredAt !== null);
+    const history = await engram.memories.history({ userId: "u", id: expired[0]?.id as string });
+    expect(history.at(-1)?.metadata.reason).toBe("knowledge capacity");
+  });
+});
+
 describe("mid-term eviction and faults", () => {
   it("evicts the coldest segment over capacity after extracting its pages; messages stay", async () => {
     const { engram } = await engine({

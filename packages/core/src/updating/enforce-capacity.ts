@@ -1,0 +1,43 @@
+import type { MemoryVersion, Scope, StoredMemory } from "../model/index.js";
+import type { TierContext } from "./tier-context.js";
+
+/**
+ * Keeps current user knowledge and assistant knowledge within `knowledgeCapacity` each. The oldest,
+ * least confident facts beyond it expire (expiredAt set, a history row written) rather than vanish:
+ * MemoryOS's FIFO dropped them silently.
+ */
+export async function enforceKnowledgeCapacity(ctx: TierContext, scope: Scope): Promise<string[]> {
+  const now = ctx.clock().toISOString();
+  const upsert: StoredMemory[] = [];
+  const history: MemoryVersion[] = [];
+  for (const role of ["user", "assistant"] as const) {
+    const facts = await ctx.storage.scan(scope, {
+      filter: { kinds: ["fact"], roles: [role], current: true },
+      order: "asc",
+    });
+    const excess = facts.length - ctx.policy.knowledgeCapacity;
+    if (excess <= 0) continue;
+    const confidence = (f: (typeof facts)[number]) => Number(f.metadata.confidence ?? 0);
+    // Least confident first; among equals, the oldest (scan order is oldest first and sort is stable).
+    const out = [...facts].sort((a, b) => confidence(a) - confidence(b)).slice(0, excess);
+    const vectors = await ctx.storage.getVectors(
+      scope,
+      out.map((f) => f.id),
+    );
+    for (const f of out) {
+      const record = { ...f, expiredAt: now, version: f.version + 1, updatedAt: now };
+      upsert.push({ record, vector: vectors.get(f.id) ?? null });
+      history.push({
+        memoryId: f.id,
+        userId: scope.userId,
+        version: record.version,
+        event: "supersede",
+        text: f.text,
+        metadata: { ...f.metadata, reason: "knowledge capacity" },
+        at: now,
+      });
+    }
+  }
+  if (upsert.length) await ctx.storage.write(scope, { upsert, history });
+  return upsert.map((s) => s.record.id);
+}
