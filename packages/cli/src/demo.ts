@@ -1,184 +1,166 @@
-// `pnpm demo`: ingests the shipped sample conversation into a fresh embedded store, offline, and shows what
-// Engram stored, how it answers recall questions (with evidence and why each piece was found), a
-// correction with its history, and the size of an export.
-import { readFileSync, rmSync } from "node:fs";
-import { performance } from "node:perf_hooks";
-import { createEngram, type Engram, type SearchResult } from "@engram/core";
-import { z } from "zod";
+// `pnpm demo`: the tiered memory story, offline. The sample conversation flows session by session through
+// short-term pages, mid-term segments that heat up and get promoted, and long-term facts and a profile; a
+// later message supersedes a fact, a feedback correction is applied, and recall questions are answered
+// with the memory context and its evidence. Everything printed is read back from the store.
+import { rmSync } from "node:fs";
+import {
+  createEngram,
+  type Engram,
+  POLICY_PRESETS,
+  type Policy,
+  type PolicyOption,
+  resolvePolicy,
+} from "@engram/core";
+import { loadQuestions, loadSessions, type Session } from "./demo-data.js";
+import { day, seconds, section } from "./demo-format.js";
+import { applyCorrection, showFacts, showPointInTime, showProfile } from "./demo-memory.js";
+import { askAll, type RecallScore } from "./demo-recall.js";
+import {
+  changeLines,
+  segmentTable,
+  snapshot,
+  type TierSnapshot,
+  tierLine,
+  totalPromotions,
+  visitLines,
+} from "./demo-tiers.js";
 
 const USER = "maya";
 const DB_PATH = ".engram/demo.db";
-const DATA = new URL("../data/", import.meta.url);
+/**
+ * The paper's constants, with a shorter short-term queue so that nine short sessions reach every tier,
+ * and five facts per query so that a 600-token context still has room for retrieved turns.
+ */
+const POLICY = {
+  preset: "paper",
+  shortTermCapacity: 4,
+  evictionBatch: 4,
+  retrieveFacts: 5,
+} as const satisfies PolicyOption;
+const BUDGET_TOKENS = 600;
+const CORRECTION = { text: "Actually I work at Lumen Grid now, not Freightly.", trait: "works_at" };
+const BEFORE_THE_MOVE = "2026-02-01T00:00:00.000Z";
 
-const lineSchema = z.object({
-  role: z.enum(["user", "assistant"]),
-  content: z.string().min(1),
-  at: z.string(),
-  session: z.string().min(1),
-});
-type Line = z.infer<typeof lineSchema>;
-const questionsSchema = z.array(z.object({ question: z.string().min(1), expect: z.string().min(1) }));
-type Question = z.infer<typeof questionsSchema>[number];
+/** The demo's clock follows the conversation: each session is processed a minute after its last turn. */
+const clock = { now: new Date("2026-01-01T00:00:00Z") };
 
-function section(title: string): void {
-  console.log(`\n== ${title} ${"=".repeat(Math.max(0, 96 - title.length))}`);
-}
-
-const day = (iso: string | null) => (iso ?? "unknown date").slice(0, 10);
-const clip = (text: string, n = 100) => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
-
-/** The sample conversation, grouped by session in file order. */
-function loadConversation(): Map<string, Line[]> {
-  const text = readFileSync(new URL("sample-conversation.jsonl", DATA), "utf8");
-  const sessions = new Map<string, Line[]>();
-  text.split("\n").forEach((raw, i) => {
-    if (raw.trim() === "") return;
-    const parsed = lineSchema.safeParse(JSON.parse(raw));
-    if (!parsed.success) throw new Error(`sample-conversation.jsonl line ${i + 1}: ${parsed.error.message}`);
-    const lines = sessions.get(parsed.data.session) ?? [];
-    lines.push(parsed.data);
-    sessions.set(parsed.data.session, lines);
-  });
-  return sessions;
-}
-
-async function ingest(engram: Engram, sessions: Map<string, Line[]>): Promise<void> {
-  section("1. Ingest");
-  const lines = [...sessions.values()].flat();
-  const times = lines.map((l) => l.at).sort();
-  const first = times[0] ?? "";
-  const last = times[times.length - 1] ?? "";
-  const weeks = (Date.parse(last) - Date.parse(first)) / (7 * 86_400_000);
-  console.log(`sample: packages/cli/data/sample-conversation.jsonl, ${lines.length} turns of user "${USER}"`);
+function describePolicy(policy: Policy): void {
+  const { preset, ...overrides } = POLICY;
+  const paper = Object.keys(overrides).map((k) => `${k} ${POLICY_PRESETS[preset][k as keyof Policy]}`);
   console.log(
-    `        ${sessions.size} sessions from ${day(first)} to ${day(last)} (${weeks.toFixed(1)} weeks)`,
+    `policy: preset "${preset}" with ${JSON.stringify(overrides)} (the paper: ${paper.join(", ")})`,
   );
-  const started = performance.now();
-  for (const [sessionId, turns] of sessions) {
-    const result = await engram.add({
-      userId: USER,
-      sessionId,
-      messages: turns.map(({ role, content, at }) => ({ role, content, at })),
-    });
-    console.log(
-      `  add ${sessionId.padEnd(3)} ${day(turns[0]?.at ?? null)}  ${result.ids.length} turns, ${result.status}`,
-    );
+  console.log(
+    `  short-term: the last ${policy.shortTermCapacity} pages (a user turn and its answers); once ` +
+      `${policy.evictionBatch} more are waiting, all older pages move to mid-term in one batch\n` +
+      `  mid-term: a page joins the best segment when cos(summary) + Jaccard(keywords) >= ${policy.theta}\n` +
+      `  heat = ${policy.heatA}*visits + ${policy.heatB}*pages + ${policy.heatC}*exp(-dt / ` +
+      `${policy.recencyMuSeconds} s); a segment at heat >= ${policy.heatThreshold} is promoted: its new\n` +
+      "  pages go through the offline rule-based fact extractor into long-term facts, and its counters reset",
+  );
+}
+
+async function ingest(engram: Engram, sessions: readonly Session[], policy: Policy): Promise<TierSnapshot> {
+  section("1. The conversation flows through the tiers");
+  const turns = sessions.reduce((n, s) => n + s.turns.length, 0);
+  console.log(`${turns} turns in ${sessions.length} sessions; after each session: add, then flush`);
+  console.log("(flush runs the queued tier work now, as the background worker would):\n");
+  let before = await snapshot(engram, USER);
+  for (const session of sessions) {
+    const first = session.turns[0]?.at ?? "";
+    clock.now = new Date(Date.parse(session.turns.at(-1)?.at ?? first) + 60_000);
+    const messages = session.turns.map(({ role, content, at }) => ({ role, content, at }));
+    await engram.add({ userId: USER, sessionId: session.id, messages });
+    await engram.flush();
+    const after = await snapshot(engram, USER);
+    const label = `${session.id.padEnd(3)} ${day(first)} ${String(session.turns.length).padStart(2)} turns`;
+    console.log(`${label} -> ${tierLine(after, clock.now, policy)}`);
+    for (const line of await changeLines(engram, USER, before, after)) console.log(`      ${line}`);
+    before = after;
   }
-  const seconds = (performance.now() - started) / 1000;
-  console.log(
-    `stored in ${seconds.toFixed(1)} s, offline embedder included (${engram.embedder?.id ?? "none"})`,
-  );
+  return before;
 }
 
-async function showStored(engram: Engram): Promise<void> {
-  section("2. What was stored");
+/** Applies the visits the recall questions queued, and shows how they heated segments up. */
+async function applyVisits(engram: Engram, before: TierSnapshot, policy: Policy): Promise<TierSnapshot> {
+  section("6. Retrieval heats segments up");
+  const { completed } = await engram.flush();
+  const after = await snapshot(engram, USER);
+  console.log(
+    `flush: ${completed} queued jobs done (a retrieve queues a visit to the segment of every page it found)`,
+  );
+  for (const line of visitLines(before, after, clock.now, policy)) console.log(`  ${line}`);
+  const changes = await changeLines(engram, USER, before, after);
+  for (const line of changes) console.log(`  ${line}`);
+  if (changes.length === 0) console.log("  no segment reached the threshold with unanalysed pages");
+  return after;
+}
+
+async function summary(
+  engram: Engram,
+  run: { final: TierSnapshot; score: RecallScore; started: number },
+): Promise<void> {
+  section("Done");
+  const { final, score } = run;
   const stats = await engram.stats({ userId: USER });
-  const counts = (o: Record<string, number | undefined>) =>
-    Object.entries(o)
-      .map(([k, v]) => `${k} ${v}`)
-      .join(", ");
+  const kinds = Object.entries(stats.byKind).map(([kind, n]) => `${kind} ${n}`);
+  const expired = final.facts.filter((f) => f.expiredAt !== null).length;
+  const current = final.facts.length - expired;
+  console.log(`memories ${stats.memories} (${kinds.join(", ")}); promotions ${totalPromotions(final)}`);
+  console.log(`facts ${current} current, ${expired} expired (kept with their history)`);
+  const avg = score.tokens.reduce((a, b) => a + b, 0) / Math.max(1, score.tokens.length);
   console.log(
-    `memories: ${stats.memories}   by kind: ${counts(stats.byKind)}   by tier: ${counts(stats.byTier)}`,
+    `recall: ${score.answered}/${score.total} answers in the context, ${avg.toFixed(0)} tokens on average`,
   );
-  console.log(
-    `vectors: ${stats.vectors}   history versions: ${stats.history}   queued jobs: ${counts(stats.jobs) || "none"}`,
-  );
-  const [newest] = await engram.memories.list({ userId: USER, limit: 1, order: "desc" });
-  if (newest) {
-    console.log(
-      `newest memory: ${newest.id} (${newest.kind}, tier ${newest.tier}, session ${newest.sessionId})`,
-    );
-    console.log(`  text:    "${clip(newest.text)}"`);
-    console.log(`  context: "${clip(newest.context ?? "")}" (the turn before it, indexed with it)`);
-  }
-}
-
-function why(result: SearchResult): string {
-  const parts: string[] = [];
-  const { fulltext, vector } = result.channels;
-  if (fulltext) parts.push(`fulltext #${fulltext.rank} (bm25 ${fulltext.score.toFixed(2)})`);
-  if (vector) parts.push(`vector #${vector.rank} (cos ${vector.score.toFixed(2)})`);
-  return parts.join(" + ");
-}
-
-/** Asks one question; true when the expected phrase is in one of the top 3 memories. */
-async function ask(engram: Engram, { question, expect }: Question): Promise<boolean> {
-  const results = await engram.search({ userId: USER, query: question, k: 3 });
-  console.log(`\nQ: ${question}`);
-  results.forEach((r, i) => {
-    console.log(`   ${i + 1}. ${day(r.at)}  score ${r.score.toFixed(2)}  ${why(r)}`);
-    console.log(`      ${r.memory.role ?? "memory"}: "${clip(r.text, 110)}"`);
-  });
-  const hit = results.findIndex((r) => r.text.toLowerCase().includes(expect.toLowerCase()));
-  console.log(
-    hit >= 0 ? `   found "${expect}" in result ${hit + 1}` : `   MISS: "${expect}" is not in the top 3`,
-  );
-  return hit >= 0;
-}
-
-async function recall(engram: Engram): Promise<{ answered: number; total: number }> {
-  section("3. Recall questions (hybrid search, k = 3)");
-  const raw: unknown = JSON.parse(readFileSync(new URL("recall-questions.json", DATA), "utf8"));
-  const questions = questionsSchema.parse(raw);
-  let answered = 0;
-  for (const q of questions) if (await ask(engram, q)) answered++;
-  console.log(`\n${answered}/${questions.length} questions answered with evidence in the top 3`);
-  return { answered, total: questions.length };
-}
-
-async function correct(engram: Engram): Promise<void> {
-  section("4. A correction keeps its history");
-  const all = await engram.memories.list({ userId: USER, limit: 1000, order: "asc" });
-  const target = all.find((m) => m.text.includes("He's six"));
-  if (!target) throw new Error('the sample conversation no longer contains "He\'s six"; update the demo');
-  console.log(`before: ${target.id} v${target.version} "${clip(target.text)}"`);
-  // Biscuit's age was misremembered: the user corrects it, the old wording stays in history.
-  const updated = await engram.memories.update({
-    userId: USER,
-    id: target.id,
-    text: target.text.replace("He's six", "He's seven"),
-  });
-  console.log(`after:  ${updated.id} v${updated.version} "${clip(updated.text)}"`);
-  for (const v of await engram.memories.history({ userId: USER, id: target.id })) {
-    const changed = v.text.slice(v.text.indexOf("He's"));
-    console.log(`  history v${v.version} ${v.event.padEnd(6)} recorded ${v.at}  "…${clip(changed, 40)}"`);
-  }
-  // The corrected text is what search indexes now: both channels were rewritten in the same write.
-  const query = "Biscuit is seven";
-  const [top] = await engram.search({ userId: USER, query, k: 1 });
-  console.log(`search "${query}" -> ${top?.id} v${top?.memory.version} "${clip(top?.text ?? "(nothing)")}"`);
-}
-
-async function exportSize(engram: Engram): Promise<void> {
-  section("5. Export");
-  const dump = await engram.export({ userId: USER });
-  const bytes = Buffer.byteLength(JSON.stringify(dump));
-  const withVectors = dump.memories.filter((m) => m.vector !== null).length;
-  console.log(
-    `engram.export({ userId: "${USER}" }): ${dump.memories.length} memories (${withVectors} with vectors), ` +
-      `${dump.history.length} history rows, ${(bytes / 1024).toFixed(1)} KiB of JSON (format ${dump.format} v${dump.version})`,
-  );
+  console.log(`finished in ${seconds(run.started)}. Explore the store with:`);
+  console.log(`  pnpm engram profile --db ${DB_PATH} --user ${USER}`);
+  console.log(`  pnpm engram list --db ${DB_PATH} --user ${USER} --kind segment`);
+  const replaced = final.facts.find((f) => f.expiredAt !== null && f.metadata.single === true);
+  if (replaced) console.log(`  pnpm engram show --db ${DB_PATH} --user ${USER} ${replaced.id}`);
+  console.log(`  pnpm engram context --db ${DB_PATH} --user ${USER} "trip with Ines"`);
 }
 
 async function main(): Promise<void> {
   const started = performance.now();
-  console.log("Engram demo: a companion assistant's memory of one user, on the embedded store, offline.");
+  console.log("Engram demo: a companion assistant's memory of one user, tiered, offline.");
   for (const suffix of ["", "-wal", "-shm"]) rmSync(`${DB_PATH}${suffix}`, { force: true });
-  console.log(`store: ${DB_PATH} (fresh SQLite file)`);
-  const engram = await createEngram({ path: DB_PATH });
+  const policy = resolvePolicy(POLICY);
+  console.log(`store: ${DB_PATH} (fresh SQLite file); the clock follows the conversation`);
+  describePolicy(policy);
+  const engram = await createEngram({
+    path: DB_PATH,
+    policy: POLICY,
+    background: false,
+    clock: () => clock.now,
+  });
   try {
-    await ingest(engram, loadConversation());
-    await showStored(engram);
-    const { answered, total } = await recall(engram);
-    await correct(engram);
-    await exportSize(engram);
-    section("Done");
-    console.log(`${answered}/${total} recall questions answered with evidence in the top 3.`);
+    const ingested = await ingest(engram, loadSessions(), policy);
+    section("2. Mid-term: segments, hottest first (heat = visits + pages + recency)");
+    console.log(segmentTable(ingested.segments, clock.now, policy));
+    section("3. Long-term: the profile and the facts behind it");
+    console.log(`engram.profile({ userId: "${USER}" }):`);
+    await showProfile(engram, USER);
     console.log(
-      `finished in ${((performance.now() - started) / 1000).toFixed(1)} s. Explore the store with:`,
+      `\nevery fact, current and expired (validFrom/validTo: event time; expiredAt: when Engram learned it):`,
     );
-    console.log(`  pnpm engram search --db ${DB_PATH} --user ${USER} "trip with Ines"`);
-    console.log(`  pnpm engram list --db ${DB_PATH} --user ${USER}`);
+    await showFacts(engram, USER);
+    section("4. A feedback correction");
+    clock.now = new Date("2026-02-25T09:00:00Z");
+    await applyCorrection(engram, { userId: USER, ...CORRECTION });
+    section(`5. Recall questions: engram.retrieve within ${BUDGET_TOKENS} tokens`);
+    const beforeVisits = await snapshot(engram, USER);
+    const score = await askAll(engram, {
+      userId: USER,
+      questions: loadQuestions(),
+      budgetTokens: BUDGET_TOKENS,
+    });
+    console.log(`\n${score.answered}/${score.total} answers in the context`);
+    const final = await applyVisits(engram, beforeVisits, policy);
+    section("7. The profile at a point in time");
+    console.log(`engram.profile({ userId: "${USER}", at: "${BEFORE_THE_MOVE}" }) next to the profile now`);
+    console.log("(`at` is system time: the profile as Engram knew it then)");
+    await showPointInTime(engram, USER, BEFORE_THE_MOVE);
+    await summary(engram, { final, score, started });
   } finally {
     await engram.close();
   }

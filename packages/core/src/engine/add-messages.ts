@@ -8,8 +8,8 @@ import {
   userCube,
 } from "../model/index.js";
 import type { NewJob } from "../storage/index.js";
-import { embedJob, embedRecords } from "./embed-records.js";
-import type { EngineContext } from "./engine-context.js";
+import { embedJob, embedRecords } from "../updating/embed-records.js";
+import type { EngineContext } from "../updating/engine-context.js";
 import { type AddInput, addInputSchema } from "./schemas.js";
 
 export interface AddResult {

@@ -11,6 +11,7 @@ import {
 import { type RunJobsReport, runDueJobs, Worker } from "../scheduler/index.js";
 import { type ForgetReport, type StoragePort, type StorageStats, sqliteStorage } from "../storage/index.js";
 import { applyFeedback, type FeedbackResult } from "../updating/apply-feedback.js";
+import type { EngineContext } from "../updating/engine-context.js";
 import { evictShortTerm } from "../updating/evict-short-term.js";
 import { modelExtractor } from "../updating/model-extractor.js";
 import { offlineExtractor } from "../updating/offline-extractor.js";
@@ -20,7 +21,6 @@ import { recordVisits } from "../updating/record-visits.js";
 import type { Extractor, TierContext } from "../updating/tier-context.js";
 import { type AddResult, addMessages } from "./add-messages.js";
 import { embedJobHandler } from "./embed-job.js";
-import type { EngineContext } from "./engine-context.js";
 import { type ExportDump, exportUser, type ImportResult, importDump } from "./export-import.js";
 import { type MemoriesApi, memoriesApi } from "./memories-api.js";
 import { type ProfileTrait, readProfile } from "./profile.js";
@@ -223,10 +223,16 @@ export class Engram {
           await evictMidTerm(ctx, scope);
           await promoteHotSegments(ctx, scope);
         },
+        // Visits only count; promotion runs in the (deduplicated) tiers job, so a retry never counts twice.
         visit: async (job) => {
           const scope = { userId: job.userId };
-          await recordVisits(ctx, scope, (job.payload.segmentIds as string[] | undefined) ?? []);
-          await promoteHotSegments(ctx, scope);
+          await recordVisits(ctx, scope, (job.payload.segmentIds as string[] | undefined) ?? [], {
+            id: `job_${ctx.ids()}`,
+            type: "tiers",
+            payload: {},
+            dedupeKey: "tiers",
+            runAt: ctx.clock().toISOString(),
+          });
         },
       },
     });

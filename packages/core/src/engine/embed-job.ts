@@ -1,7 +1,7 @@
 import { ModelError } from "../errors/index.js";
 import type { Job } from "../storage/index.js";
-import { embedRecords } from "./embed-records.js";
-import type { EngineContext } from "./engine-context.js";
+import { embedRecords } from "../updating/embed-records.js";
+import type { EngineContext } from "../updating/engine-context.js";
 
 /** Embeds memories that were stored without vectors because the model failed at write time. */
 export function embedJobHandler(ctx: EngineContext) {

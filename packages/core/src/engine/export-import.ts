@@ -13,8 +13,8 @@ import {
   type StoredMemory,
   TIERS,
 } from "../model/index.js";
-import { embedJob, embedRecords } from "./embed-records.js";
-import type { EngineContext } from "./engine-context.js";
+import { embedJob, embedRecords } from "../updating/embed-records.js";
+import type { EngineContext } from "../updating/engine-context.js";
 
 export const EXPORT_FORMAT = "engram.export";
 export const EXPORT_VERSION = 1;

@@ -1,7 +1,7 @@
 import { NotFoundError } from "../errors/index.js";
 import { type MemoryRecord, type MemoryVersion, parseInput, type Scope } from "../model/index.js";
-import { embedJob, embedRecords } from "./embed-records.js";
-import type { EngineContext } from "./engine-context.js";
+import { embedJob, embedRecords } from "../updating/embed-records.js";
+import type { EngineContext } from "../updating/engine-context.js";
 import { relinkFollower } from "./relink-context.js";
 import {
   type ListInput,

@@ -1,7 +1,7 @@
 import { type MemoryRecord, ownLine, type Scope, type StoredMemory } from "../model/index.js";
 import type { NewJob } from "../storage/index.js";
-import { embedJob, embedRecords } from "./embed-records.js";
-import type { EngineContext } from "./engine-context.js";
+import { embedJob, embedRecords } from "../updating/embed-records.js";
+import type { EngineContext } from "../updating/engine-context.js";
 
 /** The message indexed with `record` as its context (the next turn of the same session), if any. */
 async function follower(

@@ -3,7 +3,7 @@ import type { MemoryKind, MemoryRecord, Scope, Tier } from "../model/index.js";
 import { parseInput } from "../model/index.js";
 import { type Channel, type ChannelScore, fuseRankings } from "../retrieval/index.js";
 import type { Hit, MemoryFilter } from "../storage/index.js";
-import type { EngineContext } from "./engine-context.js";
+import type { EngineContext } from "../updating/engine-context.js";
 import { type SearchInput, searchInputSchema } from "./schemas.js";
 
 export interface SearchResult {

@@ -1,7 +1,8 @@
-import { embedRecords } from "../engine/embed-records.js";
-import type { EngineContext } from "../engine/engine-context.js";
 import type { MemoryEdge, MemoryRecord, MemoryVersion, Scope, StoredMemory } from "../model/index.js";
 import { userCube } from "../model/index.js";
+import type { NewJob } from "../storage/index.js";
+import { embedJob, embedRecords } from "./embed-records.js";
+import type { EngineContext } from "./engine-context.js";
 import type { ExtractedFact } from "./extract-facts.js";
 
 /** What applying extracted facts changes, as one write batch, plus ids for reports. */
@@ -9,6 +10,8 @@ export interface FactPlan {
   readonly upsert: StoredMemory[];
   readonly history: MemoryVersion[];
   readonly edges: MemoryEdge[];
+  /** An embedding job when the new facts could not be embedded (they are stored, full-text searchable). */
+  readonly jobs: NewJob[];
   readonly created: string[];
   readonly superseded: string[];
   readonly merged: string[];
@@ -42,7 +45,15 @@ export async function planFacts(
   at: string,
 ): Promise<FactPlan> {
   const now = ctx.clock().toISOString();
-  const plan: FactPlan = { upsert: [], history: [], edges: [], created: [], superseded: [], merged: [] };
+  const plan: FactPlan = {
+    upsert: [],
+    history: [],
+    edges: [],
+    jobs: [],
+    created: [],
+    superseded: [],
+    merged: [],
+  };
   const touched = new Map<string, Pending>(); // key -> current fact after this plan
   const fresh: MemoryRecord[] = [];
   const expire = (p: Pending, successor: string | null) => {
@@ -135,7 +146,15 @@ export async function planFacts(
     (p) => plan.merged.includes(p.record.id) && !plan.created.includes(p.record.id),
   );
   plan.upsert.push(...merged.map((p) => ({ record: p.record, vector: p.vector })));
-  const { stored } = await embedRecords(ctx, fresh);
+  const { stored, error } = await embedRecords(ctx, fresh);
+  if (error)
+    plan.jobs.push(
+      embedJob(
+        ctx,
+        fresh.map((r) => r.id),
+        now,
+      ),
+    );
   plan.upsert.push(...stored);
   return plan;
 }

@@ -1,7 +1,7 @@
-import { embedRecords } from "../engine/embed-records.js";
 import type { MemoryRecord, Scope } from "../model/index.js";
 import { userCube } from "../model/index.js";
 import { planFacts } from "./apply-facts.js";
+import { embedJob, embedRecords } from "./embed-records.js";
 import type { ExtractedFact } from "./extract-facts.js";
 import type { TierContext } from "./tier-context.js";
 
@@ -85,7 +85,7 @@ export async function applyFeedback(
     }
   }
   const plan = await planFacts(ctx, scope, [...correction.facts, ...retractions], at);
-  const { stored } = await embedRecords(ctx, [message]);
+  const { stored, error } = await embedRecords(ctx, [message]);
   const history = [
     {
       memoryId: message.id,
@@ -101,6 +101,7 @@ export async function applyFeedback(
     upsert: [...stored, ...plan.upsert],
     history: [...history, ...plan.history],
     edges: plan.edges,
+    jobs: [...plan.jobs, ...(error ? [embedJob(ctx, [message.id], now)] : [])],
   });
   const affected = correction.keywords.length
     ? await ctx.storage.textSearch(scope, {

@@ -50,6 +50,7 @@ export async function promoteSegment(
     upsert: [...plan.upsert, ...analysed, { record: segmentRecord, vector: vectors.get(segment.id) ?? null }],
     history: plan.history,
     edges: plan.edges,
+    jobs: plan.jobs,
   });
   if (plan.created.length) await enforceKnowledgeCapacity(ctx, scope);
   return { promoted: true, created: plan.created.length };

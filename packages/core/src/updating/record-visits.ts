@@ -1,4 +1,5 @@
 import type { Scope } from "../model/index.js";
+import type { NewJob } from "../storage/index.js";
 import { segmentState } from "./segment-record.js";
 import type { TierContext } from "./tier-context.js";
 
@@ -7,6 +8,7 @@ export async function recordVisits(
   ctx: TierContext,
   scope: Scope,
   segmentIds: readonly string[],
+  then: NewJob,
 ): Promise<void> {
   const segments = await ctx.storage.get(scope, [...new Set(segmentIds)]);
   if (segments.length === 0) return;
@@ -18,6 +20,8 @@ export async function recordVisits(
   const counts = new Map<string, number>();
   for (const id of segmentIds) counts.set(id, (counts.get(id) ?? 0) + 1);
   await ctx.storage.write(scope, {
+    // Same write: the promotion check is queued atomically with the counts it depends on.
+    jobs: [then],
     upsert: segments.map((s) => {
       const state = segmentState(s);
       const n = counts.get(s.id) ?? 0;

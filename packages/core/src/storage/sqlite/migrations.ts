@@ -24,16 +24,25 @@ const MIGRATIONS: readonly string[] = [
     valid_to TEXT,
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL,
-    expired_at TEXT,
-    embedding BLOB
+    expired_at TEXT
   );
-  CREATE INDEX memories_user_time ON memories(user_id, valid_from, created_at);
+  -- Embeddings live apart from the rows, so scans and full-text joins read small pages.
+  CREATE TABLE vectors (
+    rowid INTEGER PRIMARY KEY REFERENCES memories(rowid) ON DELETE CASCADE,
+    embedding BLOB NOT NULL
+  );
+  -- Both match the scan order (event time, then system time), so "latest in a session" is one index step.
+  CREATE INDEX memories_user_time ON memories(user_id, coalesce(valid_from, created_at), created_at);
+  CREATE INDEX memories_session_time ON memories(user_id, session_id, coalesce(valid_from, created_at), created_at);
   CREATE INDEX memories_user_kind ON memories(user_id, kind, tier);
   CREATE UNIQUE INDEX memories_key ON memories(user_id, cube, kind, key) WHERE key IS NOT NULL AND expired_at IS NULL;
+  -- owner and kind hold one token each (the user's hash, "k<kind>"), so FTS5 narrows to the scope and
+  -- kinds before ranking; rank is BM25 over the body only.
   CREATE VIRTUAL TABLE memories_fts USING fts5(
-    owner, body, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2'
+    owner, kind, body, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2'
   );
   INSERT INTO memories_fts(memories_fts, rank) VALUES('secure-delete', 1);
+  INSERT INTO memories_fts(memories_fts, rank) VALUES('rank', 'bm25(0.0, 0.0, 1.0)');
   CREATE TABLE history (
     memory_id TEXT NOT NULL,
     user_id TEXT NOT NULL,

@@ -55,7 +55,7 @@ export function rowToRecord(row: MemoryRow): MemoryRecord {
   };
 }
 
-export function recordToParams(record: MemoryRecord, vector: Float32Array | null): Record<string, unknown> {
+export function recordToParams(record: MemoryRecord): Record<string, unknown> {
   return {
     id: record.id,
     user_id: record.userId,
@@ -77,7 +77,6 @@ export function recordToParams(record: MemoryRecord, vector: Float32Array | null
     created_at: record.createdAt,
     updated_at: record.updatedAt,
     expired_at: record.expiredAt,
-    embedding: vector ? Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength) : null,
   };
 }
 

@@ -11,28 +11,50 @@ export function ownerToken(userId: string): string {
   return `u${createHash("sha256").update(userId).digest("hex").slice(0, 24)}`;
 }
 
-/** FTS5 query: the scope's owner token AND any of the query's content words (each quoted, so no syntax). */
-export function ftsMatch(userId: string, text: string): string | null {
+/**
+ * FTS5 query: the scope's owner token, the wanted kinds, and any of the query's content words (each
+ * quoted, so no FTS5 syntax reaches the engine).
+ */
+export function ftsMatch(userId: string, text: string, kinds?: readonly string[]): string | null {
   const terms = queryTerms(text);
   if (terms.length === 0) return null;
   const any = terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(" OR ");
-  return `owner : "${ownerToken(userId)}" AND body : (${any})`;
+  const kind = kinds?.length ? ` AND kind : (${kinds.map((k) => `"k${k}"`).join(" OR ")})` : "";
+  return `owner : "${ownerToken(userId)}"${kind} AND body : (${any})`;
 }
 
+/**
+ * BM25 top-k within the scope. FTS5 ranks inside the virtual table (ORDER BY rank LIMIT), then only those
+ * rows are joined and filtered; if filtering leaves fewer than k, the window widens until it cannot.
+ */
 export function textSearch(db: Database.Database, userId: string, query: TextQuery): Hit[] {
-  const match = ftsMatch(userId, query.text);
+  const match = ftsMatch(userId, query.text, query.filter?.kinds);
   if (!match) return [];
   const where = filterToSql(userId, query.filter);
-  // bm25() is lower-is-better; weight 0 on the owner column so the scope token never affects ranking.
-  const rows = db
-    .prepare(
-      `SELECT m.id AS id, bm25(memories_fts, 0.0, 1.0) AS score
-       FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
-       WHERE memories_fts MATCH ? AND ${where.sql}
-       ORDER BY score LIMIT ?`,
-    )
-    .all(match, ...where.params, query.k) as { id: string; score: number }[];
-  return rows.map((r) => ({ id: r.id, score: -r.score }));
+  const ranked = db.prepare(
+    "SELECT rowid, rank FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rank LIMIT ?",
+  );
+  // CROSS JOIN keeps SQLite iterating the few ranked rowids, not the user's whole index.
+  const kept = db.prepare(
+    `SELECT m.rowid AS rowid, m.id AS id FROM json_each(?) AS j CROSS JOIN memories m ON m.rowid = j.value
+     WHERE ${where.sql}`,
+  );
+  for (let window = query.k + 16; ; window *= 4) {
+    const hits = ranked.all(match, window) as { rowid: number; rank: number }[];
+    const ids = new Map(
+      (
+        kept.all(JSON.stringify(hits.map((h) => h.rowid)), ...where.params) as { rowid: number; id: string }[]
+      ).map((r) => [r.rowid, r.id]),
+    );
+    const out: Hit[] = [];
+    for (const h of hits) {
+      const id = ids.get(h.rowid);
+      if (id !== undefined) out.push({ id, score: -h.rank });
+      if (out.length === query.k) break;
+    }
+    // Enough hits, or FTS5 returned every match there is.
+    if (out.length === query.k || hits.length < window) return out;
+  }
 }
 
 /** Per-user in-memory vector sets, loaded on first search and kept current by this connection's writes. */
@@ -81,8 +103,8 @@ export class VectorCache {
     if (cached && cached.dim === dim) return cached;
     const rows = this.db
       .prepare(
-        `SELECT id, kind, tier, expired_at, embedding FROM memories
-         WHERE user_id = ? AND embedding IS NOT NULL ORDER BY rowid`,
+        `SELECT m.id, m.kind, m.tier, m.expired_at, v.embedding FROM memories m JOIN vectors v ON v.rowid = m.rowid
+         WHERE m.user_id = ? ORDER BY m.rowid`,
       )
       .all(userId) as {
       id: string;

@@ -28,7 +28,7 @@ export function readStats(db: Database.Database, userId?: string): StorageStats 
     ),
     vectors: single(
       db,
-      `SELECT count(*) AS n FROM memories WHERE ${byUser} AND embedding IS NOT NULL`,
+      `SELECT count(*) AS n FROM memories JOIN vectors v ON v.rowid = memories.rowid WHERE ${byUser}`,
       userId,
     ),
     history: single(db, `SELECT count(*) AS n FROM history WHERE ${byUser}`, userId),

@@ -82,6 +82,8 @@ export class SqliteStorage implements StoragePort {
       db.pragma("foreign_keys = ON");
       db.pragma("secure_delete = ON");
       db.pragma("busy_timeout = 5000");
+      // 64 MiB page cache: full-text joins and scans of a large scope stay in memory (default is 2 MiB).
+      db.pragma("cache_size = -65536");
       migrate(db);
       db.pragma("optimize = 0x10002");
     } catch (cause) {
@@ -136,7 +138,8 @@ export class SqliteStorage implements StoragePort {
     const rows = this.run("getVectors", () =>
       this.db
         .prepare(
-          `SELECT m.id AS id, m.embedding AS embedding FROM memories m WHERE ${where.sql} AND m.embedding IS NOT NULL`,
+          `SELECT m.id AS id, v.embedding AS embedding FROM memories m JOIN vectors v ON v.rowid = m.rowid
+           WHERE ${where.sql}`,
         )
         .all(...where.params),
     ) as { id: string; embedding: Buffer }[];

@@ -26,7 +26,6 @@ const MEMORY_COLUMNS = [
   "created_at",
   "updated_at",
   "expired_at",
-  "embedding",
 ];
 
 /** Refuses any part of a batch that names another user than the scope's. */
@@ -57,6 +56,8 @@ const STATEMENTS = [
   "job",
   "kvPut",
   "kvDelete",
+  "vectorPut",
+  "vectorDelete",
 ] as const;
 export type WriteStatements = Record<(typeof STATEMENTS)[number], Database.Statement>;
 
@@ -70,7 +71,9 @@ export function prepareWrites(db: Database.Database): WriteStatements {
     find: db.prepare("SELECT rowid, user_id FROM memories WHERE id = ?"),
     insert: db.prepare(`INSERT INTO memories (${MEMORY_COLUMNS.join(", ")}) VALUES (${placeholders})`),
     update: db.prepare(`UPDATE memories SET ${updates} WHERE rowid = @rowid`),
-    ftsInsert: db.prepare("INSERT INTO memories_fts (rowid, owner, body) VALUES (?, ?, ?)"),
+    ftsInsert: db.prepare("INSERT INTO memories_fts (rowid, owner, kind, body) VALUES (?, ?, ?, ?)"),
+    vectorPut: db.prepare("INSERT OR REPLACE INTO vectors (rowid, embedding) VALUES (?, ?)"),
+    vectorDelete: db.prepare("DELETE FROM vectors WHERE rowid = ?"),
     ftsDelete: db.prepare("DELETE FROM memories_fts WHERE rowid = ?"),
     deleteMemory: db.prepare("DELETE FROM memories WHERE rowid = ?"),
     deleteHistory: db.prepare("DELETE FROM history WHERE user_id = ? AND memory_id = ?"),
@@ -108,7 +111,7 @@ export function applyBatch(s: WriteStatements, scope: Scope, batch: WriteBatch, 
     removed.push(id);
   }
   for (const { record, vector } of batch.upsert ?? []) {
-    const params = recordToParams(record, vector);
+    const params = recordToParams(record);
     const row = s.find.get(record.id) as { rowid: number; user_id: string } | undefined;
     let rowid: number;
     if (row) {
@@ -121,7 +124,9 @@ export function applyBatch(s: WriteStatements, scope: Scope, batch: WriteBatch, 
     } else {
       rowid = Number(s.insert.run(params).lastInsertRowid);
     }
-    s.ftsInsert.run(rowid, owner, searchText(record));
+    s.ftsInsert.run(rowid, owner, `k${record.kind}`, searchText(record));
+    if (vector) s.vectorPut.run(rowid, Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength));
+    else s.vectorDelete.run(rowid);
   }
   for (const v of batch.history ?? []) {
     s.history.run(v.memoryId, v.userId, v.version, v.event, v.text, JSON.stringify(v.metadata), v.at);

@@ -1,0 +1,158 @@
+// `pnpm bench`: ingest throughput, embedding throughput and search latency at 1k-100k memories per scope
+// and over many users. Writes docs/benchmarks/results.json and SVG plots, prints a summary. Usage:
+//   pnpm bench [--quick] [--data FILE] [--out DIR] [--keep]
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs, promisify } from "node:util";
+import { type BenchConfig, FULL, QUICK } from "./bench-config.js";
+import { type BenchData, loadBenchData, spread } from "./bench-data.js";
+import { writePlots } from "./bench-plots.js";
+import { reportTables, toText } from "./bench-report.js";
+import { type BenchResults, type CorpusBuild, goals } from "./bench-results.js";
+import { buildCorpus, type Pool } from "./corpus.js";
+import { type EmbeddedTexts, embedTexts } from "./embed-bench.js";
+import type { EmbedderCheck } from "./embedder-check.js";
+import { ingestBench, tierBench } from "./ingest-bench.js";
+import { measureSearch, type Query, type SearchFigures } from "./search-bench.js";
+import { machineInfo } from "./stats.js";
+
+const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
+const { values } = parseArgs({
+  options: {
+    quick: { type: "boolean", default: false },
+    data: { type: "string", default: here("../../shared/data/locomo/locomo-dev.json") },
+    out: { type: "string", default: here("../docs/benchmarks") },
+    keep: { type: "boolean", default: false },
+  },
+});
+const config: BenchConfig = values.quick ? QUICK : FULL;
+const log = (message: string): void => void console.error(`[bench] ${message}`);
+
+/** The embedder check runs in its own process so the model's load time and memory are measured cold. */
+async function runEmbedderCheck(): Promise<EmbedderCheck> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [...process.execArgv, here("embedder-check.ts"), "--json", "--data", values.data as string],
+    { maxBuffer: 1 << 20 },
+  );
+  return JSON.parse(stdout) as EmbedderCheck;
+}
+
+const label = (users: number, perUser: number): string =>
+  users === 1
+    ? `1 user, ${perUser.toLocaleString("en")} memories`
+    : `${users.toLocaleString("en")} users x ${perUser}`;
+
+async function searchScenarios(dir: string, pool: Pool, embedded: EmbeddedTexts, data: BenchData) {
+  const queries: Query[] = spread(data.questions, config.questions).map((text, i) => ({
+    text,
+    vector: embedded.questionVectors[i] as Float32Array,
+  }));
+  const specs = [
+    ...config.scopeSizes.map((size) => ({ users: 1, perUser: size })),
+    { users: config.manyUsers.users, perUser: config.manyUsers.perUser },
+  ];
+  const search: SearchFigures[] = [];
+  const corpusBuild: CorpusBuild[] = [];
+  for (const [i, { users, perUser }] of specs.entries()) {
+    const scenario = label(users, perUser);
+    const path = join(dir, `search-${i}.db`);
+    log(`building ${scenario}`);
+    const corpus = await buildCorpus({ path, users, perUser, pool, sigma: config.sigma, seed: 7 + i });
+    corpusBuild.push({
+      scenario,
+      memories: corpus.memories,
+      seconds: corpus.seconds,
+      turnsPerSec: Math.round(corpus.memories / corpus.seconds),
+    });
+    log(`searching ${scenario}`);
+    const queryUsers = users === 1 ? corpus.userIds : spread(corpus.userIds, config.manyUsers.queried);
+    search.push(
+      await measureSearch({
+        scenario,
+        corpus,
+        queryUsers,
+        queries,
+        embedder: embedded.embedder,
+        counts: config.counts,
+      }),
+    );
+    if (!values.keep) for (const suffix of ["", "-wal", "-shm"]) rmSync(`${path}${suffix}`, { force: true });
+  }
+  return { search, corpusBuild };
+}
+
+const method = {
+  corpus:
+    `Memories are written through the storage port as engram.add writes them (record with the previous turn as context, history row, vector), one 100-turn session per write; ` +
+    `engram.add itself is not used because it scans the user's messages to find a new session's previous turn (see addInScope). Texts are LoCoMo dev turns drawn at random from a pool of ${config.poolSize} turns embedded once with USE-lite; ` +
+    `each memory's vector is its pool turn's vector plus Gaussian noise of relative size ${config.sigma}, renormalised (cosine to the pool vector ~0.89).`,
+  queries: `${config.questions} LoCoMo dev questions, taken evenly across the file, with their USE-lite vectors; queries cycle through them.`,
+  excludingEmbedding:
+    "engram.search({ userId, query, k: 10, queryVector }) with default options: full-text and vector channels (candidates as the engine's fusion settings say), fusion, records read back. Each query also runs the two channels alone, right after.",
+  includingEmbedding:
+    "the same call without queryVector: the query is embedded with USE-lite inside the call.",
+  firstSearch:
+    "the first search of a scope after opening the store: loads that user's vectors from SQLite into memory and, from 5,000 vectors, builds the HNSW graph.",
+  ingest:
+    "engram.add with embedder null (raw path: validation, SQLite write with FTS5 and history, context window); one user, LoCoMo dev turn texts.",
+  tierProcessing:
+    "engram.add queues tier work (short-term overflow into segments, summaries, promotion) for later; one user's turns are added without the background worker, then flush() runs that work and is timed.",
+  addInScope:
+    "engram.add of one message (embedder null, durability full) into a queried scope after the search figures, continuing one session.",
+  cpu: "CPU figures are this process's user+system CPU time; they are not inflated by other processes sharing the cores, wall times are.",
+};
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const machine = machineInfo();
+  log(
+    `${config.mode} run on ${machine.cpu} x${machine.cores}, load average ${machine.loadAverageAtStart.join(" ")}`,
+  );
+  const dir = mkdtempSync(join(tmpdir(), "engram-bench-"));
+  try {
+    log("embedder check (fresh process)");
+    const embedderCheck = await runEmbedderCheck();
+    const data = await loadBenchData(values.data as string);
+    const poolTurns = spread(data.turns, config.poolSize);
+    log(`embedding ${poolTurns.length} turns and ${config.questions} questions with USE-lite`);
+    const embedded = await embedTexts(
+      poolTurns.map((t) => t.text),
+      spread(data.questions, config.questions),
+    );
+    log("raw ingest");
+    const ingest = await ingestBench({ dir, turns: data.turns, ...config.ingest });
+    log("tier processing");
+    const tierProcessing = await tierBench({ dir, turns: data.turns, count: config.tierTurns });
+    const pool: Pool = { turns: poolTurns, vectors: embedded.turnVectors };
+    const { search, corpusBuild } = await searchScenarios(dir, pool, embedded, data);
+    machine.loadAverageAtEnd = loadavg().map((x) => Number(x.toFixed(2)));
+    const results: BenchResults = {
+      machine,
+      mode: config.mode,
+      durationSeconds: Math.round((performance.now() - started) / 1000),
+      method,
+      embedderCheck,
+      embedding: embedded.figures,
+      ingest,
+      tierProcessing,
+      corpusBuild,
+      search,
+      goals: goals(ingest, search),
+    };
+    await mkdir(values.out as string, { recursive: true });
+    await writeFile(join(values.out as string, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+    const plots = await writePlots(results, values.out as string);
+    console.log(toText(reportTables(results)));
+    log(`wrote results.json and ${plots.join(", ")} to ${values.out} in ${results.durationSeconds} s`);
+  } finally {
+    if (!values.keep) rmSync(dir, { recursive: true, force: true });
+    else log(`stores kept in ${dir}`);
+  }
+}
+
+await main();

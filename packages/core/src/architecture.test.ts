@@ -1,0 +1,69 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const SRC = dirname(fileURLToPath(import.meta.url));
+
+/** Which capability folders each folder may import (DESIGN: engine -> updating, retrieval, generation, scheduler -> storage, models -> model, errors). */
+const ALLOWED: Record<string, readonly string[]> = {
+  engine: [
+    "engine",
+    "updating",
+    "retrieval",
+    "generation",
+    "scheduler",
+    "storage",
+    "models",
+    "model",
+    "errors",
+  ],
+  updating: ["updating", "retrieval", "generation", "scheduler", "storage", "models", "model", "errors"],
+  retrieval: ["retrieval", "storage", "models", "model", "errors"],
+  generation: ["generation", "model", "errors"],
+  scheduler: ["scheduler", "storage", "model", "errors"],
+  storage: ["storage", "model", "errors"],
+  models: ["models", "model", "errors"],
+  model: ["model", "errors"],
+  errors: ["errors"],
+  testing: ["testing", "model", "errors"],
+};
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sources(path);
+    return name.endsWith(".ts") && !name.endsWith(".test.ts") ? [path] : [];
+  });
+}
+
+function folderOf(path: string): string {
+  return relative(SRC, path).split("/")[0] as string;
+}
+
+describe("module dependencies", () => {
+  const files = sources(SRC).filter((f) => relative(SRC, f).includes("/"));
+  const edges = files.flatMap((file) => {
+    const text = readFileSync(file, "utf8");
+    return [...text.matchAll(/from "(\.{1,2}\/[^"]+)"/g)].map((m) => ({
+      file: relative(SRC, file),
+      from: folderOf(file),
+      to: folderOf(resolve(dirname(file), m[1] as string)),
+    }));
+  });
+
+  it("reads every capability folder", () => {
+    expect(new Set(edges.map((e) => e.from))).toEqual(new Set(Object.keys(ALLOWED)));
+  });
+
+  it("points one way: no folder imports a folder above it, so there are no cycles", () => {
+    const wrong = edges.filter((e) => !(ALLOWED[e.from] ?? []).includes(e.to));
+    expect(wrong).toEqual([]);
+  });
+
+  it("keeps storage adapters off the engine and the models", () => {
+    const adapters = edges.filter((e) => e.file.startsWith("storage/sqlite/"));
+    expect(adapters.length).toBeGreaterThan(0);
+    expect(adapters.filter((e) => !["storage", "model", "errors"].includes(e.to))).toEqual([]);
+  });
+});
