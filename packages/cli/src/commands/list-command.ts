@@ -1,4 +1,11 @@
-import { MEMORY_KINDS, type MemoryRecord, TIERS } from "@engram/core";
+import {
+  MEMORY_KINDS,
+  type MemoryRecord,
+  resolvePolicy,
+  segmentHeat,
+  segmentState,
+  TIERS,
+} from "@engram/core";
 import { formatTable, respond, shortTime, truncate } from "../cli-output.js";
 import { choiceFlag, integerFlag, parseCommandArgs, requireFlag } from "../command-args.js";
 import { requireKnownUser, withEngram } from "../open-engram.js";
@@ -9,11 +16,33 @@ export function memoryLine(m: MemoryRecord, width = 90): string {
   return truncate(m.name ? `${m.name}: ${m.text}` : m.text, width);
 }
 
+/** What the tiers say about a memory: a segment's heat and size, a fact's validity. */
+export function tierState(m: MemoryRecord, now = new Date()): string {
+  if (m.kind === "segment") {
+    const state = segmentState(m);
+    const heat = segmentHeat(state, now, resolvePolicy());
+    return `heat ${heat.toFixed(2)}, ${state.size} pages, promoted ${Number(m.metadata.promotions ?? 0)}x`;
+  }
+  if (m.kind === "fact") {
+    if (m.expiredAt === null) return "current";
+    return `superseded ${shortTime(m.expiredAt)}${m.validTo ? ` (valid to ${shortTime(m.validTo)})` : ""}`;
+  }
+  return m.metadata.segment ? `in ${String(m.metadata.segment)}` : "";
+}
+
 function renderList(memories: readonly MemoryRecord[], userId: string): string {
   if (memories.length === 0) return `no memories of user ${userId} match`;
   return formatTable(
-    ["id", "kind", "tier", "at", "v", "text"],
-    memories.map((m) => [m.id, m.kind, m.tier, shortTime(m.validFrom), String(m.version), memoryLine(m)]),
+    ["id", "kind", "tier", "at", "v", "state", "text"],
+    memories.map((m) => [
+      m.id,
+      m.kind,
+      m.tier,
+      shortTime(m.validFrom),
+      String(m.version),
+      tierState(m),
+      memoryLine(m, 70),
+    ]),
   );
 }
 

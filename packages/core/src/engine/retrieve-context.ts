@@ -78,15 +78,6 @@ export async function retrieveContext(
   ]);
   const staged = await pagesInSegments(ctx, base, segments);
   const pages = dedupe([...direct, ...staged.pages]);
-  // A segment is visited when the answer drew on its pages, directly or through it.
-  const visited = [
-    ...new Set(
-      pages
-        .map((p) => staged.owner.get(p.id) ?? p.memory.metadata.segment)
-        .filter((s): s is string => typeof s === "string"),
-    ),
-  ];
-  if (visited.length) await onVisit(input.userId, visited);
   const context = assembleContext({
     now: ctx.clock().toISOString(),
     profile: profile.map((t) => ({ key: t.key, value: t.value, confidence: t.confidence })),
@@ -109,6 +100,17 @@ export async function retrieveContext(
     recent: recent.map((m) => ({ id: m.id, text: m.text, role: m.role, name: m.name, at: m.validFrom })),
     budgetTokens: input.budgetTokens,
   });
+  // A segment is visited when the context shows one of its pages (found directly or through it).
+  const shown = new Set(context.pages.map((p) => p.id));
+  const visited = [
+    ...new Set(
+      pages
+        .filter((p) => shown.has(p.id))
+        .map((p) => staged.owner.get(p.id) ?? p.memory.metadata.segment)
+        .filter((s): s is string => typeof s === "string"),
+    ),
+  ];
+  if (visited.length) await onVisit(input.userId, visited);
   return { profile, facts, segments, pages, recent, context, text: context.text };
 }
 

@@ -42,9 +42,11 @@ export async function planFacts(
   ctx: EngineContext,
   scope: Scope,
   facts: readonly ExtractedFact[],
-  at: string,
+  /** Event time of a fact: when its evidence was said (a fixed time, or one per fact). */
+  at: string | ((fact: ExtractedFact) => string),
 ): Promise<FactPlan> {
   const now = ctx.clock().toISOString();
+  const eventTime = (fact: ExtractedFact) => (typeof at === "string" ? at : at(fact));
   const plan: FactPlan = {
     upsert: [],
     history: [],
@@ -56,11 +58,11 @@ export async function planFacts(
   };
   const touched = new Map<string, Pending>(); // key -> current fact after this plan
   const fresh: MemoryRecord[] = [];
-  const expire = (p: Pending, successor: string | null) => {
+  const expire = (p: Pending, successor: string | null, validTo: string) => {
     const record: MemoryRecord = {
       ...p.record,
       expiredAt: now,
-      validTo: at,
+      validTo,
       version: p.record.version + 1,
       updatedAt: now,
     };
@@ -93,7 +95,7 @@ export async function planFacts(
     const current = touched.get(key) ?? (await loadCurrent(ctx, scope, key));
     if (fact.negated) {
       if (current && sameValue(String(current.record.metadata.value), fact.value)) {
-        expire(current, null);
+        expire(current, null, eventTime(fact));
         touched.delete(key);
       }
       continue;
@@ -120,8 +122,8 @@ export async function planFacts(
       });
       continue;
     }
-    const record = newFact(ctx, scope, fact, key, at, now);
-    if (current) expire(current, record.id);
+    const record = newFact(ctx, scope, fact, key, eventTime(fact), now);
+    if (current) expire(current, record.id, eventTime(fact));
     fresh.push(record);
     touched.set(key, { record, vector: null });
     plan.created.push(record.id);

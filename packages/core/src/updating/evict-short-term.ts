@@ -1,6 +1,6 @@
 import type { MemoryEdge, MemoryRecord, MemoryVersion, Scope, StoredMemory } from "../model/index.js";
 import { extractiveSummary, extractKeywords, jaccard } from "./keywords.js";
-import { groupPages, type Page, pageText } from "./pages.js";
+import { groupPages, type Page } from "./pages.js";
 import { cosine, newSegment, normalizedMean, type SegmentState, segmentState } from "./segment-record.js";
 import type { PageAssignment, TierContext } from "./tier-context.js";
 
@@ -17,7 +17,8 @@ function offlineAssignment(page: Page): Omit<PageAssignment, "segmentId"> {
   return {
     pageId: page.id,
     summary: extractiveSummary(lines, 200),
-    keywords: extractKeywords(pageText(page)),
+    // From what was said, not the "user:"/"assistant:" labels every page shares.
+    keywords: extractKeywords(lines.join("\n")),
   };
 }
 

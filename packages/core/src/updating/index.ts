@@ -10,4 +10,5 @@ export {
   policySchema,
   resolvePolicy,
 } from "./policy.js";
+export { type SegmentState, segmentState } from "./segment-record.js";
 export type { Extractor, PageAssignment } from "./tier-context.js";

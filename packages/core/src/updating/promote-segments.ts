@@ -31,8 +31,10 @@ export async function promoteSegment(
     order: "desc",
   });
   const facts = await ctx.extractor.persona(messages, existing);
-  const at = messages.at(-1)?.validFrom ?? ctx.clock().toISOString();
-  const plan = await planFacts(ctx, scope, facts, at);
+  // Each fact dates from the message that states it, not from the end of the batch.
+  const said = new Map(messages.map((m) => [m.id, m.validFrom]));
+  const fallback = messages.at(-1)?.validFrom ?? ctx.clock().toISOString();
+  const plan = await planFacts(ctx, scope, facts, (fact) => said.get(fact.evidence) ?? fallback);
   const now = ctx.clock().toISOString();
   const vectors = await ctx.storage.getVectors(scope, [...messages.map((m) => m.id), segment.id]);
   const analysed: StoredMemory[] = messages.map((m) => ({
