@@ -1,7 +1,10 @@
 import { z } from "zod";
 import { type AssembledContext, assembleContext, DEFAULT_CONTEXT_BUDGET } from "../generation/index.js";
 import { idString, type MemoryRecord, parseInput, type Scope } from "../model/index.js";
+import { rerank } from "../retrieval/index.js";
+import { segmentHeat } from "../updating/heat.js";
 import { groupPages } from "../updating/pages.js";
+import { segmentState } from "../updating/segment-record.js";
 import type { TierContext } from "../updating/tier-context.js";
 import { type ProfileTrait, readProfile } from "./profile.js";
 import { timeSchema } from "./schemas.js";
@@ -77,7 +80,7 @@ export async function retrieveContext(
     recentTurns(ctx, scope),
   ]);
   const staged = await pagesInSegments(ctx, base, segments);
-  const pages = dedupe([...direct, ...staged.pages]);
+  const pages = await rerankPages(ctx, scope, dedupe([...direct, ...staged.pages]), staged.owner);
   const context = assembleContext({
     now: ctx.clock().toISOString(),
     profile: profile.map((t) => ({ key: t.key, value: t.value, confidence: t.confidence })),
@@ -112,6 +115,48 @@ export async function retrieveContext(
   ];
   if (visited.length) await onVisit(input.userId, visited);
   return { profile, facts, segments, pages, recent, context, text: context.text };
+}
+
+const segmentOf = (p: SearchResult, owner: Map<string, string>) => {
+  const s = owner.get(p.id) ?? p.memory.metadata.segment;
+  return typeof s === "string" ? s : null;
+};
+
+/**
+ * Heat boost (pages of hot segments), relative threshold and MMR over the retrieved pages. The returned
+ * scores encode the new order, which is what the context assembly ranks by.
+ */
+async function rerankPages(
+  ctx: TierContext,
+  scope: Scope,
+  pages: SearchResult[],
+  owner: Map<string, string>,
+) {
+  if (pages.length === 0) return pages;
+  const segmentIds = [
+    ...new Set(pages.map((p) => segmentOf(p, owner)).filter((s): s is string => s !== null)),
+  ];
+  const now = ctx.clock();
+  const heat = new Map(
+    (await ctx.storage.get(scope, segmentIds)).map((s) => [
+      s.id,
+      segmentHeat(segmentState(s), now, ctx.policy),
+    ]),
+  );
+  const vectors = await ctx.storage.getVectors(
+    scope,
+    pages.map((p) => p.id),
+  );
+  const boost = (p: SearchResult) => {
+    const h = heat.get(segmentOf(p, owner) ?? "") ?? 0;
+    return ctx.policy.heatBoost * Math.min(1, h / Math.max(ctx.policy.heatThreshold, 1e-9));
+  };
+  const order = rerank(
+    pages.map((p) => ({ id: p.id, score: p.score, vector: vectors.get(p.id) ?? null, boost: boost(p) })),
+    { k: pages.length, lambda: ctx.policy.mmrLambda, relativeThreshold: ctx.policy.relativeThreshold },
+  );
+  const byId = new Map(pages.map((p) => [p.id, p]));
+  return order.map((id, i) => ({ ...(byId.get(id) as SearchResult), score: order.length - i }));
 }
 
 function dedupe(results: SearchResult[]): SearchResult[] {

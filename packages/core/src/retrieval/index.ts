@@ -8,3 +8,4 @@ export {
   type FusionOptions,
   fuseRankings,
 } from "./fuse-rankings.js";
+export { type RerankCandidate, type RerankOptions, rerank } from "./rerank.js";

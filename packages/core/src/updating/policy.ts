@@ -30,6 +30,12 @@ export const policySchema = z.object({
   retrieveSegments: z.number().int().min(1),
   retrievePages: z.number().int().min(1),
   retrieveFacts: z.number().int().min(1),
+  /** Retrieved pages: relevance boost for pages of hot segments, up to this much (relevance is 0..1). */
+  heatBoost: z.number().min(0).max(1),
+  /** Retrieved pages below this share of the best page's relevance are dropped. */
+  relativeThreshold: z.number().min(0).max(1),
+  /** MMR trade-off between relevance (1) and diversity (0) among retrieved pages. */
+  mmrLambda: z.number().min(0).max(1),
 });
 export type Policy = z.infer<typeof policySchema>;
 
@@ -50,6 +56,9 @@ export const POLICY_PRESETS = {
     retrieveSegments: 5,
     retrievePages: 10,
     retrieveFacts: 10,
+    heatBoost: 0.1,
+    relativeThreshold: 0.2,
+    mmrLambda: 0.7,
   },
   /** memoryos-pypi defaults: STM 10, MTM 2000 (LFU), recency tau 24 h, 5 segments / 7 pages / 20 facts. */
   "memoryos-lib": {
@@ -67,6 +76,9 @@ export const POLICY_PRESETS = {
     retrieveSegments: 5,
     retrievePages: 7,
     retrieveFacts: 20,
+    heatBoost: 0.1,
+    relativeThreshold: 0.2,
+    mmrLambda: 0.7,
   },
 } as const satisfies Record<string, Policy>;
 export type PolicyPreset = keyof typeof POLICY_PRESETS;
