@@ -89,7 +89,7 @@ async function searchScenarios(dir: string, pool: Pool, embedded: EmbeddedTexts,
 const method = {
   corpus:
     `Memories are written through the storage port as engram.add writes them (record with the previous turn as context, history row, vector), one 100-turn session per write; ` +
-    `engram.add itself is not used because it scans the user's messages to find a new session's previous turn (see addInScope). Texts are LoCoMo dev turns drawn at random from a pool of ${config.poolSize} turns embedded once with USE-lite; ` +
+    `engram.add itself is not used because it embeds each turn and cannot take the precomputed, noise-added vectors. Texts are LoCoMo dev turns drawn at random from a pool of ${config.poolSize} turns embedded once with USE-lite; ` +
     `each memory's vector is its pool turn's vector plus Gaussian noise of relative size ${config.sigma}, renormalised (cosine to the pool vector ~0.89).`,
   queries: `${config.questions} LoCoMo dev questions, taken evenly across the file, with their USE-lite vectors; queries cycle through them.`,
   excludingEmbedding:
