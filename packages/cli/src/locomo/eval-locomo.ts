@@ -28,6 +28,8 @@ export interface EvalLocomoOptions {
   budgetTokens?: number;
   /** A language model for tier work (summaries, persona); default: the offline extractor. */
   llm?: LanguageModel;
+  /** Run the tiered engine during ingest (default true); false stores raw turns only. */
+  tiers?: boolean;
   onProgress?: (phase: string, done: number, total: number) => void;
 }
 
@@ -94,6 +96,7 @@ export async function evalLocomo(options: EvalLocomoOptions): Promise<Record<str
   const engram = await createEngram({
     path: options.dbPath,
     background: false,
+    tiers: options.tiers ?? true,
     ...(options.embedder === "none" ? { embedder: null } : {}),
     ...(options.fusion ? { fusion: options.fusion } : {}),
     ...(options.llm ? { llm: options.llm } : {}),

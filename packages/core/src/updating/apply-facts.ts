@@ -1,5 +1,5 @@
 import type { MemoryEdge, MemoryRecord, MemoryVersion, Scope, StoredMemory } from "../model/index.js";
-import { userCube } from "../model/index.js";
+import { newRecord } from "../model/index.js";
 import type { NewJob } from "../storage/index.js";
 import { embedJob, embedRecords } from "./embed-records.js";
 import type { EngineContext } from "./engine-context.js";
@@ -179,33 +179,19 @@ function newFact(
   at: string,
   now: string,
 ): MemoryRecord {
-  return {
-    id: ctx.ids(),
-    userId: scope.userId,
-    cube: userCube(scope.userId),
-    agentId: null,
-    sessionId: null,
-    kind: "fact",
-    tier: "long",
-    role: fact.subject,
-    name: null,
-    text: fact.text,
-    context: null,
-    key,
-    metadata: {
-      slot: fact.slot,
-      value: fact.value,
-      subject: fact.subject,
-      single: fact.single,
-      confidence: fact.confidence,
-      evidence: [fact.evidence],
+  const { slot, value, subject, single, confidence, evidence } = fact;
+  return newRecord(
+    {
+      id: ctx.ids(),
+      userId: scope.userId,
+      kind: "fact",
+      tier: "long",
+      role: subject,
+      text: fact.text,
+      key,
+      metadata: { slot, value, subject, single, confidence, evidence: [evidence] },
+      validFrom: at,
     },
-    status: "ready",
-    version: 1,
-    validFrom: at,
-    validTo: null,
-    createdAt: now,
-    updatedAt: now,
-    expiredAt: null,
-  };
+    now,
+  );
 }

@@ -1,5 +1,5 @@
 import type { MemoryRecord, Scope } from "../model/index.js";
-import { userCube } from "../model/index.js";
+import { newRecord } from "../model/index.js";
 import { planFacts } from "./apply-facts.js";
 import { embedJob, embedRecords } from "./embed-records.js";
 import type { ExtractedFact } from "./extract-facts.js";
@@ -41,28 +41,19 @@ export async function applyFeedback(
   at: string,
 ): Promise<FeedbackResult> {
   const now = ctx.clock().toISOString();
-  const message: MemoryRecord = {
-    id: ctx.ids(),
-    userId: scope.userId,
-    cube: userCube(scope.userId),
-    agentId: null,
-    sessionId: null,
-    kind: "message",
-    tier: "long",
-    role: "user",
-    name: null,
-    text,
-    context: null,
-    key: null,
-    metadata: { feedback: true, analyzed: true },
-    status: "ready",
-    version: 1,
-    validFrom: at,
-    validTo: null,
-    createdAt: now,
-    updatedAt: now,
-    expiredAt: null,
-  };
+  const message = newRecord(
+    {
+      id: ctx.ids(),
+      userId: scope.userId,
+      kind: "message",
+      tier: "long",
+      role: "user",
+      text,
+      metadata: { feedback: true, analyzed: true },
+      validFrom: at,
+    },
+    now,
+  );
   const candidates = await candidateFacts(ctx, scope, text);
   const correction = await ctx.extractor.feedback(text, message.id, candidates);
   const retractions: ExtractedFact[] = [];

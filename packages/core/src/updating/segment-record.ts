@@ -1,5 +1,5 @@
 import type { MemoryRecord } from "../model/index.js";
-import { userCube } from "../model/index.js";
+import { newRecord } from "../model/index.js";
 import type { SegmentHeat } from "./heat.js";
 
 /** What a segment keeps in its metadata: keywords, heat counters and its size. */
@@ -27,28 +27,11 @@ export function newSegment(
   now: string,
   at: string | null,
 ): MemoryRecord {
-  return {
-    id,
-    userId,
-    cube: userCube(userId),
-    agentId: null,
-    sessionId: null,
-    kind: "segment",
-    tier: "mid",
-    role: null,
-    name: null,
-    text: summary,
-    context: null,
-    key: null,
-    metadata: { keywords: [], visits: 0, pages: 0, lastVisitAt: now, size: 0 } satisfies SegmentState,
-    status: "ready",
-    version: 1,
-    validFrom: at,
-    validTo: null,
-    createdAt: now,
-    updatedAt: now,
-    expiredAt: null,
-  };
+  const metadata: SegmentState = { keywords: [], visits: 0, pages: 0, lastVisitAt: now, size: 0 };
+  return newRecord(
+    { id, userId, kind: "segment", tier: "mid", text: summary, metadata: { ...metadata }, validFrom: at },
+    now,
+  );
 }
 
 export function normalizedMean(vectors: readonly (Float32Array | undefined)[]): Float32Array | null {
