@@ -2,6 +2,7 @@ import {
   type MemoryRecord,
   type MemoryStatus,
   type MemoryVersion,
+  newRecord,
   ownLine,
   parseInput,
   type Scope,
@@ -42,28 +43,24 @@ export async function addMessages(ctx: EngineContext, raw: AddInput): Promise<Ad
   const now = ctx.clock().toISOString();
   let context = await previousLine(ctx, scope, input.sessionId);
   const records: MemoryRecord[] = input.messages.map((m) => {
-    const record: MemoryRecord = {
-      id: ctx.ids(),
-      userId: input.userId,
-      cube: input.cube ?? userCube(input.userId),
-      agentId: input.agentId ?? null,
-      sessionId: input.sessionId ?? null,
-      kind: "message",
-      tier: "short",
-      role: m.role,
-      name: m.name ?? null,
-      text: m.content,
-      context,
-      key: null,
-      metadata: m.metadata ?? {},
-      status: "ready",
-      version: 1,
-      validFrom: m.at ?? input.at ?? now,
-      validTo: null,
-      createdAt: now,
-      updatedAt: now,
-      expiredAt: null,
-    };
+    const record = newRecord(
+      {
+        id: ctx.ids(),
+        userId: input.userId,
+        cube: input.cube ?? userCube(input.userId),
+        agentId: input.agentId ?? null,
+        sessionId: input.sessionId ?? null,
+        kind: "message",
+        tier: "short",
+        role: m.role,
+        name: m.name ?? null,
+        text: m.content,
+        context,
+        metadata: m.metadata ?? {},
+        validFrom: m.at ?? input.at ?? now,
+      },
+      now,
+    );
     if (ctx.contextWindow) context = ownLine(record);
     return record;
   });
