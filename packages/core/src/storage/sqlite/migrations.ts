@@ -39,7 +39,7 @@ const MIGRATIONS: readonly string[] = [
   -- owner and kind hold one token each (the user's hash, "k<kind>"), so FTS5 narrows to the scope and
   -- kinds before ranking; rank is BM25 over the body only.
   CREATE VIRTUAL TABLE memories_fts USING fts5(
-    owner, kind, body, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2'
+    owner, kind, body, content='', tokenize='porter unicode61 remove_diacritics 2'
   );
   INSERT INTO memories_fts(memories_fts, rank) VALUES('secure-delete', 1);
   INSERT INTO memories_fts(memories_fts, rank) VALUES('rank', 'bm25(0.0, 0.0, 1.0)');

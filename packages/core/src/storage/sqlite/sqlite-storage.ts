@@ -32,9 +32,15 @@ import { filterToSql } from "./filter-sql.js";
 import { assertSchemaSupported, migrate } from "./migrations.js";
 import { type HistoryRow, type MemoryRow, RECORD_COLUMNS, rowToRecord, rowToVersion } from "./row-mapping.js";
 import { SqliteQueue } from "./sqlite-queue.js";
-import { textSearch, VectorCache } from "./sqlite-search.js";
+import { ownerToken, textSearch, VectorCache } from "./sqlite-search.js";
 import { readStats } from "./sqlite-stats.js";
-import { applyBatch, assertBatchScope, prepareWrites, type WriteStatements } from "./sqlite-writes.js";
+import {
+  applyBatch,
+  assertBatchScope,
+  indexedText,
+  prepareWrites,
+  type WriteStatements,
+} from "./sqlite-writes.js";
 
 export interface SqliteStorageOptions {
   /** Database file; `:memory:` for a throwaway store. Default `.engram/engram.db`. */
@@ -308,9 +314,22 @@ export class SqliteStorage implements StoragePort {
 
   private purge(userId: string): ForgetReport {
     const db = this.db;
-    db.prepare("DELETE FROM memories_fts WHERE rowid IN (SELECT rowid FROM memories WHERE user_id = ?)").run(
-      userId,
+    const owner = ownerToken(userId);
+    const ftsDelete = db.prepare(
+      "INSERT INTO memories_fts (memories_fts, rowid, owner, kind, body) VALUES ('delete', ?, ?, ?, ?)",
     );
+    const rows = db
+      .prepare("SELECT rowid, kind, name, text, context FROM memories WHERE user_id = ?")
+      .all(userId);
+    for (const r of rows as Iterable<{
+      rowid: number;
+      kind: string;
+      name: string | null;
+      text: string;
+      context: string | null;
+    }>) {
+      ftsDelete.run(r.rowid, owner, `k${r.kind}`, indexedText(r));
+    }
     return {
       memories: db.prepare("DELETE FROM memories WHERE user_id = ?").run(userId).changes,
       history: db.prepare("DELETE FROM history WHERE user_id = ?").run(userId).changes,

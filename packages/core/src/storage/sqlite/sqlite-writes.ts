@@ -68,13 +68,16 @@ export function prepareWrites(db: Database.Database): WriteStatements {
     .map((c) => `${c} = @${c}`)
     .join(", ");
   return {
-    find: db.prepare("SELECT rowid, user_id FROM memories WHERE id = ?"),
+    find: db.prepare("SELECT rowid, user_id, kind, name, text, context FROM memories WHERE id = ?"),
     insert: db.prepare(`INSERT INTO memories (${MEMORY_COLUMNS.join(", ")}) VALUES (${placeholders})`),
     update: db.prepare(`UPDATE memories SET ${updates} WHERE rowid = @rowid`),
     ftsInsert: db.prepare("INSERT INTO memories_fts (rowid, owner, kind, body) VALUES (?, ?, ?, ?)"),
     vectorPut: db.prepare("INSERT OR REPLACE INTO vectors (rowid, embedding) VALUES (?, ?)"),
     vectorDelete: db.prepare("DELETE FROM vectors WHERE rowid = ?"),
-    ftsDelete: db.prepare("DELETE FROM memories_fts WHERE rowid = ?"),
+    // FTS5's own delete command with the indexed values keeps BM25's document statistics exact.
+    ftsDelete: db.prepare(
+      "INSERT INTO memories_fts (memories_fts, rowid, owner, kind, body) VALUES ('delete', ?, ?, ?, ?)",
+    ),
     deleteMemory: db.prepare("DELETE FROM memories WHERE rowid = ?"),
     deleteHistory: db.prepare("DELETE FROM history WHERE user_id = ? AND memory_id = ?"),
     deleteEdges: db.prepare("DELETE FROM edges WHERE user_id = ? AND (src = ? OR dst = ?)"),
@@ -97,14 +100,28 @@ export function prepareWrites(db: Database.Database): WriteStatements {
   };
 }
 
+interface FoundRow {
+  rowid: number;
+  user_id: string;
+  kind: string;
+  name: string | null;
+  text: string;
+  context: string | null;
+}
+
+/** The body a stored row was indexed with. */
+export function indexedText(row: Pick<FoundRow, "name" | "text" | "context">): string {
+  return searchText(row);
+}
+
 /** Applies a batch inside the caller's transaction. Returns the ids actually removed. */
 export function applyBatch(s: WriteStatements, scope: Scope, batch: WriteBatch, now: string): string[] {
   const owner = ownerToken(scope.userId);
   const removed: string[] = [];
   for (const id of batch.deleteIds ?? []) {
-    const row = s.find.get(id) as { rowid: number; user_id: string } | undefined;
+    const row = s.find.get(id) as FoundRow | undefined;
     if (!row || row.user_id !== scope.userId) continue;
-    s.ftsDelete.run(row.rowid);
+    s.ftsDelete.run(row.rowid, owner, `k${row.kind}`, indexedText(row));
     s.deleteMemory.run(row.rowid);
     s.deleteHistory.run(scope.userId, id);
     s.deleteEdges.run(scope.userId, id, id);
@@ -112,19 +129,25 @@ export function applyBatch(s: WriteStatements, scope: Scope, batch: WriteBatch, 
   }
   for (const { record, vector } of batch.upsert ?? []) {
     const params = recordToParams(record);
-    const row = s.find.get(record.id) as { rowid: number; user_id: string } | undefined;
+    const row = s.find.get(record.id) as FoundRow | undefined;
+    const body = searchText(record);
     let rowid: number;
     if (row) {
       if (row.user_id !== scope.userId) {
         throw new ScopeError(`write: memory id ${record.id} is taken by another user; use a new id`);
       }
-      s.ftsDelete.run(row.rowid);
       s.update.run({ ...params, rowid: row.rowid });
       rowid = row.rowid;
+      // Re-index only when what is searched changed (a tier move or a metadata change does not).
+      const same = row.kind === record.kind && indexedText(row) === body;
+      if (!same) {
+        s.ftsDelete.run(rowid, owner, `k${row.kind}`, indexedText(row));
+        s.ftsInsert.run(rowid, owner, `k${record.kind}`, body);
+      }
     } else {
       rowid = Number(s.insert.run(params).lastInsertRowid);
+      s.ftsInsert.run(rowid, owner, `k${record.kind}`, body);
     }
-    s.ftsInsert.run(rowid, owner, `k${record.kind}`, searchText(record));
     if (vector) s.vectorPut.run(rowid, Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength));
     else s.vectorDelete.run(rowid);
   }
