@@ -45,7 +45,13 @@ export async function searchMemories(ctx: EngineContext, raw: SearchInput): Prom
       ? ctx.storage.vectorSearch(scope, { vector, k: Math.max(ctx.fusion.vectorCandidates, input.k), filter })
       : ([] as Hit[]),
   ]);
-  const fused = fuseRankings({ fulltext, vector: dense }, ctx.fusion).slice(0, input.k);
+  // z-scores of the vector channel over the whole scope, when the backend can tell (exact scans).
+  const vectorStats =
+    vector && dense.length && ctx.fusion.method === "zscore" && ctx.storage.vectorStats
+      ? await ctx.storage.vectorStats(scope, { vector, k: dense.length, filter })
+      : null;
+  const fusion = vectorStats ? { ...ctx.fusion, stats: { vector: vectorStats } } : ctx.fusion;
+  const fused = fuseRankings({ fulltext, vector: dense }, fusion).slice(0, input.k);
   const records = new Map(
     (
       await ctx.storage.get(

@@ -144,3 +144,22 @@ describe("fuseRankings", () => {
     expect(fuseRankings({ fulltext: [], vector: [] }, opts("rrf"))).toEqual([]);
   });
 });
+
+describe("fuseRankings with whole-scope statistics", () => {
+  it("standardises the vector channel with the given mean and sd instead of its own candidates", () => {
+    const lists = {
+      vector: [
+        { id: "a", score: 0.5 },
+        { id: "b", score: 0.4 },
+      ],
+    };
+    const own = fuseRankings(lists, { method: "zscore", weights: { fulltext: 1, vector: 1 } });
+    expect(own.map((h) => h.score)).toEqual([1, -1]);
+    const known = fuseRankings(lists, {
+      method: "zscore",
+      weights: { fulltext: 1, vector: 1 },
+      stats: { vector: { mean: 0.2, sd: 0.1 } },
+    });
+    expect(known.map((h) => Number(h.score.toFixed(6)))).toEqual([3, 2]);
+  });
+});

@@ -28,12 +28,22 @@ export interface FusedHit {
 export interface FusionOptions {
   readonly method: FusionMethod;
   readonly weights: Readonly<Record<Channel, number>>;
+  /**
+   * z-score only: a channel's mean and standard deviation over the whole scope, when the backend knows
+   * them; otherwise they are estimated from the channel's own candidates.
+   */
+  readonly stats?: Partial<Record<Channel, { readonly mean: number; readonly sd: number }>>;
 }
 
 const RRF_K = 60; // the textbook constant (Cormack et al. 2009)
 
-function normaliser(method: FusionMethod, hits: readonly Hit[]): (score: number, rank: number) => number {
+function normaliser(
+  method: FusionMethod,
+  hits: readonly Hit[],
+  known?: { readonly mean: number; readonly sd: number },
+): (score: number, rank: number) => number {
   if (method === "rrf") return (_score, rank) => 1 / (RRF_K + rank);
+  if (method === "zscore" && known && known.sd > 0) return (score) => (score - known.mean) / known.sd;
   const scores = hits.map((h) => h.score);
   if (method === "minmax") {
     const min = Math.min(...scores);
@@ -47,11 +57,11 @@ function normaliser(method: FusionMethod, hits: readonly Hit[]): (score: number,
 }
 
 /** What a candidate that the channel did not list gets: the channel's lowest listed value (0 when degenerate). */
-function floorOf(method: FusionMethod, hits: readonly Hit[]): number {
+function floorOf(method: FusionMethod, hits: readonly Hit[], known?: { mean: number; sd: number }): number {
   const scores = hits.map((h) => h.score);
   const min = Math.min(...scores);
   if (method === "minmax" || min === Math.max(...scores)) return 0;
-  return normaliser(method, hits)(min, hits.length);
+  return normaliser(method, hits, known)(min, hits.length);
 }
 
 /** Fuses per-channel rankings into one, best first; each hit keeps what every channel said of it. */
@@ -63,7 +73,7 @@ export function fuseRankings(
   const present = CHANNELS.filter((c) => (lists[c]?.length ?? 0) > 0);
   for (const channel of present) {
     const hits = lists[channel] as readonly Hit[];
-    const norm = normaliser(options.method, hits);
+    const norm = normaliser(options.method, hits, options.stats?.[channel]);
     const weight = options.weights[channel];
     hits.forEach((hit, i) => {
       const entry = fused.get(hit.id) ?? { score: 0, channels: {} };
@@ -77,7 +87,7 @@ export function fuseRankings(
   if (options.method !== "rrf") {
     for (const channel of present) {
       const hits = lists[channel] as readonly Hit[];
-      const floor = options.weights[channel] * floorOf(options.method, hits);
+      const floor = options.weights[channel] * floorOf(options.method, hits, options.stats?.[channel]);
       for (const entry of fused.values()) if (!entry.channels[channel]) entry.score += floor;
     }
   }

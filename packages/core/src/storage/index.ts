@@ -19,6 +19,7 @@ export type {
   StorageStats,
   TextQuery,
   VectorQuery,
+  VectorStats,
   WriteBatch,
 } from "./storage-port.js";
 export { JOB_STATUSES } from "./storage-port.js";

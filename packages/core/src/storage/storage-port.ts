@@ -60,6 +60,13 @@ export interface VectorQuery {
   readonly filter?: MemoryFilter;
 }
 
+/** Distribution of a channel's scores over the whole scope. */
+export interface VectorStats {
+  readonly mean: number;
+  readonly sd: number;
+  readonly count: number;
+}
+
 /** A key-value entry (LangGraph checkpoints and writes); namespaced per user. */
 export interface KvEntry {
   readonly namespace: readonly string[];
@@ -160,8 +167,14 @@ export interface StoragePort {
   scan(scope: Scope, options?: ScanOptions): Promise<MemoryRecord[]>;
   count(scope: Scope, filter?: MemoryFilter): Promise<number>;
   textSearch(scope: Scope, query: TextQuery): Promise<Hit[]>;
-  /** Nearest first. Backends using an approximate index may return fewer than `k` (SQLite: at most 256). */
+  /** Nearest first, up to `k` hits. */
   vectorSearch(scope: Scope, query: VectorQuery): Promise<Hit[]>;
+  /**
+   * Optional: mean and standard deviation of the similarity over every vector the query's filter admits,
+   * so fusion can normalise the vector channel over the whole scope rather than over its top hits. Null
+   * when the backend cannot tell cheaply (an approximate index).
+   */
+  vectorStats?(scope: Scope, query: VectorQuery): Promise<VectorStats | null>;
 
   history(scope: Scope, memoryId: string): Promise<MemoryVersion[]>;
   edges(scope: Scope, query: { from?: string; to?: string; type?: EdgeType }): Promise<MemoryEdge[]>;

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type Database from "better-sqlite3";
 import { queryTerms } from "../../model/index.js";
-import type { Hit, MemoryFilter, TextQuery, VectorQuery } from "../storage-port.js";
+import type { Hit, MemoryFilter, TextQuery, VectorQuery, VectorStats } from "../storage-port.js";
 import { filterToSql, needsSqlPrefilter } from "./filter-sql.js";
 import { blobToVector } from "./row-mapping.js";
 import { UserVectors } from "./user-vectors.js";
@@ -65,17 +65,24 @@ export class VectorCache {
 
   search(userId: string, query: VectorQuery): Hit[] {
     const vectors = this.load(userId, query.vector.length);
-    if (!vectors) return [];
-    const filter: MemoryFilter = query.filter ?? {};
+    return vectors ? vectors.search(query.vector, query.k, this.acceptor(userId, query.filter)) : [];
+  }
+
+  stats(userId: string, query: VectorQuery): VectorStats | null {
+    const vectors = this.load(userId, query.vector.length);
+    return vectors ? vectors.stats(query.vector, this.acceptor(userId, query.filter)) : null;
+  }
+
+  private acceptor(userId: string, filter: MemoryFilter = {}) {
     const allowed = needsSqlPrefilter(filter) ? this.allowedIds(userId, filter) : null;
     const kinds = filter.kinds ? new Set<string>(filter.kinds) : null;
     const tiers = filter.tiers ? new Set<string>(filter.tiers) : null;
-    return vectors.search(query.vector, query.k, (attrs, id) => {
+    return (attrs: { kind: string; tier: string; expired: boolean }, id: string) => {
       if (kinds && !kinds.has(attrs.kind)) return false;
       if (tiers && !tiers.has(attrs.tier)) return false;
       if (filter.current && attrs.expired) return false;
       return allowed === null || allowed.has(id);
-    });
+    };
   }
 
   /** Applies a committed write to a loaded user; unloaded users are read fresh on their next search. */

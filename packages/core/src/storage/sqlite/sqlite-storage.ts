@@ -26,6 +26,7 @@ import type {
   StorageStats,
   TextQuery,
   VectorQuery,
+  VectorStats,
   WriteBatch,
 } from "../storage-port.js";
 import { filterToSql } from "./filter-sql.js";
@@ -181,6 +182,12 @@ export class SqliteStorage implements StoragePort {
     this.guard(scope, "vectorSearch");
     this.syncWithOtherConnections();
     return this.run("vectorSearch", () => this.vectors.search(scope.userId, query));
+  }
+
+  async vectorStats(scope: Scope, query: VectorQuery): Promise<VectorStats | null> {
+    this.guard(scope, "vectorStats");
+    this.syncWithOtherConnections();
+    return this.run("vectorStats", () => this.vectors.stats(scope.userId, query));
   }
 
   async history(scope: Scope, memoryId: string): Promise<MemoryVersion[]> {

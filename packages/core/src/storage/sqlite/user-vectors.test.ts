@@ -120,3 +120,33 @@ describe("UserVectors", () => {
     expect(index.search(query, 10, (a) => !a.expired).map((h) => h.id)).toEqual(["a", "b", "c"]);
   });
 });
+
+describe("UserVectors.stats", () => {
+  it("gives the mean and sd of the cosine over every accepted vector, and null once the set is approximate", () => {
+    const exact = new UserVectors(2, 10);
+    const put = (id: string, x: number, y: number, kind = "message") =>
+      exact.upsert({ id, kind, tier: "short", expired: false, vector: Float32Array.from([x, y]) });
+    put("a", 1, 0);
+    put("b", 0, 1);
+    put("c", 1, 0, "fact");
+    const q = Float32Array.from([1, 0]);
+    const s = exact.stats(q, (attrs) => attrs.kind === "message");
+    expect(s).toEqual({ mean: 0.5, sd: 0.5, count: 2 });
+    const approx = new UserVectors(2, 2);
+    approx.upsert({
+      id: "a",
+      kind: "message",
+      tier: "short",
+      expired: false,
+      vector: Float32Array.from([1, 0]),
+    });
+    approx.upsert({
+      id: "b",
+      kind: "message",
+      tier: "short",
+      expired: false,
+      vector: Float32Array.from([0, 1]),
+    });
+    expect(approx.stats(q, () => true)).toBeNull();
+  });
+});

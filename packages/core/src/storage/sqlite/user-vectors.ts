@@ -1,4 +1,4 @@
-import type { Hit } from "../storage-port.js";
+import type { Hit, VectorStats } from "../storage-port.js";
 import { AnnIndex } from "./ann-index.js";
 
 export interface VectorEntry {
@@ -107,6 +107,35 @@ export class UserVectors {
     // Approximate search pays off only for a few hundred candidates; a larger k scans exactly.
     if (this.size >= this.annThreshold && k <= MAX_ANN_CANDIDATES) return this.searchAnn(query, k, accept);
     const top = new TopK(k);
+    this.scan(query, accept, (slot, score) => top.offer(slot, score));
+    return top.entries().map(([slot, score]) => ({ id: this.ids[slot] as string, score }));
+  }
+
+  /**
+   * Mean and standard deviation of the cosine over every accepted vector, for score normalisation; null
+   * when the set is large enough to be searched approximately (a full scan would defeat the index).
+   */
+  stats(query: Float32Array, accept: Parameters<UserVectors["search"]>[2]): VectorStats | null {
+    if (this.size >= this.annThreshold) return null;
+    let n = 0;
+    let sum = 0;
+    let squares = 0;
+    this.scan(query, accept, (_slot, score) => {
+      n++;
+      sum += score;
+      squares += score * score;
+    });
+    if (n === 0) return null;
+    const mean = sum / n;
+    return { mean, sd: Math.sqrt(Math.max(0, squares / n - mean * mean)), count: n };
+  }
+
+  /** Exact dot product of the query with every accepted vector. */
+  private scan(
+    query: Float32Array,
+    accept: Parameters<UserVectors["search"]>[2],
+    visit: (slot: number, score: number) => void,
+  ): void {
     const { data, dim, ids, attrs } = this;
     for (let slot = 0; slot < ids.length; slot++) {
       const id = ids[slot];
@@ -124,9 +153,8 @@ export class UserVectors {
         s3 += (data[base + j + 3] as number) * (query[j + 3] as number);
       }
       for (; j < dim; j++) s0 += (data[base + j] as number) * (query[j] as number);
-      top.offer(slot, s0 + s1 + s2 + s3);
+      visit(slot, s0 + s1 + s2 + s3);
     }
-    return top.entries().map(([slot, score]) => ({ id: ids[slot] as string, score }));
   }
 
   private searchAnn(query: Float32Array, k: number, accept: Parameters<UserVectors["search"]>[2]): Hit[] {
