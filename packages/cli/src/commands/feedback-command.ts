@@ -15,6 +15,7 @@ async function runFeedback(args: readonly string[], ctx: CommandContext) {
       ["feedback", result.feedbackId],
       ["new facts", result.created.join(" ") || "-"],
       ["superseded", result.superseded.join(" ") || "-"],
+      ["rewritten", result.edited.join(" ") || "-"],
       ["mentions", result.affected.join(" ") || "-"],
     ]),
   );
@@ -25,7 +26,7 @@ export const feedbackCommand: Command = {
   usage: '--user U "TEXT"',
   summary: 'correct memory in plain words ("Actually I moved to Berlin"); old facts stay in history',
   details: [
-    '--json prints {"userId", "feedbackId", "created": [ids], "superseded": [ids], "affected": [ids]}.',
+    '--json prints {"userId", "feedbackId", "created": [ids], "superseded": [ids], "edited": [ids], "affected": [ids]}.',
   ],
   run: runFeedback,
 };

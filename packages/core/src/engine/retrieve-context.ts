@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { type AssembledContext, assembleContext, DEFAULT_CONTEXT_BUDGET } from "../generation/index.js";
-import { idString, type MemoryRecord, parseInput, type Scope } from "../model/index.js";
+import { cubeSchema, idString, type MemoryRecord, parseInput, type Scope } from "../model/index.js";
 import { rerank } from "../retrieval/index.js";
 import { segmentHeat } from "../updating/heat.js";
 import { groupPages } from "../updating/pages.js";
@@ -15,6 +15,8 @@ export const retrieveInputSchema = z.object({
   query: z.string({ error: "expected query to be a string" }).trim().min(1, "query must not be empty"),
   budgetTokens: z.number().int().min(0).max(1_000_000).default(DEFAULT_CONTEXT_BUDGET),
   at: timeSchema.optional(),
+  /** Read from these cubes only (compose several memory spaces of the user); default: all of them. */
+  cubes: z.array(cubeSchema).min(1).optional(),
 });
 export type RetrieveInput = z.input<typeof retrieveInputSchema>;
 
@@ -71,7 +73,12 @@ export async function retrieveContext(
 ): Promise<RetrieveResult> {
   const input = parseInput(retrieveInputSchema, raw, "retrieve");
   const scope = { userId: input.userId };
-  const base = { userId: input.userId, query: input.query, ...(input.at ? { at: input.at } : {}) };
+  const base = {
+    userId: input.userId,
+    query: input.query,
+    ...(input.at ? { at: input.at } : {}),
+    ...(input.cubes ? { cubes: input.cubes } : {}),
+  };
   const [profile, facts, segments, direct, recent] = await Promise.all([
     readProfile(ctx.storage, scope, input.at),
     searchMemories(ctx, { ...base, k: ctx.policy.retrieveFacts, kinds: ["fact"] }),

@@ -1,8 +1,9 @@
-import type { MemoryRecord, Scope } from "../model/index.js";
+import type { MemoryRecord, MemoryVersion, Scope } from "../model/index.js";
 import { newRecord } from "../model/index.js";
 import { planFacts } from "./apply-facts.js";
 import { embedJob, embedRecords } from "./embed-records.js";
 import type { ExtractedFact } from "./extract-facts.js";
+import type { Correction } from "./parse-correction.js";
 import type { TierContext } from "./tier-context.js";
 
 export interface FeedbackResult {
@@ -12,6 +13,8 @@ export interface FeedbackResult {
   readonly created: string[];
   /** Facts superseded or retracted: expired, kept in history. */
   readonly superseded: string[];
+  /** Candidate memories rewritten by the correction (a language model's edits), as new versions. */
+  readonly edited: string[];
   /** Raw memories that mention what was corrected (left as said; listed for review). */
   readonly affected: string[];
 }
@@ -34,6 +37,26 @@ async function candidateFacts(ctx: TierContext, scope: Scope, text: string): Pro
  * stored as a message, new facts supersede the ones they contradict, and values said to be wrong are
  * retracted. Nothing is lost: superseded facts keep their history and a `supersedes` edge.
  */
+/** A model's suggested rewrites of candidate memories, as new versions (only ids it was shown). */
+function editsOf(correction: Correction, candidates: readonly MemoryRecord[], now: string) {
+  const byId = new Map(candidates.map((c) => [c.id, c]));
+  return (correction.edits ?? []).flatMap(({ id, text }) => {
+    const old = byId.get(id);
+    if (!old || !text.trim() || text === old.text) return [];
+    const record: MemoryRecord = { ...old, text, version: old.version + 1, updatedAt: now };
+    const version: MemoryVersion = {
+      memoryId: id,
+      userId: old.userId,
+      version: record.version,
+      event: "update",
+      text,
+      metadata: { ...old.metadata, reason: "feedback" },
+      at: now,
+    };
+    return [{ record, version }];
+  });
+}
+
 export async function applyFeedback(
   ctx: TierContext,
   scope: Scope,
@@ -76,8 +99,10 @@ export async function applyFeedback(
     }
   }
   const plan = await planFacts(ctx, scope, [...correction.facts, ...retractions], at);
-  const { stored, error } = await embedRecords(ctx, [message]);
-  const history = [
+  const edits = editsOf(correction, candidates, now);
+  const { stored, error } = await embedRecords(ctx, [message, ...edits.map((e) => e.record)]);
+  const history: MemoryVersion[] = [
+    ...edits.map((e) => e.version),
     {
       memoryId: message.id,
       userId: scope.userId,
@@ -92,7 +117,18 @@ export async function applyFeedback(
     upsert: [...stored, ...plan.upsert],
     history: [...history, ...plan.history],
     edges: plan.edges,
-    jobs: [...plan.jobs, ...(error ? [embedJob(ctx, [message.id], now)] : [])],
+    jobs: [
+      ...plan.jobs,
+      ...(error
+        ? [
+            embedJob(
+              ctx,
+              stored.map((s) => s.record.id),
+              now,
+            ),
+          ]
+        : []),
+    ],
   });
   const affected = correction.keywords.length
     ? await ctx.storage.textSearch(scope, {
@@ -105,6 +141,7 @@ export async function applyFeedback(
     feedbackId: message.id,
     created: plan.created,
     superseded: plan.superseded,
+    edited: edits.map((e) => e.record.id),
     affected: affected.map((h) => h.id).filter((id) => id !== message.id),
   };
 }

@@ -62,6 +62,7 @@ export function modelExtractor(model: LanguageModel, options: LlmExtractorOption
         })),
         retract: out.retract,
         keywords: queryTerms(text),
+        edits: out.edits,
       };
     },
   };

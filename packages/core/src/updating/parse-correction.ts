@@ -14,6 +14,8 @@ export interface Correction {
   retract: Array<{ slot: string; value: string }>;
   /** Content words to find the affected raw memories, retracted values first. */
   keywords: string[];
+  /** Rewrites of candidate memories (from a language model): applied as versioned updates. */
+  edits?: Array<{ id: string; text: string }>;
 }
 
 /** "Forget that I like jazz", "I never said I live in Munich": everything inside is retracted. */

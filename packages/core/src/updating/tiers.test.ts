@@ -8,7 +8,8 @@ import { sequentialIds } from "../model/index.js";
 import { hashEmbeddingModel } from "../testing/index.js";
 import { segmentHeat } from "./heat.js";
 import { offlineExtractor } from "./offline-extractor.js";
-import { POLICY_PRESETS } from "./policy.js";
+import { POLICY_PRESETS, resolvePolicy } from "./policy.js";
+import { segmentState } from "./segment-record.js";
 
 const T0 = Date.parse("2026-03-01T09:00:00Z");
 const dirs: string[] = [];
@@ -199,6 +200,83 @@ describe("supersession and feedback", () => {
     expect(result.superseded).toHaveLength(1);
     const facts = await engram.memories.list({ userId: "u", kinds: ["fact"], includeExpired: false });
     expect(facts.map((f) => f.metadata.value)).toEqual(["doctor"]);
+  });
+});
+
+describe("visits and model feedback", () => {
+  it("a retrieve that shows a segment's page counts a visit, which raises the segment's heat", async () => {
+    const { engram } = await engine({
+      policy: { shortTermCapacity: 1, evictionBatch: 1, heatThreshold: 100 },
+    });
+    await engram.add({
+      userId: "u",
+      sessionId: "s",
+      messages: page("I keep bees on my roof in Oslo.", "Lovely."),
+    });
+    await engram.add({ userId: "u", sessionId: "s", messages: page("Bye.", "Bye.") });
+    await engram.flush();
+    const [before] = await engram.memories.list({ userId: "u", kinds: ["segment"] });
+    const result = await engram.retrieve({ userId: "u", query: "bees on the roof in Oslo" });
+    expect(result.context.pages.some((p) => p.text.includes("bees"))).toBe(true);
+    await engram.flush();
+    const [after] = await engram.memories.list({ userId: "u", kinds: ["segment"] });
+    expect(after?.metadata.visits).toBe(Number(before?.metadata.visits) + 1);
+    const policy = resolvePolicy({ heatThreshold: 100 });
+    const now = new Date();
+    expect(segmentHeat(segmentState(after as never), now, policy)).toBeGreaterThan(
+      segmentHeat(segmentState(before as never), now, policy),
+    );
+  });
+
+  it("applies a model's rewrite of a candidate memory as a new version", async () => {
+    const rewriting = {
+      ...offlineExtractor,
+      name: "rewriting",
+      async feedback(text: string, evidenceId: string, candidates: readonly { id: string; text: string }[]) {
+        const base = await offlineExtractor.feedback(text, evidenceId, candidates as never);
+        const target = candidates.find((c) => c.text.includes("biologist"));
+        if (!target) return base;
+        return {
+          ...base,
+          facts: [],
+          retract: [],
+          edits: [{ id: target.id, text: "The user's sister is a doctor." }],
+        };
+      },
+    };
+    const { engram, clock: c } = await engine({ extractor: rewriting });
+    const first = await engram.feedback({ userId: "u", text: "My sister is a biologist." });
+    c.advance(60);
+    const result = await engram.feedback({
+      userId: "u",
+      text: "Actually my sister is a doctor, not a biologist.",
+    });
+    expect(result.edited).toEqual(first.created);
+    const id = first.created[0] as string;
+    expect((await engram.memories.get({ userId: "u", id })).text).toBe("The user's sister is a doctor.");
+    expect((await engram.memories.history({ userId: "u", id })).map((h) => h.event)).toEqual([
+      "create",
+      "update",
+    ]);
+  });
+});
+
+describe("cubes", () => {
+  it("retrieve reads only the cubes it is given", async () => {
+    const { engram } = await engine({
+      policy: { shortTermCapacity: 50, evictionBatch: 50, heatThreshold: 100 },
+    });
+    await engram.add({
+      userId: "u",
+      cube: ["project", "garden"],
+      messages: page("The tomatoes need staking this week.", "Noted."),
+    });
+    await engram.add({ userId: "u", messages: page("My tomatoes allergy flares in summer.", "Take care.") });
+    const garden = await engram.retrieve({ userId: "u", query: "tomatoes", cubes: [["project", "garden"]] });
+    expect(garden.pages.map((p) => p.text)).toContain("The tomatoes need staking this week.");
+    expect(garden.pages.every((p) => p.memory.cube.join("/") === "project/garden")).toBe(true);
+    const all = await engram.retrieve({ userId: "u", query: "tomatoes" });
+    expect(all.pages.map((p) => p.text)).toContain("My tomatoes allergy flares in summer.");
   });
 });
 
