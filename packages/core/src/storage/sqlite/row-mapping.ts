@@ -1,5 +1,6 @@
 import type { MemoryRecord, MemoryVersion } from "../../model/index.js";
 import { cubeKey, parseCubeKey } from "../../model/index.js";
+import type { KvEntry } from "../storage-port.js";
 
 export interface MemoryRow {
   rowid: number;
@@ -107,4 +108,22 @@ export function blobToVector(blob: Buffer): Float32Array {
   const copy = new Float32Array(blob.byteLength / 4);
   new Uint8Array(copy.buffer).set(blob);
   return copy;
+}
+
+export interface KvRow {
+  namespace: string;
+  key: string;
+  value: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export function kvRowToEntry(row: KvRow): KvEntry {
+  return {
+    namespace: JSON.parse(row.namespace) as string[],
+    key: row.key,
+    value: row.value,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
 }

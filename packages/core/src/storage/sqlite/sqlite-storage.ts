@@ -31,17 +31,20 @@ import type {
 } from "../storage-port.js";
 import { filterToSql } from "./filter-sql.js";
 import { assertSchemaSupported, migrate } from "./migrations.js";
-import { type HistoryRow, type MemoryRow, RECORD_COLUMNS, rowToRecord, rowToVersion } from "./row-mapping.js";
-import { SqliteQueue } from "./sqlite-queue.js";
-import { ownerToken, textSearch, VectorCache } from "./sqlite-search.js";
-import { readStats } from "./sqlite-stats.js";
 import {
-  applyBatch,
-  assertBatchScope,
-  indexedText,
-  prepareWrites,
-  type WriteStatements,
-} from "./sqlite-writes.js";
+  type HistoryRow,
+  type KvRow,
+  kvRowToEntry,
+  type MemoryRow,
+  RECORD_COLUMNS,
+  rowToRecord,
+  rowToVersion,
+} from "./row-mapping.js";
+import { purgeUser } from "./sqlite-purge.js";
+import { SqliteQueue } from "./sqlite-queue.js";
+import { textSearch, VectorCache } from "./sqlite-search.js";
+import { readStats } from "./sqlite-stats.js";
+import { applyBatch, assertBatchScope, prepareWrites, type WriteStatements } from "./sqlite-writes.js";
 
 export interface SqliteStorageOptions {
   /** Database file; `:memory:` for a throwaway store. Default `.engram/engram.db`. */
@@ -282,7 +285,9 @@ export class SqliteStorage implements StoragePort {
 
   async forgetUser(scope: Scope): Promise<ForgetReport> {
     this.guard(scope, "forgetUser");
-    const report = this.run("forgetUser", () => this.db.transaction(() => this.purge(scope.userId))());
+    const report = this.run("forgetUser", () =>
+      this.db.transaction(() => purgeUser(this.db, scope.userId))(),
+    );
     this.vectors.drop(scope.userId);
     // Rewrite the full-text index without the deleted entries, then move the WAL into the main file and
     // truncate it: with secure_delete on, freed pages are zeroed, so the user's bytes are gone from disk.
@@ -317,33 +322,6 @@ export class SqliteStorage implements StoragePort {
     this.vectors.drop();
     this.run("close", () => this.db.pragma("optimize"));
     this.db.close();
-  }
-
-  private purge(userId: string): ForgetReport {
-    const db = this.db;
-    const owner = ownerToken(userId);
-    const ftsDelete = db.prepare(
-      "INSERT INTO memories_fts (memories_fts, rowid, owner, kind, body) VALUES ('delete', ?, ?, ?, ?)",
-    );
-    const rows = db
-      .prepare("SELECT rowid, kind, name, text, context FROM memories WHERE user_id = ?")
-      .all(userId);
-    for (const r of rows as Iterable<{
-      rowid: number;
-      kind: string;
-      name: string | null;
-      text: string;
-      context: string | null;
-    }>) {
-      ftsDelete.run(r.rowid, owner, `k${r.kind}`, indexedText(r));
-    }
-    return {
-      memories: db.prepare("DELETE FROM memories WHERE user_id = ?").run(userId).changes,
-      history: db.prepare("DELETE FROM history WHERE user_id = ?").run(userId).changes,
-      edges: db.prepare("DELETE FROM edges WHERE user_id = ?").run(userId).changes,
-      kv: db.prepare("DELETE FROM kv WHERE user_id = ?").run(userId).changes,
-      jobs: db.prepare("DELETE FROM jobs WHERE user_id = ?").run(userId).changes,
-    };
   }
 
   private select(scope: Scope, options: ScanOptions): MemoryRecord[] {
@@ -392,22 +370,4 @@ export class SqliteStorage implements StoragePort {
       });
     }
   }
-}
-
-interface KvRow {
-  namespace: string;
-  key: string;
-  value: string;
-  created_at: string;
-  updated_at: string;
-}
-
-function kvRowToEntry(row: KvRow): KvEntry {
-  return {
-    namespace: JSON.parse(row.namespace) as string[],
-    key: row.key,
-    value: row.value,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
 }
