@@ -60,15 +60,35 @@ export function textSearch(db: Database.Database, userId: string, query: TextQue
 /** Per-user in-memory vector sets, loaded on first search and kept current by this connection's writes. */
 export class VectorCache {
   private readonly users = new Map<string, UserVectors>();
+  /** The last search's whole-scope statistics; cleared by any change to the vectors. */
+  private last: { userId: string; vector: Float32Array; filter: string; stats: VectorStats | null } | null =
+    null;
 
   constructor(private readonly db: Database.Database) {}
 
   search(userId: string, query: VectorQuery): Hit[] {
     const vectors = this.load(userId, query.vector.length);
-    return vectors ? vectors.search(query.vector, query.k, this.acceptor(userId, query.filter)) : [];
+    if (!vectors) return [];
+    const { hits, stats } = vectors.searchWithStats(
+      query.vector,
+      query.k,
+      this.acceptor(userId, query.filter),
+    );
+    this.last = { userId, vector: query.vector, filter: JSON.stringify(query.filter ?? {}), stats };
+    return hits;
   }
 
+  /** The statistics of the search just made with the same query (one scan serves both), else a new scan. */
   stats(userId: string, query: VectorQuery): VectorStats | null {
+    const last = this.last;
+    if (
+      last &&
+      last.userId === userId &&
+      last.vector === query.vector &&
+      last.filter === JSON.stringify(query.filter ?? {})
+    ) {
+      return last.stats;
+    }
     const vectors = this.load(userId, query.vector.length);
     return vectors ? vectors.stats(query.vector, this.acceptor(userId, query.filter)) : null;
   }
@@ -91,6 +111,7 @@ export class VectorCache {
     upserts: { id: string; kind: string; tier: string; expired: boolean; vector: Float32Array | null }[],
     removed: readonly string[],
   ): void {
+    this.last = null;
     const vectors = this.users.get(userId);
     if (!vectors) return;
     for (const id of removed) vectors.remove(id);
@@ -101,6 +122,7 @@ export class VectorCache {
   }
 
   drop(userId?: string): void {
+    this.last = null;
     if (userId === undefined) this.users.clear();
     else this.users.delete(userId);
   }

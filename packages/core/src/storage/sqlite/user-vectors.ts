@@ -104,30 +104,42 @@ export class UserVectors {
     k: number,
     accept: (attrs: { kind: string; tier: string; expired: boolean }, id: string) => boolean,
   ): Hit[] {
-    // Approximate search pays off only for a few hundred candidates; a larger k scans exactly.
-    if (this.size >= this.annThreshold && k <= MAX_ANN_CANDIDATES) return this.searchAnn(query, k, accept);
-    const top = new TopK(k);
-    this.scan(query, accept, (slot, score) => top.offer(slot, score));
-    return top.entries().map(([slot, score]) => ({ id: this.ids[slot] as string, score }));
+    return this.searchWithStats(query, k, accept).hits;
   }
 
   /**
-   * Mean and standard deviation of the cosine over every accepted vector, for score normalisation; null
-   * when the set is large enough to be searched approximately (a full scan would defeat the index).
+   * The top k, and, when the set is scanned exactly, the mean and standard deviation of the cosine over
+   * every accepted vector (for score normalisation), from the same scan. Stats are null when the set is
+   * large enough to be searched approximately: a full scan would defeat the index.
    */
-  stats(query: Float32Array, accept: Parameters<UserVectors["search"]>[2]): VectorStats | null {
-    if (this.size >= this.annThreshold) return null;
+  searchWithStats(
+    query: Float32Array,
+    k: number,
+    accept: Parameters<UserVectors["search"]>[2],
+  ): { hits: Hit[]; stats: VectorStats | null } {
+    const approximate = this.size >= this.annThreshold;
+    // Approximate search pays off only for a few hundred candidates; a larger k scans exactly.
+    if (approximate && k <= MAX_ANN_CANDIDATES)
+      return { hits: this.searchAnn(query, k, accept), stats: null };
+    const top = new TopK(k);
     let n = 0;
     let sum = 0;
     let squares = 0;
-    this.scan(query, accept, (_slot, score) => {
+    this.scan(query, accept, (slot, score) => {
+      top.offer(slot, score);
       n++;
       sum += score;
       squares += score * score;
     });
-    if (n === 0) return null;
+    const hits = top.entries().map(([slot, score]) => ({ id: this.ids[slot] as string, score }));
+    if (approximate || n === 0) return { hits, stats: null };
     const mean = sum / n;
-    return { mean, sd: Math.sqrt(Math.max(0, squares / n - mean * mean)), count: n };
+    return { hits, stats: { mean, sd: Math.sqrt(Math.max(0, squares / n - mean * mean)), count: n } };
+  }
+
+  /** Whole-set statistics alone (see searchWithStats). */
+  stats(query: Float32Array, accept: Parameters<UserVectors["search"]>[2]): VectorStats | null {
+    return this.size >= this.annThreshold ? null : this.searchWithStats(query, 1, accept).stats;
   }
 
   /** Exact dot product of the query with every accepted vector. */
