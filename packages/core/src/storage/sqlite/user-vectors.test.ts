@@ -154,19 +154,14 @@ describe("UserVectors.stats", () => {
 describe("UserVectors.searchWithStats", () => {
   it("returns the same hits as search and the same statistics as stats, from one scan", () => {
     const set = new UserVectors(2, 10);
-    [
+    const points: Array<[string, number, number]> = [
       ["a", 1, 0],
       ["b", 0, 1],
       ["c", 0.6, 0.8],
-    ].forEach(([id, x, y]) =>
-      set.upsert({
-        id: id as string,
-        kind: "message",
-        tier: "short",
-        expired: false,
-        vector: Float32Array.from([x as number, y as number]),
-      }),
-    );
+    ];
+    for (const [id, x, y] of points) {
+      set.upsert({ id, kind: "message", tier: "short", expired: false, vector: Float32Array.from([x, y]) });
+    }
     const q = Float32Array.from([1, 0]);
     const both = set.searchWithStats(q, 2, () => true);
     expect(both.hits).toEqual(set.search(q, 2, () => true));
