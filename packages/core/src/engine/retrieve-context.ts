@@ -31,14 +31,24 @@ export interface RetrieveResult {
   readonly text: string;
 }
 
+/**
+ * The newest short-term pages, read newest-first in a growing window: only the window's oldest page can be
+ * cut off, so once the window holds more pages than wanted, the wanted ones are whole. The short tier is
+ * small in steady state, but a store written without tier processing can hold all of its messages there.
+ */
 async function recentTurns(ctx: TierContext, scope: Scope): Promise<MemoryRecord[]> {
-  const short = await ctx.storage.scan(scope, {
-    filter: { kinds: ["message"], tiers: ["short"] },
-    order: "asc",
-  });
-  return groupPages(short)
-    .slice(-ctx.policy.shortTermCapacity)
-    .flatMap((p) => p.messages);
+  const wanted = ctx.policy.shortTermCapacity;
+  for (let limit = wanted * 4; ; limit *= 4) {
+    const newest = await ctx.storage.scan(scope, {
+      filter: { kinds: ["message"], tiers: ["short"] },
+      order: "desc",
+      limit,
+    });
+    const pages = groupPages(newest.reverse());
+    if (pages.length > wanted || newest.length < limit) {
+      return pages.slice(-wanted).flatMap((p) => p.messages);
+    }
+  }
 }
 
 /** Second stage: pages inside the best segments, searched among their members only. */

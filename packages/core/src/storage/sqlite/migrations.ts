@@ -36,13 +36,18 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX memories_session_time ON memories(user_id, session_id, coalesce(valid_from, created_at), created_at);
   CREATE INDEX memories_user_kind ON memories(user_id, kind, tier);
   CREATE UNIQUE INDEX memories_key ON memories(user_id, cube, kind, key) WHERE key IS NOT NULL AND expired_at IS NULL;
-  -- owner and kind hold one token each (the user's hash, "k<kind>"), so FTS5 narrows to the scope and
-  -- kinds before ranking; rank is BM25 over the body only.
+  -- Rows of one user and kind take rowids from their own blocks (row-blocks.ts), so a full-text query
+  -- reaches one scope through rowid ranges; the index itself holds only the searched text.
+  CREATE TABLE row_blocks (
+    user_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    block INTEGER NOT NULL UNIQUE,
+    PRIMARY KEY (user_id, kind, block)
+  ) WITHOUT ROWID;
   CREATE VIRTUAL TABLE memories_fts USING fts5(
-    owner, kind, body, content='', tokenize='porter unicode61 remove_diacritics 2'
+    body, content='', tokenize='porter unicode61 remove_diacritics 2'
   );
   INSERT INTO memories_fts(memories_fts, rank) VALUES('secure-delete', 1);
-  INSERT INTO memories_fts(memories_fts, rank) VALUES('rank', 'bm25(0.0, 0.0, 1.0)');
   CREATE TABLE history (
     memory_id TEXT NOT NULL,
     user_id TEXT NOT NULL,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MemoryRecord } from "../../model/index.js";
-import { ftsMatch, ownerToken } from "./sqlite-search.js";
+import { ftsMatch } from "./sqlite-search.js";
 import { SqliteStorage } from "./sqlite-storage.js";
 
 function record(
@@ -35,29 +35,18 @@ function record(
 }
 
 describe("ftsMatch", () => {
-  it("scopes by the owner token and ORs the quoted content words", () => {
-    expect(ftsMatch("u1", "Where is the red kite?")).toBe(
-      `owner : "${ownerToken("u1")}" AND body : ("red" OR "kite")`,
-    );
+  it("ORs the quoted content words", () => {
+    expect(ftsMatch("Where is the red kite?")).toBe('"red" OR "kite"');
   });
 
   it("quotes FTS5 syntax away", () => {
-    expect(ftsMatch("u1", '"AND OR NEAR( * kite*')).toBe(
-      `owner : "${ownerToken("u1")}" AND body : ("near" OR "kite")`,
-    );
-    expect(ftsMatch("u1", "body:secret owner:x")).toBe(
-      `owner : "${ownerToken("u1")}" AND body : ("body" OR "secret" OR "owner" OR "x")`,
-    );
+    expect(ftsMatch('"AND OR NEAR( * kite*')).toBe('"near" OR "kite"');
+    expect(ftsMatch("body:secret rowid:x")).toBe('"body" OR "secret" OR "rowid" OR "x"');
   });
 
   it("is null when nothing searchable is left", () => {
-    expect(ftsMatch("u1", "the and of")).toBeNull();
-    expect(ftsMatch("u1", '"( * ^ - )"')).toBeNull();
-  });
-
-  it("derives distinct, opaque owner tokens", () => {
-    expect(ownerToken("u1")).toMatch(/^u[0-9a-f]{24}$/);
-    expect(ownerToken("u1")).not.toBe(ownerToken("u2"));
+    expect(ftsMatch("the and of")).toBeNull();
+    expect(ftsMatch('"( * ^ - )"')).toBeNull();
   });
 });
 
@@ -114,8 +103,39 @@ describe("textSearch", () => {
     expect(hits.every((h) => ["a", "b", "c", "f"].includes(h.id))).toBe(true);
   });
 
-  it("cannot reach another user through their owner token", async () => {
-    expect(await storage.textSearch(u1, { text: ownerToken("u2"), k: 10 })).toEqual([]);
+  it("never returns another user's rows, even for their words only", async () => {
+    await storage.write(
+      { userId: "u2" },
+      { upsert: [{ record: record("y", "u2", "zeppelin hangar"), vector: null }] },
+    );
+    expect(await storage.textSearch(u1, { text: "zeppelin hangar", k: 10 })).toEqual([]);
+    expect(
+      (await storage.textSearch({ userId: "u2" }, { text: "zeppelin", k: 10 })).map((h) => h.id),
+    ).toEqual(["y"]);
     expect(await storage.textSearch(u1, { text: "the of", k: 10 })).toEqual([]);
+  });
+});
+
+describe("textSearch across kind blocks", () => {
+  it("merges the kinds' ranges by score and follows a record whose kind changes", async () => {
+    const storage = new SqliteStorage({ path: ":memory:" });
+    const u = { userId: "u" };
+    await storage.write(u, {
+      upsert: [
+        { record: record("m", "u", "otter otter otter swims"), vector: null },
+        { record: record("s", "u", "an otter", "segment"), vector: null },
+        { record: record("f", "u", "otter facts and more facts about rivers", "fact"), vector: null },
+      ],
+    });
+    const all = await storage.textSearch(u, { text: "otter", k: 10 });
+    expect(all.map((h) => h.id)).toEqual(["m", "s", "f"]);
+    await storage.write(u, {
+      upsert: [{ record: record("m", "u", "otter otter otter swims", "fact"), vector: null }],
+    });
+    const facts = await storage.textSearch(u, { text: "otter", k: 10, filter: { kinds: ["fact"] } });
+    expect(facts.map((h) => h.id)).toEqual(["m", "f"]);
+    expect(await storage.textSearch(u, { text: "otter", k: 10, filter: { kinds: ["message"] } })).toEqual([]);
+    expect((await storage.get(u, ["m"]))[0]?.kind).toBe("fact");
+    await storage.close();
   });
 });

@@ -1,38 +1,42 @@
-import { createHash } from "node:crypto";
 import type Database from "better-sqlite3";
 import { queryTerms } from "../../model/index.js";
 import type { Hit, MemoryFilter, TextQuery, VectorQuery, VectorStats } from "../storage-port.js";
 import { filterToSql, needsSqlPrefilter } from "./filter-sql.js";
+import type { RowBlocks } from "./row-blocks.js";
 import { blobToVector } from "./row-mapping.js";
 import { UserVectors } from "./user-vectors.js";
 
-/** The full-text token that marks a user's rows, so FTS5 intersects with the scope before ranking. */
-export function ownerToken(userId: string): string {
-  return `u${createHash("sha256").update(userId).digest("hex").slice(0, 24)}`;
-}
-
-/**
- * FTS5 query: the scope's owner token, the wanted kinds, and any of the query's content words (each
- * quoted, so no FTS5 syntax reaches the engine).
- */
-export function ftsMatch(userId: string, text: string, kinds?: readonly string[]): string | null {
+/** FTS5 query: any of the query's content words, each quoted so no FTS5 syntax reaches the engine. */
+export function ftsMatch(text: string): string | null {
   const terms = queryTerms(text);
   if (terms.length === 0) return null;
-  const any = terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(" OR ");
-  const kind = kinds?.length ? ` AND kind : (${kinds.map((k) => `"k${k}"`).join(" OR ")})` : "";
-  return `owner : "${ownerToken(userId)}"${kind} AND body : (${any})`;
+  return terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(" OR ");
+}
+
+interface Ranked {
+  rowid: number;
+  rank: number;
 }
 
 /**
- * BM25 top-k within the scope. FTS5 ranks inside the virtual table (ORDER BY rank LIMIT), then only those
- * rows are joined and filtered; if filtering leaves fewer than k, the window widens until it cannot.
+ * BM25 top-k within the scope. FTS5 ranks inside each of the scope's rowid ranges (one per kind block,
+ * seeking straight to it), the ranges' lists merge by score, and only those rows are joined and filtered;
+ * if filtering leaves fewer than k, the window widens until it cannot. BM25's statistics are the whole
+ * index's, so scores from different ranges compare.
  */
-export function textSearch(db: Database.Database, userId: string, query: TextQuery): Hit[] {
-  const match = ftsMatch(userId, query.text, query.filter?.kinds);
+export function textSearch(
+  db: Database.Database,
+  blocks: RowBlocks,
+  userId: string,
+  query: TextQuery,
+): Hit[] {
+  const match = ftsMatch(query.text);
   if (!match) return [];
+  const ranges = blocks.ranges(userId, query.filter?.kinds);
+  if (ranges.length === 0) return [];
   const where = filterToSql(userId, query.filter);
   const ranked = db.prepare(
-    "SELECT rowid, rank FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rank LIMIT ?",
+    "SELECT rowid, rank FROM memories_fts WHERE memories_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rank LIMIT ?",
   );
   // CROSS JOIN keeps SQLite iterating the few ranked rowids, not the user's whole index.
   const kept = db.prepare(
@@ -40,7 +44,9 @@ export function textSearch(db: Database.Database, userId: string, query: TextQue
      WHERE ${where.sql}`,
   );
   for (let window = query.k + 16; ; window *= 4) {
-    const hits = ranked.all(match, window) as { rowid: number; rank: number }[];
+    const perRange = ranges.map((r) => ranked.all(match, r.lo, r.hi, window) as Ranked[]);
+    const hits =
+      perRange.length === 1 ? (perRange[0] as Ranked[]) : perRange.flat().sort((a, b) => a.rank - b.rank);
     const ids = new Map(
       (
         kept.all(JSON.stringify(hits.map((h) => h.rowid)), ...where.params) as { rowid: number; id: string }[]
@@ -53,7 +59,7 @@ export function textSearch(db: Database.Database, userId: string, query: TextQue
       if (out.length === query.k) break;
     }
     // Enough hits, or FTS5 returned every match there is.
-    if (out.length === query.k || hits.length < window) return out;
+    if (out.length === query.k || perRange.every((list) => list.length < window)) return out;
   }
 }
 

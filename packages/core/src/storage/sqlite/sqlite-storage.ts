@@ -178,7 +178,7 @@ export class SqliteStorage implements StoragePort {
 
   async textSearch(scope: Scope, query: TextQuery): Promise<Hit[]> {
     this.guard(scope, "textSearch");
-    return this.run("textSearch", () => textSearch(this.db, scope.userId, query));
+    return this.run("textSearch", () => textSearch(this.db, this.writes.blocks, scope.userId, query));
   }
 
   async vectorSearch(scope: Scope, query: VectorQuery): Promise<Hit[]> {

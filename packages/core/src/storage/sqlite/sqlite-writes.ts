@@ -2,8 +2,8 @@ import type Database from "better-sqlite3";
 import { ScopeError } from "../../errors/index.js";
 import { cubeKey, type Scope, searchText } from "../../model/index.js";
 import type { WriteBatch } from "../storage-port.js";
+import { RowBlocks } from "./row-blocks.js";
 import { recordToParams } from "./row-mapping.js";
-import { ownerToken } from "./sqlite-search.js";
 
 const MEMORY_COLUMNS = [
   "id",
@@ -59,7 +59,9 @@ const STATEMENTS = [
   "vectorPut",
   "vectorDelete",
 ] as const;
-export type WriteStatements = Record<(typeof STATEMENTS)[number], Database.Statement>;
+export type WriteStatements = Record<(typeof STATEMENTS)[number], Database.Statement> & {
+  readonly blocks: RowBlocks;
+};
 
 /** Prepared statements for the write path, compiled once per connection. */
 export function prepareWrites(db: Database.Database): WriteStatements {
@@ -69,15 +71,15 @@ export function prepareWrites(db: Database.Database): WriteStatements {
     .join(", ");
   return {
     find: db.prepare("SELECT rowid, user_id, kind, name, text, context FROM memories WHERE id = ?"),
-    insert: db.prepare(`INSERT INTO memories (${MEMORY_COLUMNS.join(", ")}) VALUES (${placeholders})`),
+    insert: db.prepare(
+      `INSERT INTO memories (rowid, ${MEMORY_COLUMNS.join(", ")}) VALUES (@rowid, ${placeholders})`,
+    ),
     update: db.prepare(`UPDATE memories SET ${updates} WHERE rowid = @rowid`),
-    ftsInsert: db.prepare("INSERT INTO memories_fts (rowid, owner, kind, body) VALUES (?, ?, ?, ?)"),
+    ftsInsert: db.prepare("INSERT INTO memories_fts (rowid, body) VALUES (?, ?)"),
     vectorPut: db.prepare("INSERT OR REPLACE INTO vectors (rowid, embedding) VALUES (?, ?)"),
     vectorDelete: db.prepare("DELETE FROM vectors WHERE rowid = ?"),
     // FTS5's own delete command with the indexed values keeps BM25's document statistics exact.
-    ftsDelete: db.prepare(
-      "INSERT INTO memories_fts (memories_fts, rowid, owner, kind, body) VALUES ('delete', ?, ?, ?, ?)",
-    ),
+    ftsDelete: db.prepare("INSERT INTO memories_fts (memories_fts, rowid, body) VALUES ('delete', ?, ?)"),
     deleteMemory: db.prepare("DELETE FROM memories WHERE rowid = ?"),
     deleteHistory: db.prepare("DELETE FROM history WHERE user_id = ? AND memory_id = ?"),
     deleteEdges: db.prepare("DELETE FROM edges WHERE user_id = ? AND (src = ? OR dst = ?)"),
@@ -97,6 +99,7 @@ export function prepareWrites(db: Database.Database): WriteStatements {
        ON CONFLICT (user_id, namespace, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
     ),
     kvDelete: db.prepare("DELETE FROM kv WHERE user_id = ? AND namespace = ? AND key = ?"),
+    blocks: new RowBlocks(db),
   };
 }
 
@@ -114,43 +117,54 @@ export function indexedText(row: Pick<FoundRow, "name" | "text" | "context">): s
   return searchText(row);
 }
 
+type Upsert = NonNullable<WriteBatch["upsert"]>[number];
+
+/**
+ * Inserts or updates one record. A row keeps its rowid while its kind stays, and re-indexes only when
+ * what is searched changed (a tier move or a metadata change does not); a new kind moves the row into
+ * that kind's rowid block.
+ */
+function upsertRecord(s: WriteStatements, scope: Scope, { record, vector }: Upsert): void {
+  const params = recordToParams(record);
+  const row = s.find.get(record.id) as FoundRow | undefined;
+  if (row && row.user_id !== scope.userId) {
+    throw new ScopeError(`write: memory id ${record.id} is taken by another user; use a new id`);
+  }
+  const body = searchText(record);
+  let rowid: number;
+  if (row && row.kind === record.kind) {
+    rowid = row.rowid;
+    s.update.run({ ...params, rowid });
+    if (indexedText(row) !== body) {
+      s.ftsDelete.run(rowid, indexedText(row));
+      s.ftsInsert.run(rowid, body);
+    }
+  } else {
+    if (row) {
+      s.ftsDelete.run(row.rowid, indexedText(row));
+      s.deleteMemory.run(row.rowid);
+    }
+    rowid = s.blocks.next(scope.userId, record.kind);
+    s.insert.run({ ...params, rowid });
+    s.ftsInsert.run(rowid, body);
+  }
+  if (vector) s.vectorPut.run(rowid, Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength));
+  else s.vectorDelete.run(rowid);
+}
+
 /** Applies a batch inside the caller's transaction. Returns the ids actually removed. */
 export function applyBatch(s: WriteStatements, scope: Scope, batch: WriteBatch, now: string): string[] {
-  const owner = ownerToken(scope.userId);
   const removed: string[] = [];
   for (const id of batch.deleteIds ?? []) {
     const row = s.find.get(id) as FoundRow | undefined;
     if (!row || row.user_id !== scope.userId) continue;
-    s.ftsDelete.run(row.rowid, owner, `k${row.kind}`, indexedText(row));
+    s.ftsDelete.run(row.rowid, indexedText(row));
     s.deleteMemory.run(row.rowid);
     s.deleteHistory.run(scope.userId, id);
     s.deleteEdges.run(scope.userId, id, id);
     removed.push(id);
   }
-  for (const { record, vector } of batch.upsert ?? []) {
-    const params = recordToParams(record);
-    const row = s.find.get(record.id) as FoundRow | undefined;
-    const body = searchText(record);
-    let rowid: number;
-    if (row) {
-      if (row.user_id !== scope.userId) {
-        throw new ScopeError(`write: memory id ${record.id} is taken by another user; use a new id`);
-      }
-      s.update.run({ ...params, rowid: row.rowid });
-      rowid = row.rowid;
-      // Re-index only when what is searched changed (a tier move or a metadata change does not).
-      const same = row.kind === record.kind && indexedText(row) === body;
-      if (!same) {
-        s.ftsDelete.run(rowid, owner, `k${row.kind}`, indexedText(row));
-        s.ftsInsert.run(rowid, owner, `k${record.kind}`, body);
-      }
-    } else {
-      rowid = Number(s.insert.run(params).lastInsertRowid);
-      s.ftsInsert.run(rowid, owner, `k${record.kind}`, body);
-    }
-    if (vector) s.vectorPut.run(rowid, Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength));
-    else s.vectorDelete.run(rowid);
-  }
+  for (const upsert of batch.upsert ?? []) upsertRecord(s, scope, upsert);
   for (const v of batch.history ?? []) {
     s.history.run(v.memoryId, v.userId, v.version, v.event, v.text, JSON.stringify(v.metadata), v.at);
   }
