@@ -139,3 +139,20 @@ describe("textSearch across kind blocks", () => {
     await storage.close();
   });
 });
+
+describe("textSearch with an id filter", () => {
+  it("finds exactly the wanted rows, at either end of the block and across kinds", async () => {
+    const storage = new SqliteStorage({ path: ":memory:" });
+    const u = { userId: "u" };
+    const texts = Array.from({ length: 40 }, (_, i) => record(`m${i}`, "u", `heron number ${i}`));
+    await storage.write(u, {
+      upsert: [...texts, record("f", "u", "heron fact", "fact")].map((r) => ({ record: r, vector: null })),
+    });
+    const ids = ["m0", "m39", "f", "missing"];
+    const hits = await storage.textSearch(u, { text: "heron", k: 10, filter: { ids } });
+    expect(hits.map((h) => h.id).sort()).toEqual(["f", "m0", "m39"]);
+    expect(await storage.textSearch(u, { text: "heron", k: 10, filter: { ids: [] } })).toEqual([]);
+    expect(await storage.textSearch({ userId: "v" }, { text: "heron", k: 10, filter: { ids } })).toEqual([]);
+    await storage.close();
+  });
+});

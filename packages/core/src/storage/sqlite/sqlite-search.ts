@@ -2,7 +2,7 @@ import type Database from "better-sqlite3";
 import { queryTerms } from "../../model/index.js";
 import type { Hit, MemoryFilter, TextQuery, VectorQuery, VectorStats } from "../storage-port.js";
 import { filterToSql, needsSqlPrefilter } from "./filter-sql.js";
-import type { RowBlocks } from "./row-blocks.js";
+import type { RowBlocks, RowRange } from "./row-blocks.js";
 import { blobToVector } from "./row-mapping.js";
 import { UserVectors } from "./user-vectors.js";
 
@@ -11,6 +11,33 @@ export function ftsMatch(text: string): string | null {
   const terms = queryTerms(text);
   if (terms.length === 0) return null;
   return terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(" OR ");
+}
+
+/**
+ * With an id filter, each range shrinks to the span of the wanted rows inside it (ranges without any are
+ * dropped): FTS5 then ranks a few neighbouring rows, such as one segment's pages, not the whole block.
+ */
+function narrowToIds(
+  db: Database.Database,
+  userId: string,
+  ranges: RowRange[],
+  ids: readonly string[] | undefined,
+): RowRange[] {
+  if (!ids) return ranges;
+  const rowids = db
+    .prepare("SELECT rowid FROM memories WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))")
+    .pluck()
+    .all(userId, JSON.stringify(ids)) as number[];
+  return ranges.flatMap((r) => {
+    let lo = Number.POSITIVE_INFINITY;
+    let hi = Number.NEGATIVE_INFINITY;
+    for (const id of rowids) {
+      if (id < r.lo || id > r.hi) continue;
+      lo = Math.min(lo, id);
+      hi = Math.max(hi, id);
+    }
+    return lo <= hi ? [{ lo, hi }] : [];
+  });
 }
 
 interface Ranked {
@@ -32,7 +59,7 @@ export function textSearch(
 ): Hit[] {
   const match = ftsMatch(query.text);
   if (!match) return [];
-  const ranges = blocks.ranges(userId, query.filter?.kinds);
+  const ranges = narrowToIds(db, userId, blocks.ranges(userId, query.filter?.kinds), query.filter?.ids);
   if (ranges.length === 0) return [];
   const where = filterToSql(userId, query.filter);
   const ranked = db.prepare(
