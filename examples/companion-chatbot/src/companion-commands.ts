@@ -21,6 +21,7 @@ export function renderOverview(o: MemoryOverview): string {
   }
   if (o.facts.length) lines.push("Facts:", ...o.facts.map((f) => `  - ${clip(f.text)}`));
   if (o.segments.length) lines.push("Recent topics:", ...o.segments.map((s) => `  - ${clip(s.text)}`));
+  if (o.recent.length) lines.push("Lately you told me:", ...o.recent.map((m) => `  - ${clip(m.text)}`));
   lines.push(`Conversation messages stored: ${o.turns}`);
   return lines.join("\n");
 }
@@ -32,7 +33,7 @@ export async function runCommand(line: string, memory: CompanionMemory): Promise
   switch (name.toLowerCase()) {
     case "quit":
     case "exit":
-      return { reply: "Bye. I'll remember.", quit: true };
+      return { reply: "Bye! Talk to you next time.", quit: true };
     case "memory":
       return { reply: renderOverview(await memory.overview()) };
     case "forget": {

@@ -5,6 +5,8 @@ export interface MemoryOverview {
   readonly profile: readonly ProfileTrait[];
   readonly facts: readonly MemoryRecord[];
   readonly segments: readonly MemoryRecord[];
+  /** The user's latest messages, newest first. */
+  readonly recent: readonly MemoryRecord[];
   readonly turns: number;
 }
 
@@ -40,13 +42,15 @@ export function companionMemory(engram: Engram, userId: string, sessionId = SESS
       });
     },
     async overview() {
-      const [profile, facts, segments, stats] = await Promise.all([
+      const [profile, facts, segments, messages, stats] = await Promise.all([
         engram.profile({ userId }),
         engram.memories.list({ userId, kinds: ["fact"], includeExpired: false, limit: 20 }),
         engram.memories.list({ userId, kinds: ["segment"], limit: 5, order: "desc" }),
+        engram.memories.list({ userId, kinds: ["message"], limit: 10, order: "desc" }),
         engram.stats({ userId }),
       ]);
-      return { profile, facts, segments, turns: stats.byKind.message ?? 0 };
+      const recent = messages.filter((m) => m.role === "user").slice(0, 5);
+      return { profile, facts, segments, recent, turns: stats.byKind.message ?? 0 };
     },
     forget: () => engram.forget({ userId }),
     correct: (text) => engram.feedback({ userId, text }),

@@ -79,6 +79,7 @@ describe("the companion remembers across runs", () => {
     await chat(["I work as a lighthouse keeper in Scotland."]);
     const { out } = await chat(["/memory", "/correct I work as a ferry captain now", "/help", "/dance"]);
     expect(out).toContain("What I remember about you:");
+    expect(out).toContain("Lately you told me:\n  - I work as a lighthouse keeper in Scotland.");
     expect(out).toMatch(/Conversation messages stored: 2/);
     expect(out).toMatch(/Thanks, noted\. \d+ old fact\(s\) replaced, \d+ new fact\(s\) stored/);
     expect(out).toContain("Commands: /memory");
