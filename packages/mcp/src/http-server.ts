@@ -35,6 +35,14 @@ export function isLoopback(host: string): boolean {
   return host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
+/**
+ * Checks the access rule before anything is opened: a non-loopback address needs a token, and a token
+ * must be long enough to resist guessing.
+ */
+export function checkHttpAccess(host: string, token: string | undefined): void {
+  resolveToken(host, token);
+}
+
 function resolveToken(host: string, token: string | undefined): { token: string; generated: boolean } {
   if (token === undefined || token === "") {
     if (!isLoopback(host)) {

@@ -5,6 +5,7 @@ export {
   SERVER_VERSION,
 } from "./create-mcp-server.js";
 export {
+  checkHttpAccess,
   DEFAULT_HTTP_HOST,
   DEFAULT_HTTP_PORT,
   type HttpServerHandle,

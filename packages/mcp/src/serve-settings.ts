@@ -1,5 +1,5 @@
 import { ValidationError } from "@engram/core";
-import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT } from "./http-server.js";
+import { checkHttpAccess, DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT } from "./http-server.js";
 
 /** Flags as a command line gives them (strings), before checking. */
 export interface ServeFlags {
@@ -47,12 +47,14 @@ export function serveSettings(flags: ServeFlags, env: Env): ServeSettings {
       });
     }
   }
-  const user = flags.user ?? (env.ENGRAM_USER || undefined);
-  return {
+  const settings: ServeSettings = {
     transport: flags.http ? "http" : "stdio",
     host: flags.host ?? DEFAULT_HTTP_HOST,
     port: portOf(flags.port),
     token: flags.token ?? (env.ENGRAM_MCP_TOKEN || undefined),
-    defaultUserId: user,
+    defaultUserId: flags.user ?? (env.ENGRAM_USER || undefined),
   };
+  // Refuse before the store is opened, so a refused start leaves no file behind.
+  if (settings.transport === "http") checkHttpAccess(settings.host, settings.token);
+  return settings;
 }

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,11 +17,18 @@ describe("engram serve", () => {
     [["serve", "rest"], /unknown server "rest"; expected: engram serve mcp/],
     [["serve", "mcp", "--port", "9000"], /--port applies to the HTTP transport only; add --http/],
     [["serve", "mcp", "--http", "--port", "99999"], /bad --port "99999"/],
-  ])("%j is a usage error", async (argv, message) => {
-    const r = await runCliCaptured([...argv, "--db", join(dir, "u.db")]);
+    [
+      ["serve", "mcp", "--http", "--host", "0.0.0.0"],
+      /refusing to serve MCP on 0\.0\.0\.0 without a bearer token/,
+    ],
+    [["serve", "mcp", "--http", "--token", "abc"], /bearer token is too short/],
+  ])("%j is a usage error and opens no store", async (argv, message) => {
+    const db = join(dir, "u.db");
+    const r = await runCliCaptured([...argv, "--db", db], { env: {} });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stdout).toBe("");
+    expect(existsSync(db)).toBe(false);
   });
 
   it("serve mcp --http answers with the token, 401 without, and stops cleanly on SIGTERM", async () => {
