@@ -139,7 +139,8 @@ describe("Streamable HTTP", () => {
         }),
       });
       expect(ok.status).toBe(200);
-      expect((await ok.json()).result.serverInfo.name).toBe("engram");
+      const body = (await ok.json()) as { result: { serverInfo: { name: string } } };
+      expect(body.result.serverInfo.name).toBe("engram");
     } finally {
       await generated.close();
     }

@@ -76,7 +76,8 @@ describe("engram serve", () => {
     expect((await post({})).status).toBe(401);
     const ok = await post({ authorization: `Bearer ${TOKEN}` });
     expect(ok.status).toBe(200);
-    expect((await ok.json()).result.structuredContent.user_id).toBe("ada");
+    const body = (await ok.json()) as { result: { structuredContent: { user_id: string } } };
+    expect(body.result.structuredContent.user_id).toBe("ada");
     const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
