@@ -1,4 +1,4 @@
-import type { Engram } from "@engram/core";
+import { type Engram, ValidationError } from "@engram/core";
 import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { idString } from "./tool-schemas.js";
@@ -8,7 +8,15 @@ type Variables = Record<string, string | string[]>;
 /** The user named in a resource URI, validated like a tool's user_id. */
 function userFromUri(variables: Variables): string {
   const raw = variables.user_id;
-  return idString("user_id").parse(decodeURIComponent(Array.isArray(raw) ? (raw[0] ?? "") : (raw ?? "")));
+  const parsed = idString("user_id").safeParse(
+    decodeURIComponent(Array.isArray(raw) ? (raw[0] ?? "") : (raw ?? "")),
+  );
+  if (parsed.success) return parsed.data;
+  throw new ValidationError(
+    `user_id in the resource URI ${parsed.error.issues[0]?.message ?? "is invalid"}; ` +
+      "read engram://users/{user_id}/profile or .../stats with a user id",
+    { details: { path: "user_id" } },
+  );
 }
 
 function json(uri: URL, data: unknown): ReadResourceResult {
