@@ -12,6 +12,7 @@ import { ingestCommand } from "./ingest-command.js";
 import { listCommand } from "./list-command.js";
 import { profileCommand } from "./profile-command.js";
 import { searchCommand } from "./search-command.js";
+import { serveCommand } from "./serve-command.js";
 import { showCommand } from "./show-command.js";
 import { statsCommand } from "./stats-command.js";
 
@@ -34,6 +35,7 @@ export const COMMANDS: readonly Command[] = [
   importCommand,
   statsCommand,
   evalCommand,
+  serveCommand,
   createHelpCommand(() => COMMANDS),
 ];
 

@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+import { parseArgs } from "node:util";
+import { createEngram, DEFAULT_DB_PATH, EngramError } from "@engram/core";
+import { runMcpServer } from "./run-mcp-server.js";
+import { serveSettings } from "./serve-settings.js";
+
+const USAGE = `Usage: engram-mcp [--db PATH] [--user U] [--no-embed] [--http [--host H] [--port P] [--token T]]
+
+Serves Engram memory to MCP clients: over stdio by default (for desktop clients that spawn it),
+or over Streamable HTTP at http://127.0.0.1:8787/mcp with --http.
+
+  --db PATH     the store (default ${DEFAULT_DB_PATH}, or $ENGRAM_DB); use an absolute path in client configs
+  --user U      the user for calls that pass no user_id (or $ENGRAM_USER)
+  --no-embed    full-text only, no embedding model (or ENGRAM_EMBEDDER=none)
+  --http        serve Streamable HTTP instead of stdio
+  --host H      address to bind (default 127.0.0.1; any other address needs --token)
+  --port P      port (default 8787; 0 picks a free one)
+  --token T     bearer token clients must send (or $ENGRAM_MCP_TOKEN; generated and printed if omitted)`;
+
+async function main(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      db: { type: "string" },
+      user: { type: "string" },
+      "no-embed": { type: "boolean" },
+      http: { type: "boolean" },
+      host: { type: "string" },
+      port: { type: "string" },
+      token: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const env = process.env;
+  const settings = serveSettings(values, env);
+  const noEmbed = values["no-embed"] || env.ENGRAM_EMBEDDER === "none";
+  const engram = await createEngram({
+    path: values.db ?? (env.ENGRAM_DB || DEFAULT_DB_PATH),
+    ...(noEmbed ? { embedder: null } : {}),
+  });
+  try {
+    await runMcpServer({ engram, ...settings });
+  } finally {
+    await engram.close();
+  }
+  return 0;
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`engram-mcp: ${message}\n`);
+  process.exitCode = EngramError.isInstance(error) || error instanceof TypeError ? 2 : 1;
+}

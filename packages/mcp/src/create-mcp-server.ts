@@ -1,0 +1,48 @@
+import { type Engram, ValidationError } from "@engram/core";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { registerMemoryResources } from "./memory-resources.js";
+import { registerReadTools } from "./read-tools.js";
+import { idString } from "./tool-schemas.js";
+import { registerWriteTools } from "./write-tools.js";
+
+export const SERVER_NAME = "engram";
+export const SERVER_VERSION = "0.1.0";
+
+export interface EngramMcpServerOptions {
+  /** The memory engine; the caller opens and closes it. One engine serves every user. */
+  readonly engram: Engram;
+  /**
+   * The user for calls that pass no `user_id` (single-user desktop setups). Without it every call must
+   * name its user.
+   */
+  readonly defaultUserId?: string | undefined;
+}
+
+const INSTRUCTIONS =
+  "Long-term memory of the user. Before answering, call retrieve_memory with the user's message; after " +
+  "answering, call add_memory with the user's message and your answer. Use give_feedback when the user " +
+  "corrects something about themselves, and forget_user only when they ask to be forgotten.";
+
+function checkDefaultUser(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const parsed = idString("defaultUserId").safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new ValidationError(
+    `createEngramMcpServer: defaultUserId ${parsed.error.issues[0]?.message ?? "is invalid"}; ` +
+      'pass a user id such as "me", or leave it out so every call names its user',
+    { details: { path: "defaultUserId" } },
+  );
+}
+
+/** An MCP server with Engram's memory tools and resources, ready to connect to any transport. */
+export function createEngramMcpServer(options: EngramMcpServerOptions): McpServer {
+  const defaultUserId = checkDefaultUser(options.defaultUserId);
+  const server = new McpServer(
+    { name: SERVER_NAME, version: SERVER_VERSION },
+    { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {} } },
+  );
+  registerReadTools(server, options.engram, defaultUserId);
+  registerWriteTools(server, options.engram, defaultUserId);
+  registerMemoryResources(server, options.engram, defaultUserId);
+  return server;
+}

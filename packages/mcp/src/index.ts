@@ -1,0 +1,18 @@
+export {
+  createEngramMcpServer,
+  type EngramMcpServerOptions,
+  SERVER_NAME,
+  SERVER_VERSION,
+} from "./create-mcp-server.js";
+export {
+  checkHttpAccess,
+  DEFAULT_HTTP_HOST,
+  DEFAULT_HTTP_PORT,
+  type HttpServerHandle,
+  type HttpServerOptions,
+  isLoopback,
+  MCP_PATH,
+  startHttpServer,
+} from "./http-server.js";
+export { type RunMcpServerOptions, runMcpServer } from "./run-mcp-server.js";
+export { type ServeFlags, type ServeSettings, serveSettings } from "./serve-settings.js";
