@@ -40,16 +40,12 @@ function narrowToIds(
   });
 }
 
-interface Ranked {
-  rowid: number;
-  rank: number;
-}
-
 /**
- * BM25 top-k within the scope. FTS5 ranks inside each of the scope's rowid ranges (one per kind block,
- * seeking straight to it), the ranges' lists merge by score, and only those rows are joined and filtered;
- * if filtering leaves fewer than k, the window widens until it cannot. BM25's statistics are the whole
- * index's, so scores from different ranges compare.
+ * BM25 top-k within the scope. FTS5 scores the matches inside each of the scope's rowid ranges (one per
+ * kind block), seeking straight to them; they are ordered here, and only the best are joined and
+ * filtered, the window widening while filtering leaves fewer than k. FTS5's own `ORDER BY rank` is not
+ * used: its sorted plan scores every match in the table before applying the rowid range. BM25's
+ * statistics are the whole index's, so scores from different ranges compare.
  */
 export function textSearch(
   db: Database.Database,
@@ -61,33 +57,35 @@ export function textSearch(
   if (!match) return [];
   const ranges = narrowToIds(db, userId, blocks.ranges(userId, query.filter?.kinds), query.filter?.ids);
   if (ranges.length === 0) return [];
+  const scored = db
+    .prepare(
+      "SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ? AND rowid BETWEEN ? AND ?",
+    )
+    .raw();
+  // bm25() is lower-is-better; [rowid, bm25] pairs, best first.
+  const hits = ranges.flatMap((r) => scored.all(match, r.lo, r.hi) as [number, number][]);
+  hits.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
   const where = filterToSql(userId, query.filter);
-  const ranked = db.prepare(
-    "SELECT rowid, rank FROM memories_fts WHERE memories_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rank LIMIT ?",
-  );
   // CROSS JOIN keeps SQLite iterating the few ranked rowids, not the user's whole index.
-  const kept = db.prepare(
-    `SELECT m.rowid AS rowid, m.id AS id FROM json_each(?) AS j CROSS JOIN memories m ON m.rowid = j.value
-     WHERE ${where.sql}`,
-  );
-  for (let window = query.k + 16; ; window *= 4) {
-    const perRange = ranges.map((r) => ranked.all(match, r.lo, r.hi, window) as Ranked[]);
-    const hits =
-      perRange.length === 1 ? (perRange[0] as Ranked[]) : perRange.flat().sort((a, b) => a.rank - b.rank);
+  const kept = db
+    .prepare(
+      `SELECT m.rowid, m.id FROM json_each(?) AS j CROSS JOIN memories m ON m.rowid = j.value WHERE ${where.sql}`,
+    )
+    .raw();
+  const out: Hit[] = [];
+  for (let start = 0, window = query.k + 16; start < hits.length && out.length < query.k; window *= 4) {
+    const slice = hits.slice(start, start + window);
+    start += slice.length;
     const ids = new Map(
-      (
-        kept.all(JSON.stringify(hits.map((h) => h.rowid)), ...where.params) as { rowid: number; id: string }[]
-      ).map((r) => [r.rowid, r.id]),
+      kept.all(JSON.stringify(slice.map((h) => h[0])), ...where.params) as [number, string][],
     );
-    const out: Hit[] = [];
-    for (const h of hits) {
-      const id = ids.get(h.rowid);
-      if (id !== undefined) out.push({ id, score: -h.rank });
+    for (const [rowid, rank] of slice) {
+      const id = ids.get(rowid);
+      if (id !== undefined) out.push({ id, score: -rank });
       if (out.length === query.k) break;
     }
-    // Enough hits, or FTS5 returned every match there is.
-    if (out.length === query.k || perRange.every((list) => list.length < window)) return out;
   }
+  return out;
 }
 
 /** Per-user in-memory vector sets, loaded on first search and kept current by this connection's writes. */
