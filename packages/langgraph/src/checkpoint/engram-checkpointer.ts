@@ -79,7 +79,7 @@ export class EngramCheckpointer extends BaseCheckpointSaver {
       ? await this.storage.kvGet(scope, namespace, newestFirstKey(checkpointId))
       : (await this.storage.kvList(scope, { prefix: namespace, limit: 1 }))[0];
     if (!entry) return undefined;
-    const where = { scope, threadId, checkpointNs };
+    const where = { scope, threadId, checkpointNs, carry: this.carry(config) };
     return readTuple(this.source(), where, parseRow<CheckpointRow>(entry), checkpointId ? config : undefined);
   }
 
@@ -99,7 +99,7 @@ export class EngramCheckpointer extends BaseCheckpointSaver {
         const row = parseRow<CheckpointRow>(entry);
         if (onlyId !== undefined && row.id !== onlyId) continue;
         if (before !== undefined && row.id >= before) continue;
-        const where = { scope, threadId, checkpointNs: entry.namespace.at(-1) ?? "" };
+        const where = { scope, threadId, checkpointNs: entry.namespace.at(-1) ?? "", carry: this.carry(config) };
         if (options.filter && !(await this.metadataMatches(row, options.filter))) continue;
         remaining--;
         yield await readTuple(this.source(), where, row);
@@ -148,7 +148,7 @@ export class EngramCheckpointer extends BaseCheckpointSaver {
       ],
     });
     return {
-      configurable: { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: checkpoint.id },
+      configurable: { ...this.carry(config), thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: checkpoint.id },
     };
   }
 
@@ -236,6 +236,12 @@ export class EngramCheckpointer extends BaseCheckpointSaver {
   private async metadataMatches(row: CheckpointRow, filter: Record<string, unknown>): Promise<boolean> {
     const metadata = (await this.serde.loadsTyped(...decodeTyped(row.metadata))) as Record<string, unknown>;
     return Object.entries(filter).every(([key, value]) => metadata[key] === value);
+  }
+
+  /** The owner key of a config, kept in the configs returned, so put -> putWrites -> getTuple chains keep it. */
+  private carry(config: RunnableConfig): Record<string, unknown> {
+    const value = config.configurable?.[this.owner.userIdKey];
+    return value === undefined ? {} : { [this.owner.userIdKey]: value };
   }
 
   private source(): TupleSource {

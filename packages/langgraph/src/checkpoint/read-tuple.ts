@@ -32,6 +32,8 @@ interface Where {
   readonly scope: Scope;
   readonly threadId: string;
   readonly checkpointNs: string;
+  /** Carried into the configs a tuple names (the owner key), so they can be passed back as they are. */
+  readonly carry?: Record<string, unknown>;
 }
 
 /** The writes pending on a checkpoint, in LangGraph's order (task path, task id, index). */
@@ -115,7 +117,7 @@ export async function readTuple(
         ] as CheckpointPendingWrite,
     ),
   );
-  const ids = { thread_id: where.threadId, checkpoint_ns: where.checkpointNs };
+  const ids = { ...where.carry, thread_id: where.threadId, checkpoint_ns: where.checkpointNs };
   return {
     config: config ?? { configurable: { ...ids, checkpoint_id: row.id } },
     checkpoint,
