@@ -22,7 +22,9 @@ for (const backend of BACKENDS) {
     });
     afterEach(() => dispose());
 
-    const cfg = (userId: string, threadId = "t1") => ({ configurable: { thread_id: threadId, user_id: userId } });
+    const cfg = (userId: string, threadId = "t1") => ({
+      configurable: { thread_id: threadId, user_id: userId },
+    });
 
     it("stores a thread under the user the config names; the same thread id of another user is another thread", async () => {
       await saver.put(cfg("alice"), checkpoint({ a: "alice's" }, { a: 1 }), meta, { a: 1 });
@@ -36,7 +38,9 @@ for (const backend of BACKENDS) {
     it("refuses a call that names no owner, and says what to pass", async () => {
       const put = saver.put({ configurable: { thread_id: "t1" } }, checkpoint({}, {}), meta, {});
       await expect(put).rejects.toSatisfy((e) => EngramError.isInstance(e) && e.code === "SCOPE_REQUIRED");
-      await expect(saver.getTuple({ configurable: { thread_id: "t1" } })).rejects.toThrow(/configurable\.user_id/);
+      await expect(saver.getTuple({ configurable: { thread_id: "t1" } })).rejects.toThrow(
+        /configurable\.user_id/,
+      );
       const custom = new EngramCheckpointer(engram, { userIdKey: "tenant" });
       await custom.put({ configurable: { thread_id: "t1", tenant: "acme" } }, checkpoint({}, {}), meta, {});
       expect(await custom.threads("acme")).toEqual(["t1"]);
@@ -74,7 +78,12 @@ for (const backend of BACKENDS) {
       let config = cfg("alice");
       for (let step = 1; step <= 5; step++) {
         const cp = checkpoint({ big, counter: step }, { big: 1, counter: step });
-        config = await saver.put(config, cp, { ...meta, step }, step === 1 ? { big: 1, counter: 1 } : { counter: step });
+        config = await saver.put(
+          config,
+          cp,
+          { ...meta, step },
+          step === 1 ? { big: 1, counter: 1 } : { counter: step },
+        );
       }
       expect((await engram.stats({ userId: "alice" })).kv).toBe(1 + 5 + 1 + 5); // thread, checkpoints, big, counter
       const latest = await saver.getTuple(cfg("alice"));
@@ -83,7 +92,9 @@ for (const backend of BACKENDS) {
     });
 
     it("receives the user from a graph's configurable", async () => {
-      const State = Annotation.Root({ n: Annotation<number>({ reducer: (a, b) => a + b, default: () => 0 }) });
+      const State = Annotation.Root({
+        n: Annotation<number>({ reducer: (a, b) => a + b, default: () => 0 }),
+      });
       const graph = new StateGraph(State)
         .addNode("inc", () => ({ n: 1 }))
         .addEdge(START, "inc")

@@ -45,7 +45,10 @@ for (const backend of BACKENDS) {
       await store.put(["memories", "alice"], "a", { text: "embedded" });
       await store.put(["memories", "alice"], "b", { text: "not embedded" }, false);
       const items = await engram.memories.list({ userId: "alice", kinds: ["item"], order: "asc" });
-      const vectors = await engram.storage.getVectors({ userId: "alice" }, items.map((m) => m.id));
+      const vectors = await engram.storage.getVectors(
+        { userId: "alice" },
+        items.map((m) => m.id),
+      );
       expect(items.map((m) => vectors.has(m.id))).toEqual([true, false]);
     });
 
@@ -61,9 +64,15 @@ for (const backend of BACKENDS) {
     it("refuses bad input with typed errors that say what to pass", async () => {
       await expect(store.put(["memories"], "k", { text: "x" })).rejects.toSatisfy(code("INVALID_INPUT"));
       await expect(store.put(["memories"], "k", { text: "x" })).rejects.toThrow(/position 1/);
-      await expect(store.put(["memories", "alice"], "k", [1] as never)).rejects.toSatisfy(code("INVALID_INPUT"));
-      await expect(store.put(["memories", "alice"], "", { text: "x" })).rejects.toSatisfy(code("INVALID_INPUT"));
-      await expect(store.search(["memories"], { filter: { n: { $near: 1 } } })).rejects.toThrow(/unknown operator/);
+      await expect(store.put(["memories", "alice"], "k", [1] as never)).rejects.toSatisfy(
+        code("INVALID_INPUT"),
+      );
+      await expect(store.put(["memories", "alice"], "", { text: "x" })).rejects.toSatisfy(
+        code("INVALID_INPUT"),
+      );
+      await expect(store.search(["memories"], { filter: { n: { $near: 1 } } })).rejects.toThrow(
+        /unknown operator/,
+      );
       expect(() => new EngramStore(engram, { userIdAt: 1, userId: "x" })).toThrow(/either userIdAt/);
     });
   });
@@ -74,7 +83,11 @@ describe("EngramStore with an embedding model that is down", () => {
   let engram: Engram;
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), "engram-store-"));
-    engram = await createEngram({ path: join(dir, "e.db"), embedder: failingEmbeddingModel(1), background: false });
+    engram = await createEngram({
+      path: join(dir, "e.db"),
+      embedder: failingEmbeddingModel(1),
+      background: false,
+    });
   });
   afterEach(async () => {
     await engram.close();

@@ -99,7 +99,12 @@ export class EngramCheckpointer extends BaseCheckpointSaver {
         const row = parseRow<CheckpointRow>(entry);
         if (onlyId !== undefined && row.id !== onlyId) continue;
         if (before !== undefined && row.id >= before) continue;
-        const where = { scope, threadId, checkpointNs: entry.namespace.at(-1) ?? "", carry: this.carry(config) };
+        const where = {
+          scope,
+          threadId,
+          checkpointNs: entry.namespace.at(-1) ?? "",
+          carry: this.carry(config),
+        };
         if (options.filter && !(await this.metadataMatches(row, options.filter))) continue;
         remaining--;
         yield await readTuple(this.source(), where, row);
@@ -148,7 +153,12 @@ export class EngramCheckpointer extends BaseCheckpointSaver {
       ],
     });
     return {
-      configurable: { ...this.carry(config), thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: checkpoint.id },
+      configurable: {
+        ...this.carry(config),
+        thread_id: threadId,
+        checkpoint_ns: checkpointNs,
+        checkpoint_id: checkpoint.id,
+      },
     };
   }
 
