@@ -41,7 +41,11 @@ function step(i: number, messages: string[], doc: string) {
   };
 }
 
-async function measure(name: string, saver: BaseCheckpointSaver, o: LangGraphBenchOptions): Promise<CheckpointFigures> {
+async function measure(
+  name: string,
+  saver: BaseCheckpointSaver,
+  o: LangGraphBenchOptions,
+): Promise<CheckpointFigures> {
   const put: number[] = [];
   const putWrites: number[] = [];
   const latest: number[] = [];
@@ -49,7 +53,9 @@ async function measure(name: string, saver: BaseCheckpointSaver, o: LangGraphBen
   const ids: RunnableConfig[] = [];
   const doc = "a large state value that does not change between steps. ".repeat(200);
   for (let t = 0; t < o.threads; t++) {
-    let config: RunnableConfig = { configurable: { thread_id: `thread-${t}`, user_id: "bench", checkpoint_ns: "" } };
+    let config: RunnableConfig = {
+      configurable: { thread_id: `thread-${t}`, user_id: "bench", checkpoint_ns: "" },
+    };
     const messages: string[] = [];
     for (let i = 0; i < o.steps; i++) {
       const checkpoint = step(i, messages, doc);
@@ -72,12 +78,22 @@ async function measure(name: string, saver: BaseCheckpointSaver, o: LangGraphBen
     await saver.getTuple(ids[(q * 7919) % ids.length] as RunnableConfig);
     byId.push(ms(start));
   }
-  return { saver: name, put: summarize(put), putWrites: summarize(putWrites), getTupleLatest: summarize(latest), getTupleById: summarize(byId) };
+  return {
+    saver: name,
+    put: summarize(put),
+    putWrites: summarize(putWrites),
+    getTupleLatest: summarize(latest),
+    getTupleById: summarize(byId),
+  };
 }
 
 /** Both savers, one after the other, each on its own SQLite file (WAL, synchronous FULL for both). */
 export async function langgraphBench(o: LangGraphBenchOptions): Promise<CheckpointFigures[]> {
-  const engram = await createEngram({ path: join(o.dir, "engram-checkpoints.db"), embedder: null, background: false });
+  const engram = await createEngram({
+    path: join(o.dir, "engram-checkpoints.db"),
+    embedder: null,
+    background: false,
+  });
   const sqlite = SqliteSaver.fromConnString(join(o.dir, "langgraph-checkpoints.db"));
   try {
     // SqliteSaver creates its tables lazily, on first use; do that outside the timings.
@@ -97,7 +113,8 @@ export async function langgraphBench(o: LangGraphBenchOptions): Promise<Checkpoi
 export function langgraphTable(figures: readonly CheckpointFigures[], o: LangGraphBenchOptions): string {
   const cell = (l: Latency) => `${l.p50.toFixed(3)} / ${l.p95.toFixed(3)}`;
   const rows = figures.map(
-    (f) => `| ${f.saver} | ${cell(f.put)} | ${cell(f.putWrites)} | ${cell(f.getTupleLatest)} | ${cell(f.getTupleById)} |`,
+    (f) =>
+      `| ${f.saver} | ${cell(f.put)} | ${cell(f.putWrites)} | ${cell(f.getTupleLatest)} | ${cell(f.getTupleById)} |`,
   );
   return [
     `Checkpoint latency, ms p50 / p95 (${o.threads} threads x ${o.steps} steps; 3 channels, 1 unchanged large one)`,
@@ -108,8 +125,11 @@ export function langgraphTable(figures: readonly CheckpointFigures[], o: LangGra
   ].join("\n");
 }
 
+export const langgraphSizes = (quick: boolean) =>
+  quick ? { threads: 4, steps: 50 } : { threads: 10, steps: 200 };
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const options = process.argv.includes("--quick") ? { threads: 4, steps: 50 } : { threads: 10, steps: 200 };
+  const options = langgraphSizes(process.argv.includes("--quick"));
   const dir = mkdtempSync(join(tmpdir(), "engram-bench-langgraph-"));
   try {
     const o = { dir, ...options };
