@@ -1,6 +1,6 @@
 // Checkpoint latency of EngramCheckpointer next to LangGraph's SqliteSaver, in one run, on files in the
 // same directory. Part of `pnpm bench`; alone: `tsx --conditions=@engram/source bench/langgraph.ts [--quick]`.
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -19,6 +19,8 @@ export interface CheckpointFigures {
   readonly getTupleLatest: Latency;
   /** A checkpoint by id, anywhere in the thread's history. */
   readonly getTupleById: Latency;
+  /** Size of the database file and its WAL after the run. */
+  readonly fileMb: number;
 }
 
 export interface LangGraphBenchOptions {
@@ -41,69 +43,102 @@ function step(i: number, messages: string[], doc: string) {
   };
 }
 
-async function measure(
-  name: string,
-  saver: BaseCheckpointSaver,
-  o: LangGraphBenchOptions,
-): Promise<CheckpointFigures> {
-  const put: number[] = [];
-  const putWrites: number[] = [];
-  const latest: number[] = [];
-  const byId: number[] = [];
-  const ids: RunnableConfig[] = [];
-  const doc = "a large state value that does not change between steps. ".repeat(200);
-  for (let t = 0; t < o.threads; t++) {
-    let config: RunnableConfig = {
-      configurable: { thread_id: `thread-${t}`, user_id: "bench", checkpoint_ns: "" },
-    };
-    const messages: string[] = [];
-    for (let i = 0; i < o.steps; i++) {
-      const checkpoint = step(i, messages, doc);
-      const newVersions = i === 0 ? checkpoint.channel_versions : { messages: i + 1, counter: i + 1 };
-      let start = performance.now();
-      config = await saver.put(config, checkpoint, { source: "loop", step: i, parents: {} }, newVersions);
-      put.push(ms(start));
-      start = performance.now();
-      await saver.putWrites(config, [["messages", `write ${i}`]], `task-${i}`);
-      putWrites.push(ms(start));
-      ids.push(config);
-    }
-  }
-  for (let q = 0; q < o.threads * o.steps; q++) {
-    const thread = `thread-${q % o.threads}`;
-    let start = performance.now();
-    await saver.getTuple({ configurable: { thread_id: thread, user_id: "bench", checkpoint_ns: "" } });
-    latest.push(ms(start));
-    start = performance.now();
-    await saver.getTuple(ids[(q * 7919) % ids.length] as RunnableConfig);
-    byId.push(ms(start));
-  }
-  return {
-    saver: name,
-    put: summarize(put),
-    putWrites: summarize(putWrites),
-    getTupleLatest: summarize(latest),
-    getTupleById: summarize(byId),
-  };
+interface Subject {
+  readonly name: string;
+  readonly saver: BaseCheckpointSaver;
+  readonly file: string;
+  readonly samples: Record<"put" | "putWrites" | "latest" | "byId", number[]>;
+  readonly ids: RunnableConfig[];
+  config: RunnableConfig;
 }
 
-/** Both savers, one after the other, each on its own SQLite file (WAL, synchronous FULL for both). */
+async function timed(samples: number[], fn: () => Promise<unknown>): Promise<void> {
+  const start = performance.now();
+  await fn();
+  samples.push(ms(start));
+}
+
+/** One graph step on every saver in turn, so load from other processes falls on both alike. */
+async function writeThread(subjects: Subject[], t: number, steps: number): Promise<void> {
+  const doc = "a large state value that does not change between steps. ".repeat(200);
+  const messages: string[] = [];
+  for (const s of subjects)
+    s.config = { configurable: { thread_id: `thread-${t}`, user_id: "bench", checkpoint_ns: "" } };
+  for (let i = 0; i < steps; i++) {
+    const checkpoint = step(i, messages, doc);
+    const newVersions = i === 0 ? checkpoint.channel_versions : { messages: i + 1, counter: i + 1 };
+    for (const s of subjects) {
+      await timed(s.samples.put, async () => {
+        s.config = await s.saver.put(
+          s.config,
+          checkpoint,
+          { source: "loop", step: i, parents: {} },
+          newVersions,
+        );
+      });
+      await timed(s.samples.putWrites, () =>
+        s.saver.putWrites(s.config, [["messages", `write ${i}`]], `task-${i}`),
+      );
+      s.ids.push(s.config);
+    }
+  }
+}
+
+async function readBack(subjects: Subject[], o: LangGraphBenchOptions): Promise<void> {
+  for (let q = 0; q < o.threads * o.steps; q++) {
+    const latest = {
+      configurable: { thread_id: `thread-${q % o.threads}`, user_id: "bench", checkpoint_ns: "" },
+    };
+    for (const s of subjects) {
+      await timed(s.samples.latest, () => s.saver.getTuple(latest));
+      await timed(s.samples.byId, () => s.saver.getTuple(s.ids[(q * 7919) % s.ids.length] as RunnableConfig));
+    }
+  }
+}
+
+const fileMb = (path: string): number =>
+  Number(
+    (
+      ["", "-wal"].reduce(
+        (sum, suffix) => sum + (existsSync(path + suffix) ? statSync(path + suffix).size : 0),
+        0,
+      ) / 1e6
+    ).toFixed(1),
+  );
+
+/** Both savers on SQLite files in the same directory, WAL and synchronous FULL for both, interleaved. */
 export async function langgraphBench(o: LangGraphBenchOptions): Promise<CheckpointFigures[]> {
-  const engram = await createEngram({
-    path: join(o.dir, "engram-checkpoints.db"),
-    embedder: null,
-    background: false,
-  });
-  const sqlite = SqliteSaver.fromConnString(join(o.dir, "langgraph-checkpoints.db"));
+  const engramFile = join(o.dir, "engram-checkpoints.db");
+  const sqliteFile = join(o.dir, "langgraph-checkpoints.db");
+  const engram = await createEngram({ path: engramFile, embedder: null, background: false });
+  const sqlite = SqliteSaver.fromConnString(sqliteFile);
   try {
-    // SqliteSaver creates its tables lazily, on first use; do that outside the timings.
+    // SqliteSaver creates its tables on first use; do that outside the timings.
     await sqlite.getTuple({ configurable: { thread_id: "warm-up" } });
     sqlite.db.pragma("journal_mode = WAL");
     sqlite.db.pragma("synchronous = FULL");
-    return [
-      await measure("EngramCheckpointer", new EngramCheckpointer(engram), o),
-      await measure("SqliteSaver", sqlite, o),
+    const subject = (name: string, saver: BaseCheckpointSaver, file: string): Subject => ({
+      name,
+      saver,
+      file,
+      samples: { put: [], putWrites: [], latest: [], byId: [] },
+      ids: [],
+      config: {},
+    });
+    const subjects = [
+      subject("EngramCheckpointer", new EngramCheckpointer(engram), engramFile),
+      subject("SqliteSaver", sqlite, sqliteFile),
     ];
+    for (let t = 0; t < o.threads; t++) await writeThread(subjects, t, o.steps);
+    await readBack(subjects, o);
+    return subjects.map((s) => ({
+      saver: s.name,
+      put: summarize(s.samples.put),
+      putWrites: summarize(s.samples.putWrites),
+      getTupleLatest: summarize(s.samples.latest),
+      getTupleById: summarize(s.samples.byId),
+      fileMb: fileMb(s.file),
+    }));
   } finally {
     await engram.close();
     sqlite.db.close();
@@ -114,13 +149,13 @@ export function langgraphTable(figures: readonly CheckpointFigures[], o: LangGra
   const cell = (l: Latency) => `${l.p50.toFixed(3)} / ${l.p95.toFixed(3)}`;
   const rows = figures.map(
     (f) =>
-      `| ${f.saver} | ${cell(f.put)} | ${cell(f.putWrites)} | ${cell(f.getTupleLatest)} | ${cell(f.getTupleById)} |`,
+      `| ${f.saver} | ${cell(f.put)} | ${cell(f.putWrites)} | ${cell(f.getTupleLatest)} | ${cell(f.getTupleById)} | ${f.fileMb} |`,
   );
   return [
     `Checkpoint latency, ms p50 / p95 (${o.threads} threads x ${o.steps} steps; 3 channels, 1 unchanged large one)`,
     "",
-    "| saver | put | putWrites | getTuple (latest) | getTuple (by id) |",
-    "|---|---|---|---|---|",
+    "| saver | put | putWrites | getTuple (latest) | getTuple (by id) | file MB |",
+    "|---|---|---|---|---|---|",
     ...rows,
   ].join("\n");
 }

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createEngram, type Engram } from "@engram/core";
 import { hashEmbeddingModel } from "@engram/core/testing";
+import { EngramCheckpointer } from "@engram/langgraph";
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { demoScript, openAiModel } from "../src/chat-model.js";
@@ -53,9 +54,10 @@ describe("the LangGraph memory agent", () => {
       ["assistant", "thread-2"],
     ]);
     // thread-1's state survived the restart.
-    const agent = createMemoryAgent(engram, model);
-    const state = await agent.getState({ configurable: { thread_id: "thread-1", user_id: "alice" } });
-    expect(state.values.messages).toHaveLength(4);
+    const saved = await new EngramCheckpointer(engram).getTuple({
+      configurable: { thread_id: "thread-1", user_id: "alice" },
+    });
+    expect(saved?.checkpoint.channel_values.messages).toHaveLength(4);
     await engram.close();
   });
 

@@ -1,4 +1,5 @@
 import { type Engram, EngramError } from "@engram/core";
+import type { RunnableConfig } from "@langchain/core/runnables";
 import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
 import { emptyCheckpoint, uuid6 } from "@langchain/langgraph-checkpoint";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -75,7 +76,7 @@ for (const backend of BACKENDS) {
 
     it("stores a channel's value once per version, however many checkpoints show it", async () => {
       const big = "x".repeat(1000);
-      let config = cfg("alice");
+      let config: RunnableConfig = cfg("alice");
       for (let step = 1; step <= 5; step++) {
         const cp = checkpoint({ big, counter: step }, { big: 1, counter: step });
         config = await saver.put(

@@ -1,4 +1,12 @@
-import type { BaseStore } from "@langchain/langgraph-checkpoint";
+import type {
+  BaseStore,
+  GetOperation,
+  Item,
+  Operation,
+  PutOperation,
+  SearchItem,
+  SearchOperation,
+} from "@langchain/langgraph-checkpoint";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { pause, type StoreInitializer } from "./store-initializer.js";
 
@@ -73,12 +81,18 @@ export function putGetDeleteTests(init: StoreInitializer): void {
 
     it("answers a batch in operation order; reads see the state before the batch's writes", async () => {
       await store.put(["docs", "u1"], "a", { text: "alpha" });
-      const [got, put, searched, missing] = await store.batch([
-        { namespace: ["docs", "u1"], key: "a" },
-        { namespace: ["docs", "u1"], key: "b", value: { text: "beta" } },
-        { namespacePrefix: ["docs"], limit: 10, offset: 0 },
-        { namespace: ["docs", "u1"], key: "b" },
-      ]);
+      const ops: Operation[] = [
+        { namespace: ["docs", "u1"], key: "a" } satisfies GetOperation,
+        { namespace: ["docs", "u1"], key: "b", value: { text: "beta" } } satisfies PutOperation,
+        { namespacePrefix: ["docs"], limit: 10, offset: 0 } satisfies SearchOperation,
+        { namespace: ["docs", "u1"], key: "b" } satisfies GetOperation,
+      ];
+      const [got, put, searched, missing] = (await store.batch(ops)) as unknown as [
+        Item | null,
+        null,
+        SearchItem[],
+        Item | null,
+      ];
       expect(got?.value).toEqual({ text: "alpha" });
       expect(put).toBeNull();
       expect(searched.map((i) => i.key)).toEqual(["a"]);
