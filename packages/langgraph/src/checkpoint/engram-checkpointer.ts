@@ -8,27 +8,22 @@ import {
   type CheckpointListOptions,
   type CheckpointMetadata,
   type CheckpointTuple,
-  copyCheckpoint,
   getCheckpointId,
   type PendingWrite,
   type SerializerProtocol,
-  WRITES_IDX_MAP,
 } from "@langchain/langgraph-checkpoint";
 import { z } from "zod";
 import {
-  blobsNs,
   type CheckpointRow,
   checkpointsNs,
   decodeTyped,
-  encodeTyped,
   newestFirstKey,
   parseRow,
   THREAD_INDEX,
   threadRoot,
-  type WriteRow,
-  writeKey,
   writesNs,
 } from "./checkpoint-layout.js";
+import { checkpointEntries, writeEntries } from "./encode-rows.js";
 import { readTuple, type TupleSource } from "./read-tuple.js";
 import {
   type OwnerOptions,
@@ -121,37 +116,16 @@ export class EngramCheckpointer extends BaseCheckpointSaver {
     const threadId = requireThreadId(config, "put");
     const scope = threadOwner(config, this.owner, "put");
     const checkpointNs = String(config.configurable?.checkpoint_ns ?? "");
-    const copy = copyCheckpoint(checkpoint);
-    const blobs = await Promise.all(
-      Object.entries(newVersions).map(async ([channel, version]) => ({
-        namespace: blobsNs(threadId, checkpointNs, channel),
-        key: String(version),
-        value: JSON.stringify(
-          channel in copy.channel_values
-            ? encodeTyped(await this.serde.dumpsTyped(copy.channel_values[channel]))
-            : { t: "empty" },
-        ),
-      })),
-    );
-    copy.channel_values = {};
     const parentId = config.configurable?.checkpoint_id as string | undefined;
-    const row: CheckpointRow = {
-      id: checkpoint.id,
-      ...(parentId ? { parentId } : {}),
-      checkpoint: encodeTyped(await this.serde.dumpsTyped(copy)),
-      metadata: encodeTyped(await this.serde.dumpsTyped(metadata)),
-    };
-    await this.storage.write(scope, {
-      kvPut: [
-        ...blobs,
-        {
-          namespace: checkpointsNs(threadId, checkpointNs),
-          key: newestFirstKey(checkpoint.id),
-          value: JSON.stringify(row),
-        },
-        { namespace: THREAD_INDEX, key: threadId, value: "{}" },
-      ],
+    const kvPut = await checkpointEntries(this.serde, {
+      threadId,
+      checkpointNs,
+      parentId,
+      checkpoint,
+      metadata,
+      newVersions,
     });
+    await this.storage.write(scope, { kvPut });
     return {
       configurable: {
         ...this.carry(config),
@@ -178,29 +152,14 @@ export class EngramCheckpointer extends BaseCheckpointSaver {
     const scope = threadOwner(config, this.owner, "putWrites");
     const checkpointNs = String(config.configurable?.checkpoint_ns ?? "");
     const namespace = writesNs(threadId, checkpointNs, checkpointId);
-    const indexed = writes.map(([channel, value], i) => ({
-      channel,
-      value,
-      idx: WRITES_IDX_MAP[channel] ?? i,
-    }));
-    // Regular writes keep the first value a task wrote; special ones (errors, interrupts) are replaced.
-    const existing = indexed.some((w) => w.idx >= 0)
-      ? new Set((await this.storage.kvList(scope, { prefix: namespace })).map((e) => e.key))
-      : new Set<string>();
-    const kvPut = await Promise.all(
-      indexed
-        .filter((w) => w.idx < 0 || !existing.has(writeKey(taskId, w.idx)))
-        .map(async (w) => {
-          const row: WriteRow = {
-            taskId,
-            idx: w.idx,
-            channel: w.channel,
-            taskPath,
-            value: encodeTyped(await this.serde.dumpsTyped(w.value)),
-          };
-          return { namespace, key: writeKey(taskId, w.idx), value: JSON.stringify(row) };
-        }),
-    );
+    const kvPut = await writeEntries(this.serde, {
+      namespace,
+      writes,
+      taskId,
+      taskPath,
+      existing: async () =>
+        new Set((await this.storage.kvList(scope, { prefix: namespace })).map((e) => e.key)),
+    });
     if (kvPut.length) await this.storage.write(scope, { kvPut });
   }
 
