@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { runCliCaptured } from "@engram/cli";
 import { createEngram, type Engram, EngramError } from "@engram/core";
 import { failingEmbeddingModel } from "@engram/core/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -104,5 +105,45 @@ describe("EngramStore with an embedding model that is down", () => {
     const [ready] = await engram.memories.list({ userId: "shared", kinds: ["item"] });
     expect(ready?.status).toBe("ready");
     expect((await engram.storage.getVectors({ userId: "shared" }, [ready?.id ?? ""])).size).toBe(1);
+  });
+});
+
+describe("EngramStore items in the engram CLI", () => {
+  let dir: string;
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("lists and finds a store item under its owner", async () => {
+    dir = mkdtempSync(join(tmpdir(), "engram-store-cli-"));
+    const path = join(dir, "e.db");
+    const engram = await createEngram({ path, embedder: null, background: false });
+    await new EngramStore(engram, { userIdAt: 1 }).put(["memories", "alice"], "pet", {
+      text: "a cat named Miso",
+    });
+    await engram.close();
+    const list = await runCliCaptured([
+      "list",
+      "--db",
+      path,
+      "--user",
+      "alice",
+      "--kind",
+      "item",
+      "--json",
+      "--no-embed",
+    ]);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain("Miso");
+    const search = await runCliCaptured([
+      "search",
+      "--db",
+      path,
+      "--user",
+      "alice",
+      "Miso",
+      "--json",
+      "--no-embed",
+    ]);
+    const [first] = (JSON.parse(search.stdout) as { results: { text: string }[] }).results;
+    expect(first?.text).toBe('{"text":"a cat named Miso"}');
   });
 });
