@@ -49,6 +49,26 @@ async function ranked(
   return hits.flat().sort((a, b) => b.score - a.score);
 }
 
+/** One owner, no filter, no query: the page is read by the storage itself, not sliced from every item. */
+async function listPage(
+  deps: SearchDeps,
+  prefix: readonly string[],
+  offset: number,
+  limit: number,
+): Promise<SearchItem[] | null> {
+  const owners = await deps.owners(prefix);
+  if (owners.length !== 1) return null;
+  const scope = { userId: owners[0] as string };
+  const cubes = (await registeredNamespaces(deps.storage, scope)).filter((ns) => hasPrefix(ns, prefix));
+  if (cubes.length === 0) return [];
+  const records = await deps.storage.scan(scope, {
+    filter: { kinds: ["item"], cubes, current: true },
+    limit,
+    offset,
+  });
+  return records.map((r) => toSearchItem(r, undefined));
+}
+
 /**
  * LangGraph's search: items under the prefix that pass the filter. With a query, matches come first, best
  * first, with their score; items the query does not rank (unindexed ones) follow without a score, as
@@ -58,9 +78,13 @@ export async function searchItems(deps: SearchDeps, op: SearchOperation): Promis
   if (op.filter) assertFilter(op.filter);
   const offset = op.offset ?? 0;
   const limit = op.limit ?? 10;
+  const query = op.query?.trim();
+  if (!query && !op.filter) {
+    const page = await listPage(deps, op.namespacePrefix, offset, limit);
+    if (page) return page;
+  }
   const byOwner = await candidates(deps, op);
   const all = [...byOwner.values()].flat();
-  const query = op.query?.trim();
   if (!query) return all.slice(offset, offset + limit).map((r) => toSearchItem(r, undefined));
   const hits = await ranked(deps, byOwner, query, Math.min(MAX_RANKED, offset + limit));
   const rankedIds = new Set(hits.map((h) => h.record.id));
