@@ -112,3 +112,18 @@ for (const backend of BACKENDS) {
     });
   });
 }
+
+describe("EngramCheckpointer options", () => {
+  it("refuses options it cannot use, naming what to pass", async () => {
+    const { engram, dispose } = await (BACKENDS[0] as (typeof BACKENDS)[number]).createEngram();
+    try {
+      expect(() => new EngramCheckpointer(engram, { serde: {} as never })).toThrow(
+        /dumpsTyped and loadsTyped/,
+      );
+      expect(() => new EngramCheckpointer(engram, { defaultUserId: " " })).toThrow(/defaultUserId/);
+      expect(() => new EngramCheckpointer(engram, { userIdKey: "" })).toThrow(/userIdKey/);
+    } finally {
+      await dispose();
+    }
+  });
+});

@@ -42,7 +42,17 @@ export interface EngramCheckpointerOptions {
   serde?: SerializerProtocol;
 }
 
-const optionsSchema = ownerOptionsSchema.extend({ serde: z.custom<SerializerProtocol>().optional() });
+const serdeSchema = z.custom<SerializerProtocol>(
+  (v) =>
+    typeof v === "object" &&
+    v !== null &&
+    typeof (v as SerializerProtocol).dumpsTyped === "function" &&
+    typeof (v as SerializerProtocol).loadsTyped === "function",
+  {
+    message: "expected a LangGraph serializer with dumpsTyped and loadsTyped, e.g. new JsonPlusSerializer()",
+  },
+);
+const optionsSchema = ownerOptionsSchema.extend({ serde: serdeSchema.optional() });
 
 /** Rows read per page when listing a thread's checkpoints. */
 const PAGE = 64;
