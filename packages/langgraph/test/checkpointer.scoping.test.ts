@@ -61,6 +61,16 @@ for (const backend of BACKENDS) {
       expect(await engram.users()).toEqual(["bob"]);
     });
 
+    it("moves with the user's export: forget, import, and the thread is back", async () => {
+      await saver.put(cfg("alice"), checkpoint({ a: "kept" }, { a: 1 }), meta, { a: 1 });
+      const dump = await engram.export({ userId: "alice" });
+      await engram.forget({ userId: "alice" });
+      expect(await saver.getTuple(cfg("alice"))).toBeUndefined();
+      await engram.import(JSON.parse(JSON.stringify(dump)));
+      expect((await saver.getTuple(cfg("alice")))?.checkpoint.channel_values).toEqual({ a: "kept" });
+      expect(await saver.threads("alice")).toEqual(["t1"]);
+    });
+
     it("deleteThread removes the thread of every owner, or of the one user it is given", async () => {
       for (const user of ["alice", "bob", "carol"]) {
         await saver.put(cfg(user), checkpoint({ a: 1 }, { a: 1 }), meta, { a: 1 });
