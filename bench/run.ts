@@ -17,6 +17,7 @@ import { buildCorpus, type Pool } from "./corpus.js";
 import { type EmbeddedTexts, embedTexts } from "./embed-bench.js";
 import type { EmbedderCheck } from "./embedder-check.js";
 import { ingestBench, tierBench } from "./ingest-bench.js";
+import { langgraphBench, langgraphSizes, langgraphTable } from "./langgraph.js";
 import { measureSearch, type Query, type SearchFigures } from "./search-bench.js";
 import { machineInfo } from "./stats.js";
 
@@ -128,6 +129,9 @@ async function main(): Promise<void> {
     const ingest = await ingestBench({ dir, turns: data.turns, ...config.ingest });
     log("tier processing");
     const tierProcessing = await tierBench({ dir, turns: data.turns, count: config.tierTurns });
+    log("langgraph checkpoints (EngramCheckpointer and SqliteSaver)");
+    const lg = { dir, ...langgraphSizes(config.mode === "quick") };
+    const checkpoints = await langgraphBench(lg);
     const pool: Pool = { turns: poolTurns, vectors: embedded.turnVectors };
     const { search, corpusBuild } = await searchScenarios(dir, pool, embedded, data);
     machine.loadAverageAtEnd = loadavg().map((x) => Number(x.toFixed(2)));
@@ -147,7 +151,12 @@ async function main(): Promise<void> {
     await mkdir(values.out as string, { recursive: true });
     await writeFile(join(values.out as string, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
     const plots = await writePlots(results, values.out as string);
+    await writeFile(
+      join(values.out as string, "langgraph.json"),
+      `${JSON.stringify(checkpoints, null, 2)}\n`,
+    );
     console.log(toText(reportTables(results)));
+    console.log(`\n${langgraphTable(checkpoints, lg)}`);
     log(`wrote results.json and ${plots.join(", ")} to ${values.out} in ${results.durationSeconds} s`);
   } finally {
     if (!values.keep) rmSync(dir, { recursive: true, force: true });

@@ -76,6 +76,7 @@ export class SqliteStorage implements StoragePort {
   private readonly queue: SqliteQueue;
   private readonly now: () => Date;
   private dataVersion: number;
+  private readonly statements = new Map<string, Database.Statement>();
   private closed = false;
 
   constructor(options: SqliteStorageOptions = {}) {
@@ -233,32 +234,32 @@ export class SqliteStorage implements StoragePort {
   async kvGet(scope: Scope, namespace: readonly string[], key: string): Promise<KvEntry | null> {
     this.guard(scope, "kvGet");
     const row = this.run("kvGet", () =>
-      this.db
-        .prepare("SELECT * FROM kv WHERE user_id = ? AND namespace = ? AND key = ?")
-        .get(scope.userId, cubeKey(namespace), key),
+      this.cached("SELECT * FROM kv WHERE user_id = ? AND namespace = ? AND key = ?").get(
+        scope.userId,
+        cubeKey(namespace),
+        key,
+      ),
     ) as KvRow | undefined;
     return row ? kvRowToEntry(row) : null;
   }
 
   async kvList(scope: Scope, options: KvListOptions = {}): Promise<KvEntry[]> {
     this.guard(scope, "kvList");
-    // A namespace key is a JSON array; a prefix of parts is a prefix of its text without the closing bracket.
+    // A namespace key is a JSON array; a prefix of parts is a prefix of its text without the closing bracket,
+    // followed by "," (deeper) or "]" (the namespace itself). Nothing valid sorts between those two, so the
+    // range below is exactly the prefix's namespaces, and the primary key index answers it in order.
     const prefix = options.prefix?.length ? cubeKey(options.prefix).slice(0, -1) : null;
+    const page = [options.limit ?? -1, options.offset ?? 0];
     const rows = this.run("kvList", () =>
-      this.db
-        .prepare(
-          `SELECT * FROM kv WHERE user_id = ? AND (? IS NULL OR namespace = ? OR substr(namespace, 1, ?) = ?)
-           ORDER BY namespace, key LIMIT ? OFFSET ?`,
-        )
-        .all(
-          scope.userId,
-          prefix,
-          `${prefix}]`,
-          (prefix?.length ?? 0) + 1,
-          `${prefix},`,
-          options.limit ?? -1,
-          options.offset ?? 0,
-        ),
+      prefix === null
+        ? this.cached("SELECT * FROM kv WHERE user_id = ? ORDER BY namespace, key LIMIT ? OFFSET ?").all(
+            scope.userId,
+            ...page,
+          )
+        : this.cached(
+            `SELECT * FROM kv WHERE user_id = ? AND namespace >= ? AND namespace <= ?
+             ORDER BY namespace, key LIMIT ? OFFSET ?`,
+          ).all(scope.userId, `${prefix},`, `${prefix}]`, ...page),
     ) as KvRow[];
     return rows.map(kvRowToEntry);
   }
@@ -349,6 +350,16 @@ export class SqliteStorage implements StoragePort {
 
   private readDataVersion(): number {
     return this.db.pragma("data_version", { simple: true }) as number;
+  }
+
+  /** Key-value reads are a checkpointer's hot path: their statements are prepared once, not per call. */
+  private cached(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
   }
 
   private guard(scope: Scope, operation: string): void {

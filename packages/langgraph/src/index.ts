@@ -1,0 +1,8 @@
+export { EngramCheckpointer, type EngramCheckpointerOptions } from "./checkpoint/engram-checkpointer.js";
+export {
+  EngramMemory,
+  type EngramMemoryOptions,
+  EngramMemoryState,
+  type EngramMemoryStateType,
+} from "./memory/engram-memory.js";
+export { EngramStore, type EngramStoreOptions } from "./store/engram-store.js";
