@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import { EngramError, StorageError, ValidationError } from "../errors/index.js";
+import { WriteBehind, type WriteFailure } from "./write-behind.js";
+
+function recorder() {
+  const failures: { error: unknown; failure: WriteFailure }[] = [];
+  return { failures, onError: (error: unknown, failure: WriteFailure) => failures.push({ error, failure }) };
+}
+
+/** A write that fails its first `failures` tries with a storage error. */
+function flaky(failures: number, done: string[], name: string) {
+  let tries = 0;
+  return async () => {
+    tries++;
+    if (tries <= failures) throw new StorageError(`disk busy (${name}, try ${tries})`);
+    done.push(name);
+  };
+}
+
+describe("WriteBehind", () => {
+  it("returns before the write runs and runs writes in order", async () => {
+    const done: string[] = [];
+    const queue = new WriteBehind();
+    queue.enqueue("a", async () => void done.push("a"));
+    queue.enqueue("b", async () => void done.push("b"));
+    expect(done).toEqual([]);
+    expect(queue.pending).toBe(2);
+    await queue.idle();
+    expect(done).toEqual(["a", "b"]);
+    expect(queue.pending).toBe(0);
+  });
+
+  it("retries a failing write until it succeeds, holding later writes behind it", async () => {
+    const done: string[] = [];
+    const { failures, onError } = recorder();
+    const queue = new WriteBehind({ retryDelayMs: () => 1, onError });
+    queue.enqueue("first", flaky(3, done, "first"));
+    queue.enqueue("second", flaky(0, done, "second"));
+    await queue.idle();
+    expect(done).toEqual(["first", "second"]);
+    expect(failures.map((f) => [f.failure.attempt, f.failure.willRetry])).toEqual([
+      [1, true],
+      [2, true],
+      [3, true],
+    ]);
+  });
+
+  it("gives a write up after maxAttempts and moves on", async () => {
+    const done: string[] = [];
+    const { failures, onError } = recorder();
+    const queue = new WriteBehind({ retryDelayMs: () => 1, maxAttempts: 2, onError });
+    queue.enqueue("doomed", flaky(5, done, "doomed"));
+    queue.enqueue("next", flaky(0, done, "next"));
+    await queue.idle();
+    expect(done).toEqual(["next"]);
+    expect(failures.at(-1)?.failure).toEqual({ label: "doomed", attempt: 2, willRetry: false });
+  });
+
+  it("does not retry errors another try cannot fix", async () => {
+    const { failures, onError } = recorder();
+    const queue = new WriteBehind({ retryDelayMs: () => 1, onError });
+    queue.enqueue("bad", async () => {
+      throw new ValidationError("content must not be empty");
+    });
+    await queue.idle();
+    expect(failures).toHaveLength(1);
+    expect(failures[0]?.failure.willRetry).toBe(false);
+  });
+
+  it("pushes the oldest waiting write out beyond maxPending", async () => {
+    const done: string[] = [];
+    const { failures, onError } = recorder();
+    const queue = new WriteBehind({ maxPending: 2, onError });
+    for (const name of ["a", "b", "c"]) queue.enqueue(name, async () => void done.push(name));
+    await queue.idle();
+    // "a" is in flight when "c" arrives, so "b" is the oldest waiting one.
+    expect(done).toEqual(["a", "c"]);
+    expect(failures.map((f) => f.failure.label)).toEqual(["b"]);
+  });
+
+  it("close() cuts a retry wait short, tries once more, and refuses new writes", async () => {
+    const done: string[] = [];
+    const { failures, onError } = recorder();
+    const queue = new WriteBehind({ retryDelayMs: () => 60_000, onError });
+    queue.enqueue("slow", flaky(1, done, "slow"));
+    await new Promise((r) => setTimeout(r, 5));
+    const started = Date.now();
+    await queue.close();
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(done).toEqual(["slow"]);
+    queue.enqueue("late", async () => void done.push("late"));
+    await queue.idle();
+    expect(done).toEqual(["slow"]);
+    expect(EngramError.isInstance(failures.at(-1)?.error)).toBe(true);
+    expect(failures.at(-1)?.failure).toMatchObject({ label: "late", willRetry: false });
+  });
+});
