@@ -30,6 +30,7 @@ export const middlewareOptionsSchema = z.object({
     .default("skip"),
   recallErrors: z.enum(["continue", "throw"]).default("continue"),
   summaryChars: z.number().int().min(20).max(10_000).default(300),
+  waitForWritesMs: z.number().int().min(0).max(60_000).default(500),
   writeBehind: z.custom<WriteBehindOptions>((v) => typeof v === "object" && v !== null).optional(),
   onError: z
     .custom<(error: unknown, info: EngramErrorInfo) => void>((v) => typeof v === "function")
@@ -56,6 +57,11 @@ export interface EngramMiddlewareOptions {
   recallErrors?: "continue" | "throw";
   /** Characters kept of each summarised tool call. Default 300. */
   summaryChars?: number;
+  /**
+   * Before recalling, wait up to this long for turns still being written, so a call right after another
+   * sees the previous turn (read-your-writes). Default 500 ms; 0 never waits.
+   */
+  waitForWritesMs?: number;
   /** Retries and limits of the write-back queue. */
   writeBehind?: WriteBehindOptions;
   /** Told of every recall failure and failed write-back try. Default: a one-line `console.warn`. */

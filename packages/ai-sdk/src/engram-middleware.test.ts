@@ -35,7 +35,7 @@ describe("engramMiddleware with generateText", () => {
     ]);
     const wrapped = wrapLanguageModel({ model, middleware: memory });
     await generateText({ model: wrapped, prompt: "I just adopted a beagle called Biscuit." });
-    await memory.flush();
+    // No flush: the next recall waits for the queued turn (read-your-writes within the process).
     const second = await generateText({ model: wrapped, prompt: "What is my dog called?" });
     expect(second.text).toBe("Your beagle is called Biscuit.");
     const injected = systemText(prompts[1]);

@@ -93,6 +93,7 @@ export function engramMiddleware(input: EngramMiddlewareOptions): EngramMiddlewa
     async transformParams({ params }) {
       const scope = callScope(options, params.providerOptions);
       if (!scope.recall) return params;
+      if (queue.pending > 0 && options.waitForWritesMs > 0) await queue.idle(options.waitForWritesMs);
       let memory: string;
       try {
         memory = await recall(scope, params.prompt);
@@ -113,7 +114,9 @@ export function engramMiddleware(input: EngramMiddlewareOptions): EngramMiddlewa
       const { stream, ...rest } = await doStream();
       return { ...rest, stream: stream.pipeThrough(tapStream((outcome) => remember(params, outcome))) };
     },
-    flush: () => queue.idle(),
+    flush: async () => {
+      await queue.idle();
+    },
     close: () => queue.close(),
     get pendingWrites() {
       return queue.pending;

@@ -45,6 +45,16 @@ describe("WriteBehind", () => {
     ]);
   });
 
+  it("idle(timeoutMs) stops waiting for a write that keeps failing", async () => {
+    const done: string[] = [];
+    const queue = new WriteBehind({ retryDelayMs: () => 5, onError: () => {} });
+    queue.enqueue("stuck", flaky(1000, done, "stuck"));
+    expect(await queue.idle(30)).toBe(false);
+    expect(queue.pending).toBe(1);
+    await queue.close();
+    expect(await queue.idle(30)).toBe(true);
+  });
+
   it("gives a write up after maxAttempts and moves on", async () => {
     const done: string[] = [];
     const { failures, onError } = recorder();

@@ -98,9 +98,26 @@ export class WriteBehind {
     });
   }
 
-  /** Resolves when every queued write has been stored or given up. */
-  async idle(): Promise<void> {
-    while (this.running) await this.running;
+  /**
+   * Resolves when every queued write has been stored or given up (true), or after `timeoutMs` with
+   * writes still waiting (false).
+   */
+  async idle(timeoutMs = Number.POSITIVE_INFINITY): Promise<boolean> {
+    const deadline = performance.now() + timeoutMs;
+    while (this.running) {
+      const left = deadline - performance.now();
+      if (left <= 0) return false;
+      if (!Number.isFinite(left)) await this.running;
+      else {
+        let timer: NodeJS.Timeout | undefined;
+        const timeout = new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, left);
+        });
+        await Promise.race([this.running, timeout]);
+        clearTimeout(timer);
+      }
+    }
+    return true;
   }
 
   /** Refuses new writes, tries each waiting write once more without waiting, then resolves. */
