@@ -67,6 +67,7 @@ export function engramMiddleware(input: EngramMiddlewareOptions): EngramMiddlewa
   const onError = input.onError ?? warn;
   const queue = new WriteBehind({
     ...options.writeBehind,
+    group: engram,
     onError: (error, failure) =>
       onError(error, {
         stage: "remember",
@@ -93,7 +94,8 @@ export function engramMiddleware(input: EngramMiddlewareOptions): EngramMiddlewa
     async transformParams({ params }) {
       const scope = callScope(options, params.providerOptions);
       if (!scope.recall) return params;
-      if (queue.pending > 0 && options.waitForWritesMs > 0) await queue.idle(options.waitForWritesMs);
+      // Turns queued for this engine by any wrapper instance: recall should see the previous turn.
+      if (options.waitForWritesMs > 0) await WriteBehind.settle(engram, options.waitForWritesMs);
       let memory: string;
       try {
         memory = await recall(scope, params.prompt);

@@ -55,6 +55,20 @@ describe("WriteBehind", () => {
     expect(await queue.idle(30)).toBe(true);
   });
 
+  it("settle(group) waits for the writes of every queue in the group", async () => {
+    const done: string[] = [];
+    const target = {};
+    const a = new WriteBehind({ group: target });
+    const b = new WriteBehind({ group: target });
+    const other = new WriteBehind({ retryDelayMs: () => 5, onError: () => {} });
+    a.enqueue("a", async () => void done.push("a"));
+    b.enqueue("b", async () => void done.push("b"));
+    other.enqueue("stuck", flaky(1000, done, "stuck"));
+    expect(await WriteBehind.settle(target, 1000)).toBe(true);
+    expect(done.sort()).toEqual(["a", "b"]);
+    await other.close();
+  });
+
   it("gives a write up after maxAttempts and moves on", async () => {
     const done: string[] = [];
     const { failures, onError } = recorder();

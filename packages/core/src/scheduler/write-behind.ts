@@ -21,7 +21,14 @@ export interface WriteBehindOptions {
   retryable?: (error: unknown) => boolean;
   /** Told of every failed try. Default: a one-line `console.warn`. */
   onError?: (error: unknown, failure: WriteFailure) => void;
+  /**
+   * Queues writing to the same target (e.g. one Engram instance) share a group, so a reader can wait for
+   * all of them with `WriteBehind.settle(group)`, whichever wrapper queued the write.
+   */
+  group?: object;
 }
+
+const groups = new WeakMap<object, Set<WriteBehind>>();
 
 const PERMANENT = new Set(["INVALID_INPUT", "SCOPE_REQUIRED", "CLOSED"]);
 
@@ -66,7 +73,21 @@ export class WriteBehind {
       maxPending: options.maxPending ?? 10_000,
       retryable: options.retryable ?? isRetryableWriteError,
       onError: options.onError ?? warn,
+      group: options.group ?? this,
     };
+    const members = groups.get(this.options.group) ?? new Set<WriteBehind>();
+    members.add(this);
+    groups.set(this.options.group, members);
+  }
+
+  /** Waits up to `timeoutMs` for every queue of the group to finish its writes; true when they all did. */
+  static async settle(group: object, timeoutMs = Number.POSITIVE_INFINITY): Promise<boolean> {
+    const deadline = performance.now() + timeoutMs;
+    for (const queue of groups.get(group) ?? []) {
+      if (queue.pending === 0) continue;
+      if (!(await queue.idle(Math.max(0, deadline - performance.now())))) return false;
+    }
+    return true;
   }
 
   /** Writes queued or in progress. */
@@ -125,6 +146,7 @@ export class WriteBehind {
     this.closed = true;
     this.timer?.wake();
     await this.idle();
+    groups.get(this.options.group)?.delete(this);
   }
 
   private async drain(): Promise<void> {
