@@ -31,6 +31,7 @@ export function aiSdkTables(figures: readonly AiSdkFigures[] | undefined): Table
     figures.map((f) => `${pp(pick(f))} (CPU ${cpu(pick(f))})`);
   const names: [string, (f: AiSdkFigures) => Latency][] = [
     ["middleware transformParams (retrieval + injection)", (f) => f.transformParams],
+    ["  the wrapper's own part (retrieve answering instantly)", (f) => f.wrapperOnly],
     ["engram.retrieve alone", (f) => f.retrieve],
     ["  search facts (k 10)", (f) => f.searchFacts],
     ["  search segments (k 5)", (f) => f.searchSegments],

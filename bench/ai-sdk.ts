@@ -19,6 +19,8 @@ export interface AiSdkFigures {
   readonly store: Readonly<Record<string, number>>;
   /** Tokens of the injected memory block, mean over the calls. */
   readonly contextTokensMean: number;
+  /** `transformParams` over an engine whose retrieve answers instantly: the wrapper's own cost. */
+  readonly wrapperOnly: Latency;
   /** `engram.retrieve` alone. */
   readonly retrieve: Latency;
   /** Parts of retrieve, each alone: its searches for facts (k 10), segments (k 5), pages (k 10), and the short-term scan. */
@@ -89,6 +91,9 @@ async function measure(engram: Engram, options: AiSdkBenchOptions, userId: strin
     }) as Promise<unknown>;
   let tokens = 0;
   await latency(items.slice(0, 10), transform); // warm-up: vectors loaded, index built
+  const block = await engram.retrieve({ userId, query: items[0] as string });
+  const instant = Object.create(engram, { retrieve: { value: async () => block } }) as Engram;
+  const wrapper = engramMiddleware({ engram: instant, remember: false });
   const core = await latencies(
     items,
     {
@@ -96,6 +101,12 @@ async function measure(engram: Engram, options: AiSdkBenchOptions, userId: strin
         tokens += (await engram.retrieve({ userId, query: q })).context.tokens;
       },
       transformParams: transform,
+      wrapperOnly: (q) =>
+        wrapper.transformParams?.({
+          type: "generate",
+          params: callParams(q, userId),
+          model,
+        }) as Promise<unknown>,
       ...stages(engram, userId),
     },
     budget,
