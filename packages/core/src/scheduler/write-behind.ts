@@ -11,7 +11,7 @@ export interface WriteFailure {
 }
 
 export interface WriteBehindOptions {
-  /** Tries per write before it is given up. Default 10 (about 4 minutes of retrying with the default delays). */
+  /** Tries per write before it is given up. Default 10 (2 to 3 minutes of retrying with the default delays). */
   maxAttempts?: number;
   /** Wait before retry `attempt` (2 for the first retry). Default: 500 ms doubling, capped at 60 s, jittered. */
   retryDelayMs?: (attempt: number) => number;
