@@ -155,6 +155,31 @@ describe("engramMiddleware with generateText", () => {
 });
 
 describe("engramMiddleware write-back under failure", () => {
+  it("returns the answer while the write-back is still running", async () => {
+    const { engram } = await setup();
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slow = Object.create(engram, {
+      add: { value: async (input: Parameters<typeof engram.add>[0]) => gate.then(() => engram.add(input)) },
+    }) as typeof engram;
+    const memory = middleware({ engram: slow, userId: "ada", waitForWritesMs: 0 });
+    const { model } = scriptedModel(["Done."]);
+    const result = await generateText({
+      model: wrapLanguageModel({ model, middleware: memory }),
+      prompt: "Hi",
+    });
+    expect(result.text).toBe("Done.");
+    expect(memory.pendingWrites).toBe(1);
+    release();
+    await memory.flush();
+    expect(await messagesOf(engram, "ada")).toEqual([
+      ["user", "Hi"],
+      ["assistant", "Done."],
+    ]);
+  });
+
   it("answers while storage fails, reports the failure, and writes the turn once storage recovers", async () => {
     let flaky: ReturnType<typeof flakyStorage> | undefined;
     const { engram } = await setup({
