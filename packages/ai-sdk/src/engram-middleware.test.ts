@@ -138,6 +138,13 @@ describe("engramMiddleware with generateText", () => {
     expect((error as Error).message).toContain("providerOptions.engram");
   });
 
+  it("validates its options, naming the field and what to pass", async () => {
+    const { engram } = await setup();
+    const bad = () => engramMiddleware({ engram, toolResults: "all" as "skip" });
+    expect(bad).toThrow(/engramMiddleware: toolResults: expected toolResults to be one of skip, summarize/);
+    expect(() => engramMiddleware({ engram: {} as typeof engram })).toThrow(/expected an Engram instance/);
+  });
+
   it("honours recall: false and remember: false per call", async () => {
     const { engram } = await setup();
     await engram.add({ userId: "ada", messages: [{ role: "user", content: "I live in Lisbon." }] });

@@ -62,6 +62,28 @@ describe("engramAgentMiddleware in a langchain v1 agent", () => {
     expect(await engram.users()).toEqual([]);
   });
 
+  it("answers even when writing the turn back fails, and reports the failure", async () => {
+    const env = await tempEngram();
+    cleanup.push(env.dispose);
+    const failing = Object.create(env.engram, {
+      add: { value: () => Promise.reject(new Error("SQLITE_FULL: database or disk is full")) },
+    }) as typeof env.engram;
+    const errors: unknown[] = [];
+    const memory = engramAgentMiddleware({
+      engram: failing,
+      userId: "ada",
+      writeBehind: { maxAttempts: 2, retryDelayMs: () => 1 },
+      onError: (error) => errors.push(error),
+    });
+    cleanup.push(() => memory.close());
+    const model = fakeModel().respond(new AIMessage("Sure."));
+    const agent = createAgent({ model, tools: [], middleware: [memory] });
+    const result = await agent.invoke(ask("Remember my gate code 2468."));
+    expect(result.messages.at(-1)?.text).toBe("Sure.");
+    await memory.flush();
+    expect(errors).toHaveLength(2);
+  });
+
   it("keeps two users apart", async () => {
     const { memory } = await setup();
     const model = fakeModel()
