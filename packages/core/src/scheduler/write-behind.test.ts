@@ -69,6 +69,31 @@ describe("WriteBehind", () => {
     await other.close();
   });
 
+  it("holds no reference to a queue once its writes are done (a queue per request does not leak)", async () => {
+    const target = {};
+    const queue = new WriteBehind({ group: target });
+    let resolve = () => {};
+    queue.enqueue("slow", () => new Promise<void>((r) => (resolve = r)));
+    await new Promise((r) => setTimeout(r, 5));
+    expect(await WriteBehind.settle(target, 20)).toBe(false);
+    resolve();
+    expect(await WriteBehind.settle(target, 1000)).toBe(true);
+    expect(queue.pending).toBe(0);
+  });
+
+  it("runs a write queued while the previous drain is finishing", async () => {
+    const done: string[] = [];
+    const queue = new WriteBehind();
+    queue.enqueue("a", async () => {
+      done.push("a");
+      // Queued from inside the last write: the drain is about to end.
+      queue.enqueue("b", async () => void done.push("b"));
+    });
+    await queue.idle();
+    await queue.idle();
+    expect(done).toEqual(["a", "b"]);
+  });
+
   it("gives a write up after maxAttempts and moves on", async () => {
     const done: string[] = [];
     const { failures, onError } = recorder();

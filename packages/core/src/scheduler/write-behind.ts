@@ -75,9 +75,6 @@ export class WriteBehind {
       onError: options.onError ?? warn,
       group: options.group ?? this,
     };
-    const members = groups.get(this.options.group) ?? new Set<WriteBehind>();
-    members.add(this);
-    groups.set(this.options.group, members);
   }
 
   /** Waits up to `timeoutMs` for every queue of the group to finish its writes; true when they all did. */
@@ -114,8 +111,18 @@ export class WriteBehind {
       }
     }
     this.queue.push({ label, write, attempts: 0 });
-    this.running ??= this.drain().finally(() => {
+    if (!this.running) this.start();
+  }
+
+  private start(): void {
+    // A queue belongs to its group only while it has writes, so idle queues are never held on to.
+    const members = groups.get(this.options.group) ?? new Set<WriteBehind>();
+    groups.set(this.options.group, members.add(this));
+    this.running = this.drain().finally(() => {
       this.running = null;
+      members.delete(this);
+      // A write queued between the drain's last check and now would otherwise wait for the next one.
+      if (this.queue.length > 0) this.start();
     });
   }
 
@@ -146,7 +153,6 @@ export class WriteBehind {
     this.closed = true;
     this.timer?.wake();
     await this.idle();
-    groups.get(this.options.group)?.delete(this);
   }
 
   private async drain(): Promise<void> {
