@@ -59,6 +59,23 @@ describe("EngramChatMessageHistory", () => {
     expect((await bob.getMessages()).map((m) => m.text)).toEqual(["bob's session"]);
   });
 
+  it("feeds the tiers: after tier processing the session's messages are mid-term and still its history", async () => {
+    const engram = await setup();
+    const history = new EngramChatMessageHistory({ engram, userId: "ada", sessionId: "long" });
+    for (let i = 0; i < 16; i++) {
+      await history.addMessages([
+        new HumanMessage(`Question ${i} about hiking trails near Lisbon`),
+        new AIMessage(`Answer ${i}: try the Sintra loop`),
+      ]);
+    }
+    await engram.flush();
+    const stored = await engram.memories.list({ userId: "ada", kinds: ["message"], sessionId: "long" });
+    expect(stored.some((m) => m.tier === "mid")).toBe(true);
+    const replayed = await history.getMessages();
+    expect(replayed).toHaveLength(32);
+    expect(replayed[0]?.text).toBe("Question 0 about hiking trails near Lisbon");
+  });
+
   it("returns the latest `limit` messages, oldest first", async () => {
     const engram = await setup();
     const history = new EngramChatMessageHistory({ engram, userId: "ada", sessionId: "s1", limit: 2 });
