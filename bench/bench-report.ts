@@ -3,6 +3,7 @@
 //   pnpm tsx bench/bench-report.ts [docs/benchmarks/results.json]
 import { readFile } from "node:fs/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { aiSdkTables } from "./ai-sdk-report.js";
 import type { BenchResults } from "./bench-results.js";
 import type { Latency } from "./stats.js";
 
@@ -158,7 +159,7 @@ function searchTables(r: BenchResults): Table[] {
 }
 
 export function reportTables(r: BenchResults): Table[] {
-  return [...embeddingTables(r), ...ingestTables(r), ...searchTables(r)];
+  return [...embeddingTables(r), ...ingestTables(r), ...searchTables(r), ...aiSdkTables(r.aiSdk)];
 }
 
 export function toMarkdown(tables: readonly Table[]): string {

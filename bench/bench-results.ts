@@ -1,3 +1,4 @@
+import type { AiSdkFigures } from "./ai-sdk.js";
 import type { EmbeddingFigures } from "./embed-bench.js";
 import type { EmbedderCheck } from "./embedder-check.js";
 import type { IngestFigures, TierFigures } from "./ingest-bench.js";
@@ -31,6 +32,8 @@ export interface BenchResults {
   readonly tierProcessing: TierFigures;
   readonly corpusBuild: readonly CorpusBuild[];
   readonly search: readonly SearchFigures[];
+  /** AI SDK middleware overhead at 10k memories (bench/ai-sdk.ts). */
+  readonly aiSdk?: readonly AiSdkFigures[];
   readonly goals: readonly Goal[];
 }
 

@@ -8,6 +8,8 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs, promisify } from "node:util";
+import { AI_SDK_METHOD, aiSdkBench } from "./ai-sdk.js";
+import { aiSdkGoal } from "./ai-sdk-report.js";
 import { type BenchConfig, FULL, QUICK } from "./bench-config.js";
 import { type BenchData, loadBenchData, spread } from "./bench-data.js";
 import { writePlots } from "./bench-plots.js";
@@ -134,19 +136,23 @@ async function main(): Promise<void> {
     const checkpoints = await langgraphBench(lg);
     const pool: Pool = { turns: poolTurns, vectors: embedded.turnVectors };
     const { search, corpusBuild } = await searchScenarios(dir, pool, embedded, data);
+    log("AI SDK middleware overhead");
+    const questions = spread(data.questions, config.questions);
+    const aiSdk = await aiSdkBench({ dir, pool, embedded, questions, counts: config.counts });
     machine.loadAverageAtEnd = loadavg().map((x) => Number(x.toFixed(2)));
     const results: BenchResults = {
       machine,
       mode: config.mode,
       durationSeconds: Math.round((performance.now() - started) / 1000),
-      method,
+      method: { ...method, aiSdk: AI_SDK_METHOD },
       embedderCheck,
       embedding: embedded.figures,
       ingest,
       tierProcessing,
       corpusBuild,
       search,
-      goals: goals(ingest, search),
+      aiSdk,
+      goals: [...goals(ingest, search), ...[aiSdkGoal(aiSdk)].filter((g) => g !== null)],
     };
     await mkdir(values.out as string, { recursive: true });
     await writeFile(join(values.out as string, "results.json"), `${JSON.stringify(results, null, 2)}\n`);

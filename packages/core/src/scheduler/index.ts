@@ -6,3 +6,10 @@ export {
   runDueJobs,
 } from "./run-due-jobs.js";
 export { Worker } from "./worker.js";
+export {
+  defaultRetryDelayMs,
+  isRetryableWriteError,
+  WriteBehind,
+  type WriteBehindOptions,
+  type WriteFailure,
+} from "./write-behind.js";

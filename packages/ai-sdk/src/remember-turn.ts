@@ -1,0 +1,50 @@
+import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
+import type { AddInput, Engram, WriteBehind } from "@engram/core";
+import type { CallScope, ResolvedOptions } from "./call-scope.js";
+import { answerSoFar, lastUserText } from "./prompt-turn.js";
+
+/** How a model step ended, as far as remembering goes. */
+export interface StepOutcome {
+  /** The step's assistant text (streamed text joined). */
+  readonly text: string;
+  /** The unified finish reason; a step that stops to call tools is not the end of the turn. */
+  readonly finishReason: string | undefined;
+}
+
+/** The turn to store: the user's latest message and the whole answer, or null when there is nothing to store. */
+export function turnToStore(
+  options: ResolvedOptions,
+  scope: CallScope,
+  prompt: LanguageModelV4Prompt,
+  outcome: StepOutcome,
+): AddInput | null {
+  if (outcome.finishReason === "tool-calls" || outcome.finishReason === "error") return null;
+  const user = lastUserText(prompt);
+  if (user === "") return null;
+  const earlier = answerSoFar(prompt, options.toolResults === "summarize", options.summaryChars);
+  const answer = [...earlier, outcome.text.trim()].filter((t) => t.length > 0).join("\n");
+  const messages: AddInput["messages"] = [{ role: "user", content: user }];
+  if (answer !== "") messages.push({ role: "assistant", content: answer });
+  return {
+    userId: scope.userId,
+    ...(scope.agentId === undefined ? {} : { agentId: scope.agentId }),
+    ...(scope.sessionId === undefined ? {} : { sessionId: scope.sessionId }),
+    messages,
+  };
+}
+
+/** Queues the finished turn; never throws into the model call. */
+export function rememberTurn(
+  context: { engram: Engram; queue: WriteBehind; options: ResolvedOptions; report: (e: unknown) => void },
+  scope: CallScope,
+  prompt: LanguageModelV4Prompt,
+  outcome: StepOutcome,
+): void {
+  if (!scope.remember) return;
+  try {
+    const turn = turnToStore(context.options, scope, prompt, outcome);
+    if (turn) context.queue.enqueue(scope.userId, () => context.engram.add(turn));
+  } catch (error) {
+    context.report(error);
+  }
+}

@@ -1,0 +1,124 @@
+import { type Engram, idString, parseInput, ScopeError, type WriteBehindOptions } from "@engram/core";
+import { SystemMessage } from "@langchain/core/messages";
+import { createMiddleware } from "langchain";
+import { z } from "zod";
+import { engramSchema } from "../engram-schema.js";
+import { TurnWriter, type WriteErrorInfo, warn } from "../turn-writer.js";
+import { agentAnswer, continuesTurn, lastHumanText, withMemory } from "./agent-turn.js";
+
+export interface EngramAgentMiddlewareOptions {
+  engram: Engram;
+  /** Whose memory; or per invocation as `context: { userId }`. */
+  userId?: string;
+  agentId?: string;
+  budgetTokens?: number;
+  /** Tool calls of a turn: left out of memory (`skip`, default) or kept as one line each (`summarize`). */
+  toolResults?: "skip" | "summarize";
+  /** Before recalling, wait up to this long for the previous turn's write. Default 500 ms. */
+  waitForWritesMs?: number;
+  writeBehind?: WriteBehindOptions;
+  /** Told of every failed write-back try. Default: a one-line `console.warn`. */
+  onError?: (error: unknown, info: WriteErrorInfo) => void;
+}
+
+const optionsSchema = z.object({
+  engram: engramSchema,
+  userId: idString.optional(),
+  agentId: idString.optional(),
+  budgetTokens: z.number().int().min(0).max(1_000_000).optional(),
+  toolResults: z.enum(["skip", "summarize"]).default("skip"),
+  waitForWritesMs: z.number().int().min(0).max(60_000).default(500),
+});
+
+/** What an invocation may pass as `context` to choose the user and the conversation. */
+export const engramContextSchema = z.object({
+  userId: idString.optional(),
+  sessionId: idString.optional(),
+});
+export type EngramAgentContext = z.input<typeof engramContextSchema>;
+
+const SUMMARY_CHARS = 300;
+const CACHED_TURNS = 64;
+
+function scopeOf(
+  options: z.output<typeof optionsSchema>,
+  context: EngramAgentContext | undefined,
+  threadId: unknown,
+) {
+  const userId = context?.userId ?? options.userId;
+  if (userId === undefined) {
+    throw new ScopeError(
+      "engramAgentMiddleware: no userId; pass engramAgentMiddleware({ engram, userId }) or invoke the agent with { context: { userId } }",
+    );
+  }
+  const sessionId = context?.sessionId ?? (typeof threadId === "string" ? threadId : undefined);
+  return { userId, ...(sessionId ? { sessionId } : {}) };
+}
+
+/**
+ * Middleware for langchain v1 agents (`createAgent({ middleware: [...] })`): before each model call it
+ * adds the user's memory context to the system message (after the caller's prompt, fenced as data);
+ * after the agent finishes it queues the turn (the user's message and the final answer) to be written.
+ */
+export function engramAgentMiddleware(input: EngramAgentMiddlewareOptions) {
+  const options = parseInput(optionsSchema, input, "engramAgentMiddleware");
+  const writer = new TurnWriter(
+    options.engram,
+    input.onError ?? warn,
+    input.writeBehind,
+    options.waitForWritesMs,
+  );
+  const recent = new Map<string, string>();
+  const recall = async (userId: string, messages: Parameters<typeof lastHumanText>[0]) => {
+    const query = lastHumanText(messages);
+    if (query === "") return "";
+    const key = `${userId}\u0000${query}`;
+    const cached = continuesTurn(messages) ? recent.get(key) : undefined;
+    if (cached !== undefined) return cached;
+    await writer.settle();
+    const { budgetTokens } = options;
+    const { text } = await options.engram.retrieve({
+      userId,
+      query,
+      ...(budgetTokens === undefined ? {} : { budgetTokens }),
+    });
+    recent.delete(key);
+    recent.set(key, text);
+    if (recent.size > CACHED_TURNS) recent.delete(recent.keys().next().value as string);
+    return text;
+  };
+  const middleware = createMiddleware({
+    name: "EngramMemory",
+    contextSchema: engramContextSchema,
+    wrapModelCall: async (request, handler) => {
+      const { userId } = scopeOf(options, request.runtime.context, request.runtime.configurable?.thread_id);
+      const memory = await recall(userId, request.messages);
+      if (memory === "") return handler(request);
+      return handler({
+        ...request,
+        systemMessage: new SystemMessage({ content: withMemory(request.systemMessage, memory) }),
+      });
+    },
+    afterAgent: (state, runtime) => {
+      const scope = scopeOf(options, runtime.context, runtime.configurable?.thread_id);
+      const user = lastHumanText(state.messages);
+      if (user === "") return undefined;
+      const answer = agentAnswer(state.messages, options.toolResults === "summarize", SUMMARY_CHARS);
+      writer.write({
+        ...scope,
+        ...(options.agentId ? { agentId: options.agentId } : {}),
+        messages: [
+          { role: "user", content: user },
+          ...(answer === "" ? [] : [{ role: "assistant" as const, content: answer }]),
+        ],
+      });
+      return undefined;
+    },
+  });
+  return Object.assign(middleware, {
+    /** Resolves when every queued turn is written (or given up). */
+    flush: () => writer.flush(),
+    /** Stops taking turns, tries the waiting ones once more. Call before `engram.close()`. */
+    close: () => writer.close(),
+  });
+}

@@ -1,0 +1,6 @@
+export {
+  type EngramAgentContext,
+  type EngramAgentMiddlewareOptions,
+  engramAgentMiddleware,
+  engramContextSchema,
+} from "./engram-agent-middleware.js";

@@ -1,0 +1,59 @@
+import { type AddInput, type Engram, WriteBehind, type WriteBehindOptions } from "@engram/core";
+
+export interface WriteErrorInfo {
+  readonly stage: "recall" | "remember";
+  readonly userId: string;
+  readonly attempt?: number;
+  readonly willRetry?: boolean;
+}
+
+export type OnError = (error: unknown, info: WriteErrorInfo) => void;
+
+export function warn(error: unknown, info: WriteErrorInfo): void {
+  const message = error instanceof Error ? error.message : String(error);
+  const retry = info.willRetry === undefined ? "" : info.willRetry ? ", will retry" : ", given up";
+  console.warn(`[engram] ${info.stage} for user ${info.userId} failed${retry}: ${message}`);
+}
+
+/** Turns written behind the caller: queued, in order, retried; a failure is reported, never thrown. */
+export class TurnWriter {
+  private readonly queue: WriteBehind;
+
+  constructor(
+    private readonly engram: Engram,
+    onError: OnError,
+    options: WriteBehindOptions = {},
+    private readonly waitMs = 500,
+  ) {
+    this.queue = new WriteBehind({
+      ...options,
+      group: engram,
+      onError: (error, f) =>
+        onError(error, { stage: "remember", userId: f.label, attempt: f.attempt, willRetry: f.willRetry }),
+    });
+  }
+
+  get pending(): number {
+    return this.queue.pending;
+  }
+
+  write(turn: AddInput): void {
+    this.queue.enqueue(turn.userId, () => this.engram.add(turn));
+  }
+
+  /**
+   * Waits (up to the read-after-write bound) for turns queued for this engine by any wrapper, so recall
+   * sees the previous turn even when another instance wrote it.
+   */
+  async settle(): Promise<void> {
+    if (this.waitMs > 0) await WriteBehind.settle(this.engram, this.waitMs);
+  }
+
+  async flush(): Promise<void> {
+    await this.queue.idle();
+  }
+
+  close(): Promise<void> {
+    return this.queue.close();
+  }
+}
