@@ -36,6 +36,7 @@ import {
   userInputSchema,
 } from "./schemas.js";
 import { type SearchResult, searchMemories } from "./search-memories.js";
+import { VisitLog } from "./visit-log.js";
 
 export interface EngramOptions {
   /** A storage backend. Default: the embedded SQLite store at `path`. */
@@ -88,6 +89,7 @@ export class Engram {
   private closed = false;
   private readonly worker: Worker;
   private readonly background: boolean;
+  private readonly visits: VisitLog;
 
   constructor(
     private readonly ctx: TierContext,
@@ -96,6 +98,12 @@ export class Engram {
     this.memories = memoriesApi(ctx);
     this.background = background;
     this.worker = new Worker(() => this.runJobs(), background ? 2000 : 0);
+    this.visits = new VisitLog(async (userId, segmentIds) => {
+      const now = this.ctx.clock().toISOString();
+      const job = { id: `job_${this.ctx.ids()}`, type: "visit", payload: { segmentIds }, runAt: now };
+      await this.ctx.storage.write({ userId }, { jobs: [job] });
+      if (this.background) this.worker.kick();
+    });
   }
 
   get storage(): StoragePort {
@@ -136,10 +144,7 @@ export class Engram {
   async retrieve(input: RetrieveInput): Promise<RetrieveResult> {
     this.open();
     return retrieveContext(this.ctx, input, async (userId, segmentIds) => {
-      const now = this.ctx.clock().toISOString();
-      const job = { id: `job_${this.ctx.ids()}`, type: "visit", payload: { segmentIds }, runAt: now };
-      await this.ctx.storage.write({ userId }, { jobs: [job] });
-      if (this.background) this.worker.kick();
+      this.visits.record(userId, segmentIds);
     });
   }
 
@@ -169,7 +174,11 @@ export class Engram {
     this.open();
     const { userId } = parseInput(userInputSchema, input, "forget");
     // No job may be mid-way for this user while it is erased, or it could write the user back.
-    return this.worker.exclusive(() => this.ctx.storage.forgetUser({ userId }));
+    return this.worker.exclusive(async () => {
+      this.visits.drop(userId);
+      await this.visits.flush();
+      return this.ctx.storage.forgetUser({ userId });
+    });
   }
 
   async export(input: UserInput): Promise<ExportDump> {
@@ -200,12 +209,14 @@ export class Engram {
   /** Runs queued work (e.g. embeddings that failed earlier) until nothing is due. */
   async flush(): Promise<RunJobsReport> {
     this.open();
+    await this.visits.flush();
     return this.worker.flush();
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.visits.close();
     await this.worker.stop();
     await this.ctx.storage.close();
   }

@@ -49,7 +49,7 @@ export class AnnIndex {
   }
 
   /** The best `k` accepted slots with their cosine, best first. */
-  search(query: Float32Array, k: number, accept: (slot: number) => boolean): Array<[number, number]> {
+  search(query: Float32Array, k: number, accept?: (slot: number) => boolean): Array<[number, number]> {
     this.index.setEf(Math.max(MIN_EF_SEARCH, k));
     const { neighbors, distances } = this.index.searchKnn(Array.from(query), k, accept);
     // hnswlib's "ip" distance is 1 - dot.

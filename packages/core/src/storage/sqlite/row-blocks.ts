@@ -54,12 +54,22 @@ export class RowBlocks {
     return rangeOf(block).lo;
   }
 
-  /** The rowid ranges holding the user's rows of these kinds (all kinds when none are given). */
+  /** The rowid ranges holding the user's rows of these kinds (every kind when kinds is undefined). */
   ranges(userId: string, kinds?: readonly string[]): RowRange[] {
-    const blocks = kinds?.length
+    const blocks = kinds
       ? kinds.flatMap((k) => this.s.ofKind.all(userId, k) as number[])
       : (this.s.ofUser.all(userId) as number[]);
     return blocks.map(rangeOf);
+  }
+
+  /** An upper bound of the rows in these ranges (rowids are handed out in order within a block). */
+  rowsAtMost(ranges: readonly RowRange[]): number {
+    let rows = 0;
+    for (const r of ranges) {
+      const last = this.s.maxRow.get(r.lo, r.hi) as number | null;
+      if (last !== null) rows += last - r.lo + 1;
+    }
+    return rows;
   }
 
   /** Drops the user's blocks (their rows must be gone already); the user id leaves this table too. */

@@ -4,7 +4,8 @@ import type { Hit, MemoryFilter, TextQuery, VectorQuery, VectorStats } from "../
 import { filterToSql, needsSqlPrefilter } from "./filter-sql.js";
 import type { RowBlocks, RowRange } from "./row-blocks.js";
 import { blobToVector } from "./row-mapping.js";
-import { UserVectors } from "./user-vectors.js";
+import { ScopeVectors } from "./scope-vectors.js";
+import type { VectorAttrs, VectorFilter } from "./user-vectors.js";
 
 /** FTS5 query: any of the query's content words, each quoted so no FTS5 syntax reaches the engine. */
 export function ftsMatch(text: string): string | null {
@@ -90,7 +91,7 @@ export function textSearch(
 
 /** Per-user in-memory vector sets, loaded on first search and kept current by this connection's writes. */
 export class VectorCache {
-  private readonly users = new Map<string, UserVectors>();
+  private readonly users = new Map<string, ScopeVectors>();
   /** The last search's whole-scope statistics; cleared by any change to the vectors. */
   private last: { userId: string; vector: Float32Array; filter: string; stats: VectorStats | null } | null =
     null;
@@ -104,6 +105,7 @@ export class VectorCache {
       query.vector,
       query.k,
       this.acceptor(userId, query.filter),
+      query.filter?.kinds,
     );
     this.last = { userId, vector: query.vector, filter: JSON.stringify(query.filter ?? {}), stats };
     return hits;
@@ -121,18 +123,21 @@ export class VectorCache {
       return last.stats;
     }
     const vectors = this.load(userId, query.vector.length);
-    return vectors ? vectors.stats(query.vector, this.acceptor(userId, query.filter)) : null;
+    return vectors
+      ? vectors.stats(query.vector, this.acceptor(userId, query.filter), query.filter?.kinds)
+      : null;
   }
 
-  private acceptor(userId: string, filter: MemoryFilter = {}) {
-    const allowed = needsSqlPrefilter(filter) ? this.allowedIds(userId, filter) : null;
-    const kinds = filter.kinds ? new Set<string>(filter.kinds) : null;
+  /**
+   * The vector filter for a storage filter. Kinds pick the per-kind sets; tiers and currency are tested
+   * on cached attributes; anything else is resolved in SQL to the allowed ids, searched directly.
+   */
+  private acceptor(userId: string, filter: MemoryFilter = {}): VectorFilter {
     const tiers = filter.tiers ? new Set<string>(filter.tiers) : null;
-    return (attrs: { kind: string; tier: string; expired: boolean }, id: string) => {
-      if (kinds && !kinds.has(attrs.kind)) return false;
-      if (tiers && !tiers.has(attrs.tier)) return false;
-      if (filter.current && attrs.expired) return false;
-      return allowed === null || allowed.has(id);
+    return {
+      ...(tiers ? { accept: (attrs: VectorAttrs) => tiers.has(attrs.tier) } : {}),
+      ...(filter.current ? { current: true } : {}),
+      ...(needsSqlPrefilter(filter) ? { ids: this.allowedIds(userId, filter) } : {}),
     };
   }
 
@@ -158,7 +163,7 @@ export class VectorCache {
     else this.users.delete(userId);
   }
 
-  private load(userId: string, dim: number): UserVectors | null {
+  private load(userId: string, dim: number): ScopeVectors | null {
     const cached = this.users.get(userId);
     if (cached && cached.dim === dim) return cached;
     const rows = this.db
@@ -174,7 +179,7 @@ export class VectorCache {
       embedding: Buffer;
     }[];
     if (rows.length === 0) return null;
-    const vectors = new UserVectors(dim);
+    const vectors = new ScopeVectors(dim);
     for (const r of rows) {
       const vector = blobToVector(r.embedding);
       vectors.upsert({ id: r.id, kind: r.kind, tier: r.tier, expired: r.expired_at !== null, vector });

@@ -61,6 +61,9 @@ export interface SqliteStorageOptions {
 export const DEFAULT_DB_PATH = ".engram/engram.db";
 
 /** The embedded default backend: one SQLite file (WAL), FTS5 full-text, vectors stored with their records. */
+/** Up to this many rows of the wanted kinds, a scan reads their rowid blocks and sorts them. */
+const SORTED_SCAN_ROWS = 4096;
+
 export class SqliteStorage implements StoragePort {
   readonly backend = "sqlite";
   readonly capabilities: StorageCapabilities = {
@@ -206,21 +209,19 @@ export class SqliteStorage implements StoragePort {
 
   async edges(scope: Scope, query: { from?: string; to?: string; type?: EdgeType }): Promise<MemoryEdge[]> {
     this.guard(scope, "edges");
+    // Only the given conditions, as plain equalities, so SQLite can use the src or dst index.
+    const conditions = [
+      ...(query.from === undefined ? [] : [["src", query.from]]),
+      ...(query.to === undefined ? [] : [["dst", query.to]]),
+      ...(query.type === undefined ? [] : [["type", query.type]]),
+    ] as [string, string][];
+    const where = conditions.map(([column]) => ` AND ${column} = ?`).join("");
     const rows = this.run("edges", () =>
       this.db
         .prepare(
-          `SELECT user_id, src, dst, type, created_at FROM edges WHERE user_id = ?
-           AND (? IS NULL OR src = ?) AND (? IS NULL OR dst = ?) AND (? IS NULL OR type = ?) ORDER BY created_at`,
+          `SELECT user_id, src, dst, type, created_at FROM edges WHERE user_id = ?${where} ORDER BY created_at`,
         )
-        .all(
-          scope.userId,
-          query.from ?? null,
-          query.from ?? null,
-          query.to ?? null,
-          query.to ?? null,
-          query.type ?? null,
-          query.type ?? null,
-        ),
+        .all(scope.userId, ...conditions.map(([, value]) => value)),
     ) as { user_id: string; src: string; dst: string; type: EdgeType; created_at: string }[];
     return rows.map((r) => ({
       userId: r.user_id,
@@ -328,15 +329,38 @@ export class SqliteStorage implements StoragePort {
   private select(scope: Scope, options: ScanOptions): MemoryRecord[] {
     const where = filterToSql(scope.userId, options.filter);
     const dir = options.order === "desc" ? "DESC" : "ASC";
+    const source = this.run("scan", () => this.scanSource(scope.userId, options.filter?.kinds));
+    if (!source) return [];
     const rows = this.run("scan", () =>
       this.db
         .prepare(
-          `SELECT ${RECORD_COLUMNS} FROM memories m WHERE ${where.sql}
+          `SELECT ${RECORD_COLUMNS} FROM ${source.from} WHERE ${where.sql}${source.sql}
            ORDER BY coalesce(m.valid_from, m.created_at) ${dir}, m.created_at ${dir}, m.rowid ${dir} LIMIT ? OFFSET ?`,
         )
-        .all(...where.params, options.limit ?? -1, options.offset ?? 0),
+        .all(...where.params, ...source.params, options.limit ?? -1, options.offset ?? 0),
     ) as MemoryRow[];
     return rows.map(rowToRecord);
+  }
+
+  /**
+   * Where a scan reads. Without statistics SQLite walks the user's time index for every scan, reading the
+   * whole scope to find a few facts; rows of few enough wanted kinds are read straight from their rowid
+   * blocks instead and sorted. Null: the user has no row of those kinds.
+   */
+  private scanSource(
+    userId: string,
+    kinds: readonly string[] | undefined,
+  ): { from: string; sql: string; params: number[] } | null {
+    const plain = { from: "memories m", sql: "", params: [] };
+    if (!kinds) return plain;
+    const ranges = this.writes.blocks.ranges(userId, kinds);
+    if (ranges.length === 0) return null;
+    if (this.writes.blocks.rowsAtMost(ranges) > SORTED_SCAN_ROWS) return plain;
+    return {
+      from: "memories m NOT INDEXED",
+      sql: ` AND (${ranges.map(() => "m.rowid BETWEEN ? AND ?").join(" OR ")})`,
+      params: ranges.flatMap((r) => [r.lo, r.hi]),
+    };
   }
 
   /** Another process may have written the same file: then cached vectors are stale. */

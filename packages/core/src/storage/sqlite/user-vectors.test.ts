@@ -31,7 +31,7 @@ function bruteForce(live: Map<string, Float32Array>, query: Float32Array, k: num
 function expectSameTopK(index: UserVectors, live: Map<string, Float32Array>, next: () => number, k: number) {
   for (let q = 0; q < 5; q++) {
     const query = randomVector(next);
-    const got = index.search(query, k, () => true);
+    const got = index.search(query, k, {});
     const want = bruteForce(live, query, k);
     expect(got.map((h) => h.id)).toEqual(want.map((h) => h.id));
     got.forEach((h, i) => {
@@ -102,7 +102,7 @@ describe("UserVectors", () => {
     }
     expectSameTopK(index, live, next, 25);
     const query = live.get("v0") as Float32Array;
-    expect(index.search(query, 1, () => true)[0]?.id).toBe("v0");
+    expect(index.search(query, 1, {})[0]?.id).toBe("v0");
   });
 
   it("skips entries the filter refuses and vectors of another dimension", () => {
@@ -113,11 +113,37 @@ describe("UserVectors", () => {
     index.upsert({ id: "d", ...attrs, vector: normalize([1, 0, 0]) });
     expect(index.size).toBe(3);
     const query = normalize([1, 0]);
-    expect(index.search(query, 10, (a) => a.kind === "fact" && !a.expired).map((h) => h.id)).toEqual(["b"]);
-    expect(index.search(query, 10, (_a, id) => id !== "a").map((h) => h.id)).toEqual(["b", "c"]);
+    expect(
+      index.search(query, 10, { accept: (a) => a.kind === "fact" && !a.expired }).map((h) => h.id),
+    ).toEqual(["b"]);
+    expect(index.search(query, 10, { accept: (_a, id) => id !== "a" }).map((h) => h.id)).toEqual(["b", "c"]);
     // An upsert of an existing id updates its attributes too.
     index.upsert({ id: "c", kind: "fact", tier: "long", expired: false, vector: normalize([1, 0.2]) });
-    expect(index.search(query, 10, (a) => !a.expired).map((h) => h.id)).toEqual(["a", "b", "c"]);
+    expect(index.search(query, 10, { current: true }).map((h) => h.id)).toEqual(["a", "b", "c"]);
+    index.upsert({ id: "b", kind: "fact", tier: "long", expired: true, vector: normalize([1, 0.1]) });
+    expect(index.search(query, 10, { current: true }).map((h) => h.id)).toEqual(["a", "c"]);
+    index.remove("b");
+    expect(index.search(query, 10, { current: true }).map((h) => h.id)).toEqual(["a", "c"]);
+  });
+
+  it("searches an indexed set exactly within a few wanted ids, and skips expired ones through the index", () => {
+    const next = rng(5);
+    const index = new UserVectors(DIM, 200);
+    const live = new Map<string, Float32Array>();
+    for (let i = 0; i < 400; i++) {
+      const vector = randomVector(next);
+      live.set(`v${i}`, vector);
+      index.upsert({ id: `v${i}`, ...attrs, expired: i % 2 === 1, vector });
+    }
+    const query = randomVector(next);
+    const wanted = new Set(["v3", "v10", "v77", "v200", "nope"]);
+    const got = index.searchWithStats(query, 10, { ids: wanted });
+    const want = bruteForce(new Map([...live].filter(([id]) => wanted.has(id))), query, 10);
+    expect(got.hits.map((h) => h.id)).toEqual(want.map((h) => h.id));
+    expect(got.stats?.count).toBe(4);
+    const current = index.search(query, 20, { current: true });
+    expect(current.length).toBeGreaterThan(0);
+    expect(current.every((h) => Number(h.id.slice(1)) % 2 === 0)).toBe(true);
   });
 });
 
@@ -130,7 +156,7 @@ describe("UserVectors.stats", () => {
     put("b", 0, 1);
     put("c", 1, 0, "fact");
     const q = Float32Array.from([1, 0]);
-    const s = exact.stats(q, (attrs) => attrs.kind === "message");
+    const s = exact.stats(q, { accept: (attrs) => attrs.kind === "message" });
     expect(s).toEqual({ mean: 0.5, sd: 0.5, count: 2 });
     const approx = new UserVectors(2, 2);
     approx.upsert({
@@ -147,7 +173,7 @@ describe("UserVectors.stats", () => {
       expired: false,
       vector: Float32Array.from([0, 1]),
     });
-    expect(approx.stats(q, () => true)).toBeNull();
+    expect(approx.stats(q, {})).toBeNull();
   });
 });
 
@@ -163,8 +189,8 @@ describe("UserVectors.searchWithStats", () => {
       set.upsert({ id, kind: "message", tier: "short", expired: false, vector: Float32Array.from([x, y]) });
     }
     const q = Float32Array.from([1, 0]);
-    const both = set.searchWithStats(q, 2, () => true);
-    expect(both.hits).toEqual(set.search(q, 2, () => true));
-    expect(both.stats).toEqual(set.stats(q, () => true));
+    const both = set.searchWithStats(q, 2, {});
+    expect(both.hits).toEqual(set.search(q, 2, {}));
+    expect(both.stats).toEqual(set.stats(q, {}));
   });
 });

@@ -1,6 +1,25 @@
 import type { Hit, VectorStats } from "../storage-port.js";
 import { AnnIndex } from "./ann-index.js";
 
+export interface VectorAttrs {
+  readonly kind: string;
+  readonly tier: string;
+  readonly expired: boolean;
+}
+
+/**
+ * Which vectors a search considers. Without `accept` every live vector passes, and an indexed search
+ * runs without a per-node callback into JavaScript, which costs more than the search itself.
+ */
+export interface VectorFilter {
+  /** A test on an entry's attributes and id. */
+  readonly accept?: (attrs: VectorAttrs, id: string) => boolean;
+  /** Skip entries that are no longer current. */
+  readonly current?: boolean;
+  /** Only these ids: scored directly, without a scan or the index. */
+  readonly ids?: ReadonlySet<string>;
+}
+
 export interface VectorEntry {
   id: string;
   /** Packed attributes the index can filter on without SQL: kind, tier, expired. */
@@ -55,6 +74,7 @@ export class UserVectors {
   private attrs: { kind: string; tier: string; expired: boolean }[] = [];
   private readonly slotById = new Map<string, number>();
   private dead = 0;
+  private expiredLive = 0;
   private ann: AnnIndex | null = null;
 
   /** @param annThreshold live vectors from which an HNSW index replaces the exact scan. */
@@ -67,6 +87,15 @@ export class UserVectors {
 
   get size(): number {
     return this.slotById.size;
+  }
+
+  /**
+   * Whether a search for k candidates (or the statistics alone, without k) is exact: a small set, a
+   * search restricted to fewer ids than that, or a k beyond what the index serves.
+   */
+  scansExactly(k?: number, filter: VectorFilter = {}): boolean {
+    const few = (filter.ids?.size ?? this.size) < this.annThreshold;
+    return this.size < this.annThreshold || few || (k !== undefined && k > MAX_ANN_CANDIDATES);
   }
 
   upsert(entry: VectorEntry): void {
@@ -83,8 +112,10 @@ export class UserVectors {
       this.attrs.push({ kind: entry.kind, tier: entry.tier, expired: entry.expired });
       this.slotById.set(entry.id, slot);
     } else {
+      if (this.attrs[slot]?.expired) this.expiredLive--;
       this.attrs[slot] = { kind: entry.kind, tier: entry.tier, expired: entry.expired };
     }
+    if (entry.expired) this.expiredLive++;
     this.data.set(entry.vector, slot * this.dim);
     this.ann?.set(slot, entry.vector);
   }
@@ -93,18 +124,15 @@ export class UserVectors {
     const slot = this.slotById.get(id);
     if (slot === undefined) return;
     this.slotById.delete(id);
+    if (this.attrs[slot]?.expired) this.expiredLive--;
     this.ids[slot] = null;
     this.ann?.remove(slot);
     this.dead++;
     if (this.dead > 1024 && this.dead > this.ids.length / 4) this.compact();
   }
 
-  search(
-    query: Float32Array,
-    k: number,
-    accept: (attrs: { kind: string; tier: string; expired: boolean }, id: string) => boolean,
-  ): Hit[] {
-    return this.searchWithStats(query, k, accept).hits;
+  search(query: Float32Array, k: number, filter: VectorFilter = {}): Hit[] {
+    return this.searchWithStats(query, k, filter).hits;
   }
 
   /**
@@ -115,43 +143,69 @@ export class UserVectors {
   searchWithStats(
     query: Float32Array,
     k: number,
-    accept: Parameters<UserVectors["search"]>[2],
+    filter: VectorFilter = {},
   ): { hits: Hit[]; stats: VectorStats | null } {
-    const approximate = this.size >= this.annThreshold;
-    // Approximate search pays off only for a few hundred candidates; a larger k scans exactly.
-    if (approximate && k <= MAX_ANN_CANDIDATES)
-      return { hits: this.searchAnn(query, k, accept), stats: null };
+    // Approximate search pays off only for many vectors and a few hundred candidates.
+    if (!this.scansExactly(k, filter)) return { hits: this.searchAnn(query, k, filter), stats: null };
     const top = new TopK(k);
     let n = 0;
     let sum = 0;
     let squares = 0;
-    this.scan(query, accept, (slot, score) => {
+    this.scan(query, filter, (slot, score) => {
       top.offer(slot, score);
       n++;
       sum += score;
       squares += score * score;
     });
     const hits = top.entries().map(([slot, score]) => ({ id: this.ids[slot] as string, score }));
-    if (approximate || n === 0) return { hits, stats: null };
+    if (!this.scansExactly(k, filter) || n === 0) return { hits, stats: null };
     const mean = sum / n;
     return { hits, stats: { mean, sd: Math.sqrt(Math.max(0, squares / n - mean * mean)), count: n } };
   }
 
   /** Whole-set statistics alone (see searchWithStats). */
-  stats(query: Float32Array, accept: Parameters<UserVectors["search"]>[2]): VectorStats | null {
-    return this.size >= this.annThreshold ? null : this.searchWithStats(query, 1, accept).stats;
+  stats(query: Float32Array, filter: VectorFilter = {}): VectorStats | null {
+    return this.scansExactly(undefined, filter) ? this.searchWithStats(query, 1, filter).stats : null;
+  }
+
+  /** The per-slot test a filter needs, or null when every live slot passes. */
+  private tester(filter: VectorFilter): ((slot: number) => boolean) | null {
+    const { accept, ids } = filter;
+    const current = filter.current === true && this.expiredLive > 0;
+    if (!accept && !current && !ids) return null;
+    const { ids: slotIds, attrs } = this;
+    return (slot) => {
+      const id = slotIds[slot];
+      if (id == null) return false;
+      const a = attrs[slot] as VectorAttrs;
+      if (current && a.expired) return false;
+      if (ids && !ids.has(id)) return false;
+      return accept === undefined || accept(a, id);
+    };
+  }
+
+  /** The wanted ids' slots (id-restricted search), or null to visit every slot. */
+  private slotsOf(filter: VectorFilter): number[] | null {
+    if (!filter.ids) return null;
+    return [...filter.ids].flatMap((id) => {
+      const slot = this.slotById.get(id);
+      return slot === undefined ? [] : [slot];
+    });
   }
 
   /** Exact dot product of the query with every accepted vector. */
   private scan(
     query: Float32Array,
-    accept: Parameters<UserVectors["search"]>[2],
+    filter: VectorFilter,
     visit: (slot: number, score: number) => void,
   ): void {
-    const { data, dim, ids, attrs } = this;
-    for (let slot = 0; slot < ids.length; slot++) {
-      const id = ids[slot];
-      if (id == null || !accept(attrs[slot] as (typeof attrs)[number], id)) continue;
+    const { data, dim, ids } = this;
+    const test = this.tester(filter);
+    const only = this.slotsOf(filter);
+    const count = only ? only.length : ids.length;
+    for (let i = 0; i < count; i++) {
+      const slot = only ? (only[i] as number) : i;
+      if (ids[slot] == null || (test && !test(slot))) continue;
       const base = slot * dim;
       let s0 = 0;
       let s1 = 0;
@@ -169,19 +223,16 @@ export class UserVectors {
     }
   }
 
-  private searchAnn(query: Float32Array, k: number, accept: Parameters<UserVectors["search"]>[2]): Hit[] {
+  private searchAnn(query: Float32Array, k: number, filter: VectorFilter): Hit[] {
     if (!this.ann) {
       this.ann = new AnnIndex(this.dim, this.ids.length * 2);
       this.ids.forEach((id, slot) => {
         if (id != null) this.ann?.set(slot, this.data.subarray(slot * this.dim, (slot + 1) * this.dim));
       });
     }
-    const { ids, attrs } = this;
-    const hits = this.ann.search(query, Math.min(k, this.size), (slot) => {
-      const id = ids[slot];
-      return id != null && accept(attrs[slot] as (typeof attrs)[number], id);
-    });
-    return hits.map(([slot, score]) => ({ id: ids[slot] as string, score }));
+    // Removed slots are marked deleted in the graph, so a search without a test needs no callback.
+    const hits = this.ann.search(query, Math.min(k, this.size), this.tester(filter) ?? undefined);
+    return hits.map(([slot, score]) => ({ id: this.ids[slot] as string, score }));
   }
 
   private compact(): void {

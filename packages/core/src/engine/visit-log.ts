@@ -1,0 +1,74 @@
+/** Most visits held for one user before older ones are dropped (a store that keeps failing to write). */
+const MAX_PENDING_PER_USER = 10_000;
+const RETRY_MS = 1000;
+
+/**
+ * Segment visits seen by retrieval, written as queued `visit` jobs just after the call returns: one job
+ * per user per turn of the event loop, so a retrieval pays for no durable write of its own. Visits are
+ * heat bookkeeping, not memory: a crash right after a retrieval can lose its visits, never a memory.
+ * A failed write keeps the visits and tries again.
+ */
+export class VisitLog {
+  private pending = new Map<string, string[]>();
+  private timer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> = Promise.resolve();
+  private failure: unknown = null;
+
+  constructor(private readonly write: (userId: string, segmentIds: string[]) => Promise<void>) {}
+
+  /** The last write error (cleared by the next successful flush). */
+  get error(): unknown {
+    return this.failure;
+  }
+
+  record(userId: string, segmentIds: readonly string[]): void {
+    const list = this.pending.get(userId) ?? [];
+    list.push(...segmentIds);
+    if (list.length > MAX_PENDING_PER_USER) list.splice(0, list.length - MAX_PENDING_PER_USER);
+    this.pending.set(userId, list);
+    this.schedule(0);
+  }
+
+  /** Forgets a user's unwritten visits (the user is being erased). */
+  drop(userId: string): void {
+    this.pending.delete(userId);
+  }
+
+  /** Writes every pending visit; resolves when done (a failure stays pending and is reported by `error`). */
+  flush(): Promise<void> {
+    this.writing = this.writing.then(() => this.writeAll());
+    return this.writing;
+  }
+
+  /** Stops the timer; pending visits are written by a last flush. */
+  async close(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.flush();
+  }
+
+  private schedule(ms: number): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.flush();
+    }, ms);
+    this.timer.unref();
+  }
+
+  private async writeAll(): Promise<void> {
+    const batch = this.pending;
+    this.pending = new Map();
+    for (const [userId, segmentIds] of batch) {
+      try {
+        await this.write(userId, segmentIds);
+        this.failure = null;
+      } catch (error) {
+        this.failure = error;
+        const later = this.pending.get(userId) ?? [];
+        this.pending.set(userId, [...segmentIds, ...later].slice(-MAX_PENDING_PER_USER));
+        this.schedule(RETRY_MS);
+      }
+    }
+  }
+}

@@ -1,0 +1,92 @@
+import type { Hit, VectorStats } from "../storage-port.js";
+import { UserVectors, type VectorEntry, type VectorFilter } from "./user-vectors.js";
+
+/**
+ * One user's vectors, one set per kind. Retrieval asks for one kind at a time (facts, segments, pages),
+ * and the small kinds then scan their few vectors exactly, with exact statistics, instead of filtering
+ * an index built over the whole scope, where nearly every visited node is rejected. Only a large kind
+ * (usually the messages) gets an HNSW index.
+ */
+export class ScopeVectors {
+  private readonly kinds = new Map<string, UserVectors>();
+  private readonly kindOf = new Map<string, string>();
+
+  constructor(
+    readonly dim: number,
+    private readonly annThreshold?: number,
+  ) {}
+
+  get size(): number {
+    return this.kindOf.size;
+  }
+
+  upsert(entry: VectorEntry): void {
+    if (entry.vector.length !== this.dim) return;
+    const previous = this.kindOf.get(entry.id);
+    if (previous !== undefined && previous !== entry.kind) this.kinds.get(previous)?.remove(entry.id);
+    let set = this.kinds.get(entry.kind);
+    if (!set) {
+      set = new UserVectors(this.dim, this.annThreshold);
+      this.kinds.set(entry.kind, set);
+    }
+    set.upsert(entry);
+    this.kindOf.set(entry.id, entry.kind);
+  }
+
+  remove(id: string): void {
+    const kind = this.kindOf.get(id);
+    if (kind === undefined) return;
+    this.kinds.get(kind)?.remove(id);
+    this.kindOf.delete(id);
+  }
+
+  /**
+   * The top k over the wanted kinds (all when none are named), and the whole-set statistics when every
+   * searched set was scanned exactly (pooled over the sets).
+   */
+  searchWithStats(
+    query: Float32Array,
+    k: number,
+    filter: VectorFilter,
+    kinds?: readonly string[],
+  ): { hits: Hit[]; stats: VectorStats | null } {
+    const sets = this.sets(kinds);
+    const results = sets.map((set) => set.searchWithStats(query, k, filter));
+    const hits = results
+      .flatMap((r) => r.hits)
+      .sort((a, b) => b.score - a.score)
+      .slice(0, k);
+    const exact = sets.every((set) => set.scansExactly(k, filter));
+    return { hits, stats: exact ? pool(results.map((r) => r.stats)) : null };
+  }
+
+  stats(query: Float32Array, filter: VectorFilter, kinds?: readonly string[]): VectorStats | null {
+    const sets = this.sets(kinds);
+    if (!sets.every((set) => set.scansExactly(undefined, filter))) return null;
+    return pool(sets.map((set) => set.stats(query, filter)));
+  }
+
+  private sets(kinds?: readonly string[]): UserVectors[] {
+    const names = kinds ?? [...this.kinds.keys()];
+    return names.flatMap((name) => {
+      const set = this.kinds.get(name);
+      return set && set.size > 0 ? [set] : [];
+    });
+  }
+}
+
+/** Mean and standard deviation over the union of exactly scanned sets (null parts accepted nothing). */
+function pool(parts: readonly (VectorStats | null)[]): VectorStats | null {
+  let count = 0;
+  let sum = 0;
+  let squares = 0;
+  for (const p of parts) {
+    if (p === null) continue;
+    count += p.count;
+    sum += p.mean * p.count;
+    squares += (p.sd * p.sd + p.mean * p.mean) * p.count;
+  }
+  if (count === 0) return null;
+  const mean = sum / count;
+  return { mean, sd: Math.sqrt(Math.max(0, squares / count - mean * mean)), count };
+}
