@@ -1,12 +1,14 @@
 /** Most visits held for one user before older ones are dropped (a store that keeps failing to write). */
 const MAX_PENDING_PER_USER = 10_000;
 const RETRY_MS = 1000;
+/** Visits wait this long to be written together: one durable write a second at most, not one per call. */
+const WRITE_EVERY_MS = 1000;
 
 /**
- * Segment visits seen by retrieval, written as queued `visit` jobs just after the call returns: one job
- * per user per turn of the event loop, so a retrieval pays for no durable write of its own. Visits are
- * heat bookkeeping, not memory: a crash right after a retrieval can lose its visits, never a memory.
- * A failed write keeps the visits and tries again.
+ * Segment visits seen by retrieval, written as queued `visit` jobs after the call returns: every second,
+ * one job per user, so a retrieval pays for no durable write of its own. Visits are heat bookkeeping, not
+ * memory: a crash can lose the last second's visits, never a memory. A failed write keeps the visits and
+ * tries again; `flush`, `close` and `forget` write or drop what is pending.
  */
 export class VisitLog {
   private pending = new Map<string, string[]>();
@@ -26,7 +28,7 @@ export class VisitLog {
     list.push(...segmentIds);
     if (list.length > MAX_PENDING_PER_USER) list.splice(0, list.length - MAX_PENDING_PER_USER);
     this.pending.set(userId, list);
-    this.schedule(0);
+    this.schedule(WRITE_EVERY_MS);
   }
 
   /** Forgets a user's unwritten visits (the user is being erased). */
