@@ -43,7 +43,8 @@ describe("QdrantHttp", () => {
       count: 3,
     });
     expect(sent[0]?.url).toBe("http://qdrant.test:6333/collections/c/points/count?wait=true");
-    expect((sent[0]?.init.headers as Record<string, string>)["api-key"]).toBe("secret");
+    const headers = sent[0]?.init.headers as Record<string, string>;
+    expect(headers["api-key"]).toBe("secret");
     expect(sent[0]?.init.body).toBe('{"exact":true}');
   });
 

@@ -1,11 +1,5 @@
 import { StorageError } from "../../errors/index.js";
-import {
-  DEFAULT_RETRY_POLICY,
-  isRetryableStatus,
-  parseRetryAfter,
-  type RetryPolicy,
-  retryDelay,
-} from "./retry-policy.js";
+import { isRetryableStatus, parseRetryAfter, type RetryPolicy, retryDelay } from "./retry-policy.js";
 
 export interface QdrantHttpOptions {
   /** Base URL, e.g. `http://localhost:6333` (used as given: no port is added). */
