@@ -1,0 +1,73 @@
+import { type Collection, DEFAULT_VECTOR, type Payload, type StoredPoint } from "./collection.js";
+import { deleteAt, valuesAt } from "./payload-path.js";
+
+export type WithPayload =
+  | boolean
+  | string[]
+  | { include: string | string[] }
+  | { exclude: string | string[] }
+  | null
+  | undefined;
+export type WithVector = boolean | string[] | null | undefined;
+
+const asList = (value: string | string[]): string[] => (Array.isArray(value) ? value : [value]);
+
+function includeKeys(payload: Payload, keys: string[]): Payload {
+  const selected: Payload = {};
+  for (const key of keys) {
+    const values = valuesAt(payload, key, false);
+    // Top-level keys keep their value; nested selections keep the path's first segment.
+    if (values !== undefined && key in payload) selected[key] = payload[key];
+    else if (values !== undefined) {
+      const head = key.split(/[.[]/)[0] ?? key;
+      if (head in payload) selected[head] = payload[head];
+    }
+  }
+  return selected;
+}
+
+/** The payload as `with_payload` selects it; undefined when it is not requested. */
+export function selectPayload(
+  payload: Payload,
+  selector: WithPayload,
+  fallback: boolean,
+): Payload | undefined {
+  const chosen = selector ?? fallback;
+  if (chosen === false) return undefined;
+  if (chosen === true) return structuredClone(payload);
+  if (Array.isArray(chosen)) return structuredClone(includeKeys(payload, chosen));
+  if ("include" in chosen) return structuredClone(includeKeys(payload, asList(chosen.include)));
+  const copy = structuredClone(payload);
+  for (const key of asList(chosen.exclude)) deleteAt(copy, key);
+  return copy;
+}
+
+/** The vectors as `with_vector` selects them: a bare array for a collection's single unnamed vector. */
+export function selectVectors(collection: Collection, point: StoredPoint, selector: WithVector): unknown {
+  if (!selector) return undefined;
+  const names = selector === true ? Object.keys(point.vectors) : selector;
+  if (collection.unnamedVector && selector === true) return point.vectors[DEFAULT_VECTOR] ?? null;
+  const out: Record<string, unknown> = {};
+  for (const name of names) {
+    const vector = point.vectors[name];
+    if (vector !== undefined) out[name] = structuredClone(vector);
+  }
+  return out;
+}
+
+/** A `Record` (retrieve/scroll answers); fields not requested are left out. */
+export function toRecord(
+  collection: Collection,
+  point: StoredPoint,
+  withPayload: WithPayload,
+  withVector: WithVector,
+  payloadByDefault: boolean,
+): Record<string, unknown> {
+  const payload = selectPayload(point.payload, withPayload, payloadByDefault);
+  const vector = selectVectors(collection, point, withVector);
+  return {
+    id: point.id,
+    ...(payload === undefined ? {} : { payload }),
+    ...(vector === undefined ? {} : { vector }),
+  };
+}
