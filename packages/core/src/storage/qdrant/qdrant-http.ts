@@ -65,21 +65,32 @@ export class QdrantHttp {
 
   /** Sends the request, resending on 408/429/5xx, timeouts and connection errors; returns `result`. */
   async call<T>(operation: string, method: string, path: string, body?: unknown, query?: Query): Promise<T> {
+    return ((await this.send(operation, method, path, body, query)) as { result: T }).result;
+  }
+
+  /** Like `call`, but returns the whole response body (`GET /` has no `result`). */
+  async send(
+    operation: string,
+    method: string,
+    path: string,
+    body?: unknown,
+    query?: Query,
+  ): Promise<unknown> {
     for (let attempt = 0; ; attempt++) {
-      const outcome = await this.attempt<T>(operation, method, path, body, query);
-      if (!("error" in outcome)) return outcome.result;
+      const outcome = await this.attempt(operation, method, path, body, query);
+      if (!("error" in outcome)) return outcome.body;
       if (!outcome.retryable || attempt >= this.options.retry.retries) throw outcome.error;
       await this.sleep(retryDelay(this.options.retry, attempt, outcome.retryAfterMs, this.random));
     }
   }
 
-  private async attempt<T>(
+  private async attempt(
     operation: string,
     method: string,
     path: string,
     body: unknown,
     query: Query | undefined,
-  ): Promise<{ result: T } | Failure> {
+  ): Promise<{ body: unknown } | Failure> {
     const url = new URL(this.base + path);
     for (const [k, v] of Object.entries(query ?? {})) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { accept: "application/json" };
@@ -97,7 +108,7 @@ export class QdrantHttp {
         signal: controller.signal,
       });
       const text = await response.text();
-      if (response.ok) return { result: (JSON.parse(text) as { result: T }).result };
+      if (response.ok) return { body: JSON.parse(text) as unknown };
       const message = serverMessage(text);
       const details = { status: response.status, serverMessage: message, operation };
       return {

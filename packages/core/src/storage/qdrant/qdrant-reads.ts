@@ -1,0 +1,188 @@
+import {
+  cubeKey,
+  MEMORY_KINDS,
+  type MemoryEdge,
+  type MemoryRecord,
+  type MemoryVersion,
+  type Scope,
+  TIERS,
+} from "../../model/index.js";
+import type {
+  Hit,
+  KvEntry,
+  KvListOptions,
+  ScanOptions,
+  StorageStats,
+  TextQuery,
+  VectorQuery,
+} from "../storage-port.js";
+import { JOB_STATUSES } from "../storage-port.js";
+import type { Collections } from "./collections.js";
+import { match, memoryFilter, type QFilter, scopeCondition, selectsNothing } from "./filter.js";
+import { type Payload, payloadToEdge, payloadToKv, payloadToRecord, payloadToVersion } from "./payload.js";
+import { pointIds } from "./point-id.js";
+import type { Points } from "./points.js";
+import { queryVector } from "./text-vector.js";
+
+const num = (v: unknown) => (typeof v === "number" ? v : 0);
+
+/** Event time, then system time, then first-write order: the SQLite backend's scan order. */
+function byTime(a: Payload, b: Payload): number {
+  return (
+    num(a.order_ms) - num(b.order_ms) || num(a.created_ms) - num(b.created_ms) || num(a.seq) - num(b.seq)
+  );
+}
+
+function page<T>(items: T[], limit?: number, offset = 0): T[] {
+  return items.slice(offset, limit === undefined ? undefined : offset + limit);
+}
+
+/** The read side of the Qdrant backend: every request carries the scope's tenant condition. */
+export class QdrantReads {
+  constructor(
+    private readonly points: Points,
+    private readonly collections: Collections,
+  ) {}
+
+  private get names() {
+    return this.collections.names;
+  }
+
+  async get(scope: Scope, ids: readonly string[]): Promise<MemoryRecord[]> {
+    if (ids.length === 0) return [];
+    const found = await this.points.byIds(this.names.memories, ids.map(pointIds.memory), memoryFilter(scope));
+    const byId = new Map(found.map((p) => [p.payload.memory_id as string, payloadToRecord(p.payload)]));
+    return [...new Set(ids)].flatMap((id) => byId.get(id) ?? []);
+  }
+
+  async getVectors(scope: Scope, ids: readonly string[]): Promise<Map<string, Float32Array>> {
+    const out = new Map<string, Float32Array>();
+    if (ids.length === 0) return out;
+    for (const name of this.collections.vectorCollections()) {
+      const found = await this.points.byIds(
+        name,
+        ids.map(pointIds.memory),
+        memoryFilter(scope),
+        { include: ["memory_id"] },
+        true,
+      );
+      for (const p of found) out.set(p.payload.memory_id as string, Float32Array.from(p.vector?.dense ?? []));
+    }
+    return out;
+  }
+
+  async scan(scope: Scope, options: ScanOptions = {}): Promise<MemoryRecord[]> {
+    if (selectsNothing(options.filter)) return [];
+    const found = await this.points.scroll(this.names.memories, memoryFilter(scope, options.filter));
+    const sorted = found.map((p) => p.payload).sort(byTime);
+    if (options.order === "desc") sorted.reverse();
+    return page(sorted, options.limit, options.offset).map(payloadToRecord);
+  }
+
+  async count(scope: Scope, filter = {}): Promise<number> {
+    if (selectsNothing(filter)) return 0;
+    return this.points.count(this.names.memories, memoryFilter(scope, filter));
+  }
+
+  async textSearch(scope: Scope, query: TextQuery): Promise<Hit[]> {
+    const vector = queryVector(query.text);
+    if (!vector || query.k <= 0 || selectsNothing(query.filter)) return [];
+    const hits = await this.points.query(
+      this.names.memories,
+      "text",
+      vector,
+      memoryFilter(scope, query.filter),
+      query.k,
+    );
+    return hits.map((h) => ({ id: h.payload.memory_id as string, score: h.score }));
+  }
+
+  async vectorSearch(scope: Scope, query: VectorQuery): Promise<Hit[]> {
+    const name = this.names.vectors(query.vector.length);
+    if (!this.collections.has(name) || query.k <= 0 || selectsNothing(query.filter)) return [];
+    const filter = memoryFilter(scope, query.filter);
+    const hits = await this.points.query(name, "dense", Array.from(query.vector), filter, query.k);
+    return hits.map((h) => ({ id: h.payload.memory_id as string, score: h.score }));
+  }
+
+  async history(scope: Scope, memoryId: string): Promise<MemoryVersion[]> {
+    const filter = { must: [scopeCondition(scope), match("memory_id", memoryId)] };
+    const found = await this.points.scroll(this.names.history, filter);
+    return found
+      .map((p) => payloadToVersion(p.payload))
+      .sort((a, b) => a.version - b.version || a.at.localeCompare(b.at));
+  }
+
+  async edges(scope: Scope, query: { from?: string; to?: string; type?: string }): Promise<MemoryEdge[]> {
+    const must = [scopeCondition(scope)];
+    if (query.from !== undefined) must.push(match("src", query.from));
+    if (query.to !== undefined) must.push(match("dst", query.to));
+    if (query.type !== undefined) must.push(match("type", query.type));
+    const found = await this.points.scroll(this.names.edges, { must });
+    return found.map((p) => payloadToEdge(p.payload)).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  async kvGet(scope: Scope, namespace: readonly string[], key: string): Promise<KvEntry | null> {
+    const id = pointIds.kv(scope.userId, cubeKey(namespace), key);
+    const [point] = await this.points.byIds(this.names.kv, [id], { must: [scopeCondition(scope)] });
+    return point ? payloadToKv(point.payload) : null;
+  }
+
+  async kvList(scope: Scope, options: KvListOptions = {}): Promise<KvEntry[]> {
+    const must = [scopeCondition(scope)];
+    if (options.prefix?.length) must.push(match("ns_prefixes", cubeKey(options.prefix)));
+    const entries = (await this.points.scroll(this.names.kv, { must })).map((p) => payloadToKv(p.payload));
+    const ns = (e: KvEntry) => cubeKey(e.namespace);
+    entries.sort((a, b) =>
+      ns(a) < ns(b) ? -1 : ns(a) > ns(b) ? 1 : a.key < b.key ? -1 : a.key > b.key ? 1 : 0,
+    );
+    return page(entries, options.limit, options.offset);
+  }
+
+  /** Users with memories, key-value entries or jobs (a payload-only scroll of the three collections). */
+  async users(): Promise<string[]> {
+    const users = new Set<string>();
+    for (const name of [this.names.memories, this.names.kv, this.names.jobs]) {
+      for (const p of await this.points.scroll(name, {}, { include: ["user_id"] }))
+        users.add(p.payload.user_id as string);
+    }
+    return [...users].sort();
+  }
+
+  /** Counts by exact `count` requests; one per kind, tier and job status. */
+  async stats(scope?: Scope): Promise<StorageStats> {
+    const base = (extra: QFilter["must"] = []): QFilter => ({
+      must: [...(scope ? [scopeCondition(scope)] : []), ...extra],
+    });
+    const grouped = async (collection: string, field: string, values: readonly string[]) => {
+      const out: Record<string, number> = {};
+      for (const value of values) {
+        const n = await this.points.count(collection, base([match(field, value)]));
+        if (n > 0) out[value] = n;
+      }
+      return out;
+    };
+    const byKind = await grouped(this.names.memories, "kind", MEMORY_KINDS);
+    let vectors = 0;
+    for (const name of this.collections.vectorCollections()) vectors += await this.points.count(name, base());
+    const users = scope
+      ? (await this.points.count(this.names.memories, base())) +
+          (await this.points.count(this.names.kv, base())) +
+          (await this.points.count(this.names.jobs, base())) >
+        0
+        ? 1
+        : 0
+      : (await this.users()).length;
+    return {
+      memories: Object.values(byKind).reduce((a, b) => a + b, 0),
+      byKind,
+      byTier: await grouped(this.names.memories, "tier", TIERS),
+      vectors,
+      history: await this.points.count(this.names.history, base()),
+      edges: await this.points.count(this.names.edges, base()),
+      kv: await this.points.count(this.names.kv, base()),
+      jobs: await grouped(this.names.jobs, "status", JOB_STATUSES),
+      users,
+    };
+  }
+}
