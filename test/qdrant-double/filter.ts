@@ -1,6 +1,7 @@
 import type { StoredPoint } from "./collection.js";
 import { valuesAt } from "./payload-path.js";
 import { normalizePointId, type PointId } from "./point-id.js";
+import { QdrantError } from "./qdrant-error.js";
 
 /**
  * Filter evaluation ported from Qdrant's reference local mode (`qdrant_client/local/payload_filters.py`,
@@ -119,7 +120,10 @@ function checkField(condition: Condition, payload: unknown): boolean {
     return values.some((value) => matchValue(condition.match as Record<string, unknown>, value));
   if (condition.range != null) return values.some((value) => inRange(condition.range as Range, value));
   // Geo conditions are not implemented; the double says so instead of answering wrongly.
-  throw new Error(`the Qdrant double does not implement this field condition: ${JSON.stringify(condition)}`);
+  throw new QdrantError(
+    501,
+    `Not implemented by the Qdrant double: field condition ${JSON.stringify(condition)}`,
+  );
 }
 
 interface Subject {
