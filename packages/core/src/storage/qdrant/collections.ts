@@ -110,7 +110,7 @@ export class Collections {
     for (const { name } of listed.collections) if (name.startsWith(this.prefix)) this.existing.add(name);
     await this.create(
       this.names.memories,
-      { vectors: {}, sparse_vectors: { text: { modifier: "idf" } } },
+      { vectors: {}, sparse_vectors: { bm25: { modifier: "idf" } } },
       FILTER_INDEXES,
     );
     for (const [name, indexes] of Object.entries(PAYLOAD_COLLECTIONS)) {

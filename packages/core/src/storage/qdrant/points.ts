@@ -11,7 +11,7 @@ export interface Point {
 
 export interface NewPoint {
   id: string;
-  vector: { dense?: number[]; text?: SparseVector };
+  vector: { dense?: number[]; bm25?: SparseVector };
   payload: Payload;
 }
 
@@ -161,7 +161,7 @@ export class Points {
   /** Nearest points by a named vector; `query` is a dense vector or a sparse one. */
   async query(
     collection: string,
-    using: "dense" | "text",
+    using: "dense" | "bm25",
     query: number[] | SparseVector,
     filter: QFilter,
     limit: number,

@@ -89,7 +89,7 @@ export class QdrantReads {
     if (!vector || query.k <= 0 || selectsNothing(query.filter)) return [];
     const hits = await this.points.query(
       this.names.memories,
-      "text",
+      "bm25",
       vector,
       memoryFilter(scope, query.filter),
       query.k,

@@ -174,7 +174,7 @@ export async function writeBatch(
     const seq = existing.seq.get(record.id) ?? ctx.nextSeq();
     return {
       id: pointIds.memory(record.id),
-      vector: text.indices.length ? { text } : {},
+      vector: text.indices.length ? { bm25: text } : {},
       payload: memoryPayload(record, seq),
     };
   });
