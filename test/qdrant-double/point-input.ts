@@ -15,6 +15,13 @@ import { badInput, QdrantError } from "./qdrant-error.js";
 const unsupported = (what: string): QdrantError =>
   new QdrantError(501, `Not implemented by the Qdrant double: ${what}`);
 
+/** Document / Image / InferenceObject: `{text|image|object, model}`, embedded by the server. */
+const isInference = (input: unknown): boolean =>
+  typeof input === "object" &&
+  input !== null &&
+  "model" in input &&
+  ("text" in input || "image" in input || "object" in input);
+
 function prepareOne(collection: Collection, name: string, input: unknown): StoredVector {
   const dense = collection.dense.get(name);
   if (dense) {
@@ -23,6 +30,7 @@ function prepareOne(collection: Collection, name: string, input: unknown): Store
     if (input.some((value) => Array.isArray(value))) throw unsupported("multivectors");
     return prepareDense(dense, input as number[]);
   }
+  if (isInference(input)) throw unsupported("server-side inference (Document/Image/InferenceObject vectors)");
   if (collection.sparse.has(name)) {
     if (!isSparse(input))
       throw badInput(`Conversion between sparse and regular vectors failed for vector ${name}`);
@@ -38,9 +46,7 @@ export function prepareVectors(collection: Collection, input: unknown): Record<s
     if (input.some((value) => Array.isArray(value))) throw unsupported("multivectors");
     return { [DEFAULT_VECTOR]: prepareOne(collection, DEFAULT_VECTOR, input) };
   }
-  if (typeof input === "object" && ("text" in input || "image" in input || "object" in input)) {
-    throw unsupported("server-side inference (Document/Image/InferenceObject vectors)");
-  }
+  if (isInference(input)) throw unsupported("server-side inference (Document/Image/InferenceObject vectors)");
   const vectors: Record<string, StoredVector> = {};
   for (const [name, value] of Object.entries(input as Record<string, unknown>)) {
     vectors[name] = prepareOne(collection, name, value);

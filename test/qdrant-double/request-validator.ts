@@ -24,7 +24,14 @@ const NO_OP_FORMATS = [
 ];
 
 function makeAjv(schemas: Record<string, unknown>, shapeOnly: boolean): Ajv {
-  const ajv = new Ajv({ strict: false, allErrors: true, verbose: true });
+  // Only the shape pass (run after a failure, to classify it) collects every error: it finds the bad id.
+  const ajv = new Ajv({
+    strict: false,
+    allErrors: shapeOnly,
+    verbose: true,
+    inlineRefs: false,
+    validateSchema: false,
+  });
   addFormats(ajv, ["date-time", "uri"]);
   // The server takes a UUID hyphenated, as 32 hex digits or as a `urn:uuid:` URN, in any case.
   ajv.addFormat("uuid", /^(?:urn:uuid:)?[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i);
@@ -34,35 +41,30 @@ function makeAjv(schemas: Record<string, unknown>, shapeOnly: boolean): Ajv {
   return ajv;
 }
 
-interface Checkers {
-  readonly shape: ValidateFunction;
-  readonly full: ValidateFunction;
-}
-
 /**
  * Validates bodies and query params against the spec. A request that does not deserialise (wrong type,
  * unknown field, bad enum) is a 400 "Format error"; one that deserialises but breaks a constraint is a
- * 422 "Validation error", as the server distinguishes serde from its `validator` pass.
+ * 422 "Validation error", as the server distinguishes serde from its `validator` pass. The shape schema
+ * is compiled only when a request fails, since compiling costs more than validating.
  */
 export class RequestValidator {
-  private readonly shapeAjv: Ajv;
+  private shapeAjv: Ajv | undefined;
   private readonly fullAjv: Ajv;
-  private readonly cache = new Map<unknown, Checkers>();
+  private readonly full = new Map<unknown, ValidateFunction>();
+  private readonly shape = new Map<unknown, ValidateFunction>();
 
-  constructor(spec: LoadedSpec) {
-    this.shapeAjv = makeAjv(spec.schemas, true);
+  constructor(private readonly spec: LoadedSpec) {
     this.fullAjv = makeAjv(spec.schemas, false);
   }
 
-  private checkers(schema: unknown): Checkers {
-    let found = this.cache.get(schema);
+  private compiled(schema: unknown, shapeOnly: boolean): ValidateFunction {
+    const cache = shapeOnly ? this.shape : this.full;
+    let found = cache.get(schema);
     if (!found) {
-      const options = { closedObjects: true };
-      found = {
-        shape: this.shapeAjv.compile(convertSchema(schema as object, { ...options, shapeOnly: true })),
-        full: this.fullAjv.compile(convertSchema(schema as object, { ...options, shapeOnly: false })),
-      };
-      this.cache.set(schema, found);
+      this.shapeAjv ??= shapeOnly ? makeAjv(this.spec.schemas, true) : undefined;
+      const ajv = shapeOnly ? (this.shapeAjv as Ajv) : this.fullAjv;
+      found = ajv.compile(convertSchema(schema as object, { closedObjects: true, shapeOnly }));
+      cache.set(schema, found);
     }
     return found;
   }
@@ -70,12 +72,12 @@ export class RequestValidator {
   /** Throws the server's 400/422 when `body` does not fit the operation's request body. */
   validateBody(operation: SpecOperation, body: unknown): void {
     if (operation.bodySchema === undefined) return;
-    const { shape, full } = this.checkers(operation.bodySchema);
+    const full = this.compiled(operation.bodySchema, false);
+    if (full(body)) return;
+    const shape = this.compiled(operation.bodySchema, true);
     if (!shape(body))
       throw new QdrantError(400, `Format error in JSON body: ${describeFormatError(shape.errors)}`);
-    if (!full(body)) {
-      throw new QdrantError(422, `Validation error in JSON body: [${describeValidationErrors(full.errors)}]`);
-    }
+    throw new QdrantError(422, `Validation error in JSON body: [${describeValidationErrors(full.errors)}]`);
   }
 
   /** Coerces the query string to the spec's types; throws 400/422 like the server. */
@@ -104,7 +106,8 @@ export class RequestValidator {
   }
 
   private parseQueryValue(param: QueryParam, raw: string): unknown {
-    const { shape, full } = this.checkers(param.schema);
+    const shape = this.compiled(param.schema, true);
+    const full = this.compiled(param.schema, false);
     const candidates: unknown[] = [raw];
     if (raw === "true" || raw === "false") candidates.unshift(raw === "true");
     if (/^-?\d+(\.\d+)?$/.test(raw)) candidates.unshift(Number(raw));
@@ -132,7 +135,9 @@ function jsonPath(instancePath: string): string {
     .reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), "");
 }
 
-const isPointIdError = (error: ErrorObject): boolean => error.schemaPath.includes("/ExtendedPointId/");
+// Only `ExtendedPointId` carries the uuid format in request bodies.
+const isPointIdError = (error: ErrorObject): boolean =>
+  error.keyword === "format" && error.params.format === "uuid";
 
 function describeFormatError(errors: ErrorObject[] | null | undefined): string {
   const list = errors ?? [];
