@@ -20,6 +20,7 @@ async function call(method: string, path: string, body?: unknown, headers: Recor
     status: response.status,
     text,
     json,
+    result: json?.result,
     error: typeof json?.status === "object" ? json.status.error : undefined,
   };
 }
@@ -103,7 +104,7 @@ describe("protocol", () => {
       points: [{ id: 1, vector: { dense: [3, 0, 4] } }],
     });
     const point = await call("GET", "/collections/c/points/1");
-    expect((point.json?.result as { vector: { dense: number[] } }).vector.dense).toEqual([0.6, 0, 0.8]);
+    expect((point.result as { vector: { dense: number[] } }).vector.dense).toEqual([0.6, 0, 0.8]);
   });
 
   it("normalises UUIDs, rejects numeric strings with the server's message, reads ids in paths as numbers", async () => {
@@ -118,7 +119,7 @@ describe("protocol", () => {
     const records = await call("POST", "/collections/c/points", {
       ids: ["a0b1c2d300004000800000000000000f", 7],
     });
-    expect((records.json?.result as { id: unknown }[]).map((record) => record.id)).toEqual([
+    expect((records.result as { id: unknown }[]).map((record) => record.id)).toEqual([
       "a0b1c2d3-0000-4000-8000-00000000000f",
       7,
     ]);
@@ -135,8 +136,8 @@ describe("protocol", () => {
     await call("PUT", "/collections/c", COLLECTION);
     const waited = await call("PUT", "/collections/c/points?wait=true", { points: [{ id: 1, vector: {} }] });
     const unwaited = await call("PUT", "/collections/c/points", { points: [{ id: 2, vector: {} }] });
-    expect((waited.json?.result as { status: string }).status).toBe("completed");
-    expect((unwaited.json?.result as { status: string }).status).toBe("acknowledged");
+    expect((waited.result as { status: string }).status).toBe("completed");
+    expect((unwaited.result as { status: string }).status).toBe("acknowledged");
     expect((await call("POST", "/collections/c/points/count", {})).json?.result).toEqual({ count: 2 });
   });
 

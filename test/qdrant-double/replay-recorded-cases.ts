@@ -105,7 +105,7 @@ function pathOf(entry: RecordedCase): string | undefined {
     path = path.replace(name, encodeURIComponent(String(value)));
   }
   const query = new URLSearchParams(
-    Object.entries(entry.query_params ?? {}).map(([key, value]) => [key, String(value)]),
+    Object.entries(entry.query_params ?? {}).map(([key, value]): [string, string] => [key, String(value)]),
   );
   return query.size > 0 ? `${path}?${query}` : path;
 }
