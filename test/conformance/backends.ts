@@ -43,14 +43,23 @@ function sqliteBackend(onFile: boolean): ConformanceBackend {
 
 /** Calls the Qdrant REST API directly (outside the adapter under test). */
 async function rest(url: string, apiKey: string | undefined, method: string, path: string, body?: unknown) {
-  const headers: Record<string, string> = { "content-type": "application/json", ...(apiKey ? { "api-key": apiKey } : {}) };
-  const response = await fetch(`${url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    ...(apiKey ? { "api-key": apiKey } : {}),
+  };
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${await response.text()}`);
   return (await response.json()) as { result: unknown };
 }
 
 async function collectionsWith(url: string, apiKey: string | undefined, prefix: string): Promise<string[]> {
-  const listed = (await rest(url, apiKey, "GET", "/collections")).result as { collections: { name: string }[] };
+  const listed = (await rest(url, apiKey, "GET", "/collections")).result as {
+    collections: { name: string }[];
+  };
   return listed.collections.map((c) => c.name).filter((name) => name.startsWith(prefix));
 }
 
@@ -75,7 +84,12 @@ function qdrantBackend(): ConformanceBackend {
     name: "qdrant",
     async create() {
       if (!prefix) prefix = `conf_${process.pid}_${++suite}_${Date.now().toString(36)}_`;
-      const port = new QdrantStorage({ url: await url(), collectionPrefix: prefix, retries: 2, ...(apiKey ? { apiKey } : {}) });
+      const port = new QdrantStorage({
+        url: await url(),
+        collectionPrefix: prefix,
+        retries: 2,
+        ...(apiKey ? { apiKey } : {}),
+      });
       await port.connect();
       return port;
     },
@@ -89,7 +103,8 @@ function qdrantBackend(): ConformanceBackend {
     async teardown() {
       if (prefix) {
         const base = await url();
-        for (const name of await collectionsWith(base, apiKey, prefix)) await rest(base, apiKey, "DELETE", `/collections/${name}`);
+        for (const name of await collectionsWith(base, apiKey, prefix))
+          await rest(base, apiKey, "DELETE", `/collections/${name}`);
       }
       prefix = "";
       const started = double;
