@@ -2,14 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type QdrantDouble, startQdrantDouble } from "./index.js";
 import { QdrantError } from "./qdrant-error.js";
 import { findOperation, loadRecordedCases, replayRecordedCases } from "./replay-recorded-cases.js";
-import { RequestValidator } from "./request-validator.js";
-import { loadSpec } from "./spec-operations.js";
+import { specFor } from "./start-qdrant-double.js";
 
-const spec = loadSpec(new URL("./spec/openapi-v1.19.x.json", import.meta.url).pathname);
+// The validator the doubles use, so its compiled schemas serve both tests.
+const { spec, validator } = specFor("1.19");
 
 describe("request validation against Qdrant's own recorded test requests", () => {
   it("accepts every literal body except the intentional negatives and the closed-object rejections", () => {
-    const validator = new RequestValidator(spec);
     const rejected: string[] = [];
     let checked = 0;
     for (const entry of loadRecordedCases()) {

@@ -16,7 +16,8 @@ const SPEC_FILES = {
 // Compiling the spec's schemas costs ~100 ms; every double in a test run shares one validator per spec.
 const loaded = new Map<string, { spec: LoadedSpec; validator: RequestValidator }>();
 
-function specFor(version: "1.19" | "1.16"): { spec: LoadedSpec; validator: RequestValidator } {
+/** The spec and its validator for `version`, compiled once per process and shared by every double. */
+export function specFor(version: "1.19" | "1.16"): { spec: LoadedSpec; validator: RequestValidator } {
   let found = loaded.get(version);
   if (!found) {
     const spec = loadSpec(SPEC_FILES[version].pathname);
