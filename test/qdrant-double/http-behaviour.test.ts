@@ -173,3 +173,21 @@ describe("api key", () => {
     }
   });
 });
+
+describe("compatibility floor", () => {
+  it("with the 1.16 spec, rejects fields an older server would silently ignore", async () => {
+    const old = await startQdrantDouble({ spec: "1.16", version: "1.16.3" });
+    try {
+      const response = await fetch(`${old.url}/collections/c`, {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ vectors: { size: 2, distance: "Dot", memory: "cold" } }),
+      });
+      expect(response.status).toBe(400);
+      expect(await response.text()).toContain("must NOT have additional properties `memory`");
+      expect(await (await fetch(`${old.url}/`)).json()).toMatchObject({ version: "1.16.3" });
+    } finally {
+      await old.close();
+    }
+  });
+});

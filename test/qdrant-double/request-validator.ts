@@ -146,7 +146,10 @@ function describeFormatError(errors: ErrorObject[] | null | undefined): string {
     return `value ${JSON.stringify(idError.data)} is not a valid point ID, valid values are either an unsigned integer or a UUID at ${jsonPath(idError.instancePath)}`;
   }
   // The deepest error names the field that broke; the anyOf summaries above it say little.
-  const deepest = [...list].sort((a, b) => b.instancePath.length - a.instancePath.length)[0];
+  // An unknown field is the likeliest cause (a typo, or a field of a newer server version).
+  const unknown = list.filter((error) => error.keyword === "additionalProperties");
+  const candidates = unknown.length > 0 ? unknown : list;
+  const deepest = [...candidates].sort((a, b) => b.instancePath.length - a.instancePath.length)[0];
   if (!deepest) return "invalid body";
   const extra =
     deepest.keyword === "additionalProperties" ? ` \`${String(deepest.params.additionalProperty)}\`` : "";
