@@ -57,6 +57,9 @@ const FILTER_INDEXES: Record<string, IndexType> = {
   expired_ms: "integer",
 };
 
+/** The records collection also orders scans by event time. */
+const MEMORY_INDEXES: Record<string, IndexType> = { ...FILTER_INDEXES, order_ms: "integer" };
+
 /** Names of the backend's collections under one prefix. */
 export function collectionNames(prefix: string) {
   return {
@@ -111,7 +114,7 @@ export class Collections {
     await this.create(
       this.names.memories,
       { vectors: {}, sparse_vectors: { bm25: { modifier: "idf" } } },
-      FILTER_INDEXES,
+      MEMORY_INDEXES,
     );
     for (const [name, indexes] of Object.entries(PAYLOAD_COLLECTIONS)) {
       await this.create(`${this.prefix}${name}`, { vectors: {} }, indexes);

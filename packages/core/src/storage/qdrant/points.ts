@@ -28,7 +28,7 @@ const POINTS_PER_REQUEST = 256;
 const IDS_PER_REQUEST = 1_000;
 const SCROLL_PAGE = 1_000;
 
-type WithPayload = true | { include: string[] };
+type WithPayload = boolean | { include: string[] };
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
@@ -117,6 +117,32 @@ export class Points {
       offset = page.next_page_offset ?? null;
     } while (offset !== null);
     return out;
+  }
+
+  /**
+   * The first `limit` points by an integer payload field (`order_by`; needs a range index). Qdrant breaks
+   * ties arbitrarily and returns no next page, so callers resolve ties at the boundary themselves.
+   */
+  async ordered(
+    collection: string,
+    filter: QFilter,
+    key: string,
+    direction: "asc" | "desc",
+    limit: number,
+  ): Promise<Point[]> {
+    const page: { points: Point[] } = await this.http.call(
+      "scroll",
+      "POST",
+      this.path(collection, "/scroll"),
+      {
+        filter,
+        limit,
+        order_by: { key, direction },
+        with_payload: true,
+        with_vector: false,
+      },
+    );
+    return page.points;
   }
 
   /** The points with these ids that the filter also selects (ids in chunks; any number of them). */

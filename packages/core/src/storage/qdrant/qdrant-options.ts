@@ -25,6 +25,11 @@ export interface QdrantStorageOptions {
    * turn before it). Fixed per store: changing it only affects memories written afterwards.
    */
   textAvgLength?: number;
+  /**
+   * Largest filtered set whose similarity statistics `vectorStats` computes exactly (default 5,000, where
+   * the SQLite backend switches to an approximate index); above it the engine normalises over top hits.
+   */
+  vectorStatsLimit?: number;
   /** Clock for system times the backend stamps itself (job and key-value times). */
   now?: () => Date;
   /** A fetch implementation (default: the global one), e.g. one that goes through a proxy. */
@@ -44,6 +49,7 @@ const schema = z.object({
   baseDelayMs: z.number().nonnegative().optional(),
   maxDelayMs: z.number().nonnegative().optional(),
   textAvgLength: z.number().positive().optional(),
+  vectorStatsLimit: z.number().int().min(0).optional(),
   now: z
     .custom<() => Date>((v) => typeof v === "function", "expected a function returning a Date")
     .optional(),
@@ -57,6 +63,7 @@ export interface ResolvedOptions {
   readonly timeoutMs: number;
   readonly retry: RetryPolicy;
   readonly textAvgLength: number;
+  readonly vectorStatsLimit: number;
   readonly now: () => Date;
   readonly fetch?: typeof fetch;
 }
@@ -75,6 +82,7 @@ export function resolveOptions(options: QdrantStorageOptions): ResolvedOptions {
       maxDelayMs: o.maxDelayMs ?? DEFAULT_RETRY_POLICY.maxDelayMs,
     },
     textAvgLength: o.textAvgLength ?? 32,
+    vectorStatsLimit: o.vectorStatsLimit ?? 5_000,
     now: o.now ?? (() => new Date()),
     ...(o.fetch === undefined ? {} : { fetch: o.fetch }),
   };

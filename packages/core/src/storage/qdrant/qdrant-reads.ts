@@ -15,14 +15,16 @@ import type {
   StorageStats,
   TextQuery,
   VectorQuery,
+  VectorStats,
 } from "../storage-port.js";
 import { JOB_STATUSES } from "../storage-port.js";
 import type { Collections } from "./collections.js";
 import { match, memoryFilter, type QFilter, scopeCondition, selectsNothing } from "./filter.js";
 import { type Payload, payloadToEdge, payloadToKv, payloadToRecord, payloadToVersion } from "./payload.js";
 import { pointIds } from "./point-id.js";
-import type { Points } from "./points.js";
+import type { Point, Points } from "./points.js";
 import { queryVector } from "./text-vector.js";
+import type { VectorStatsCache } from "./vector-stats.js";
 
 const num = (v: unknown) => (typeof v === "number" ? v : 0);
 
@@ -42,6 +44,7 @@ export class QdrantReads {
   constructor(
     private readonly points: Points,
     private readonly collections: Collections,
+    private readonly statsCache: VectorStatsCache,
   ) {}
 
   private get names() {
@@ -73,10 +76,31 @@ export class QdrantReads {
 
   async scan(scope: Scope, options: ScanOptions = {}): Promise<MemoryRecord[]> {
     if (selectsNothing(options.filter)) return [];
-    const found = await this.points.scroll(this.names.memories, memoryFilter(scope, options.filter));
+    const filter = memoryFilter(scope, options.filter);
+    const found =
+      options.limit === undefined
+        ? await this.points.scroll(this.names.memories, filter)
+        : await this.firstByTime(filter, options.order ?? "asc", (options.offset ?? 0) + options.limit);
     const sorted = found.map((p) => p.payload).sort(byTime);
     if (options.order === "desc") sorted.reverse();
     return page(sorted, options.limit, options.offset).map(payloadToRecord);
+  }
+
+  /**
+   * At least the first `n` memories in time order, without reading the whole scope: the first `n` by event
+   * time (`order_by`), plus every memory sharing the last one's event time, since Qdrant orders ties
+   * arbitrarily and the full order breaks them by creation time and write order.
+   */
+  private async firstByTime(filter: QFilter, direction: "asc" | "desc", n: number): Promise<Point[]> {
+    const first = await this.points.ordered(this.names.memories, filter, "order_ms", direction, n);
+    const last = first.at(-1)?.payload.order_ms;
+    if (first.length < n || typeof last !== "number") return first;
+    const tied = await this.points.scroll(this.names.memories, {
+      ...filter,
+      must: [...(filter.must ?? []), { key: "order_ms", range: { gte: last, lte: last } }],
+    });
+    const seen = new Set(first.map((p) => p.id));
+    return [...first, ...tied.filter((p) => !seen.has(p.id))];
   }
 
   async count(scope: Scope, filter = {}): Promise<number> {
@@ -103,6 +127,12 @@ export class QdrantReads {
     const filter = memoryFilter(scope, query.filter);
     const hits = await this.points.query(name, "dense", Array.from(query.vector), filter, query.k);
     return hits.map((h) => ({ id: h.payload.memory_id as string, score: h.score }));
+  }
+
+  async vectorStats(scope: Scope, query: VectorQuery): Promise<VectorStats | null> {
+    const name = this.names.vectors(query.vector.length);
+    if (!this.collections.has(name) || selectsNothing(query.filter)) return null;
+    return this.statsCache.stats(name, scope, query);
   }
 
   async history(scope: Scope, memoryId: string): Promise<MemoryVersion[]> {

@@ -22,6 +22,7 @@ import type {
   StorageStats,
   TextQuery,
   VectorQuery,
+  VectorStats,
   WriteBatch,
 } from "../storage-port.js";
 import { Collections, checkServer, type Version } from "./collections.js";
@@ -32,11 +33,13 @@ import { type QdrantStorageOptions, type ResolvedOptions, resolveOptions } from 
 import { QdrantQueue } from "./qdrant-queue.js";
 import { QdrantReads } from "./qdrant-reads.js";
 import { assertBatchScope, writeBatch } from "./qdrant-writes.js";
+import { VectorStatsCache } from "./vector-stats.js";
 
 interface Connected {
   readonly version: Version;
   readonly collections: Collections;
   readonly reads: QdrantReads;
+  readonly statsCache: VectorStatsCache;
   readonly queue: QdrantQueue;
 }
 
@@ -91,6 +94,7 @@ export class QdrantStorage implements StoragePort {
   async write(scope: Scope, batch: WriteBatch): Promise<void> {
     const c = await this.scoped(scope, "write");
     assertBatchScope(scope, batch);
+    c.statsCache.invalidate(scope.userId);
     await this.run("write", () =>
       writeBatch(
         {
@@ -136,6 +140,11 @@ export class QdrantStorage implements StoragePort {
     return this.run("vectorSearch", () => c.reads.vectorSearch(scope, query));
   }
 
+  async vectorStats(scope: Scope, query: VectorQuery): Promise<VectorStats | null> {
+    const c = await this.scoped(scope, "vectorStats");
+    return this.run("vectorStats", () => c.reads.vectorStats(scope, query));
+  }
+
   async history(scope: Scope, memoryId: string): Promise<MemoryVersion[]> {
     const c = await this.scoped(scope, "history");
     return this.run("history", () => c.reads.history(scope, memoryId));
@@ -179,6 +188,7 @@ export class QdrantStorage implements StoragePort {
   /** Deletes every point of the user in every collection of the store (counted first, for the report). */
   async forgetUser(scope: Scope): Promise<ForgetReport> {
     const c = await this.scoped(scope, "forgetUser");
+    c.statsCache.invalidate(scope.userId);
     return this.run("forgetUser", async () => {
       const names = c.collections.names;
       const filter = { must: [scopeCondition(scope)] };
@@ -240,10 +250,12 @@ export class QdrantStorage implements StoragePort {
     const version = await checkServer(this.http, this.url);
     const collections = new Collections(this.http, this.options.prefix, version);
     await this.run("connect", () => collections.ensure());
+    const statsCache = new VectorStatsCache(this.points, this.options.vectorStatsLimit);
     return {
       version,
       collections,
-      reads: new QdrantReads(this.points, collections),
+      statsCache,
+      reads: new QdrantReads(this.points, collections, statsCache),
       queue: new QdrantQueue(this.points, collections.names.jobs),
     };
   }
