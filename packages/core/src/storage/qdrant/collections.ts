@@ -73,7 +73,15 @@ export function collectionNames(prefix: string) {
   };
 }
 
-export const VECTOR_COLLECTION = /vectors_(\d+)$/;
+const VECTOR_COLLECTION = /^vectors_\d+$/;
+const FIXED = new Set(["memories", ...Object.keys(PAYLOAD_COLLECTIONS)]);
+
+/** True for this store's collections only: another store whose prefix extends ours is not ours. */
+export function isOwnCollection(prefix: string, name: string): boolean {
+  if (!name.startsWith(prefix)) return false;
+  const rest = name.slice(prefix.length);
+  return FIXED.has(rest) || VECTOR_COLLECTION.test(rest);
+}
 
 /** Reads the server version from `GET /` and refuses a server older than the minimum. */
 export async function checkServer(http: QdrantHttp, url: string): Promise<Version> {
@@ -110,7 +118,8 @@ export class Collections {
       "GET",
       "/collections",
     );
-    for (const { name } of listed.collections) if (name.startsWith(this.prefix)) this.existing.add(name);
+    for (const { name } of listed.collections)
+      if (isOwnCollection(this.prefix, name)) this.existing.add(name);
     await this.create(
       this.names.memories,
       { vectors: {}, sparse_vectors: { bm25: { modifier: "idf" } } },
@@ -130,9 +139,7 @@ export class Collections {
 
   /** Existing vector collections, by name. */
   vectorCollections(): string[] {
-    return [...this.existing].filter(
-      (n) => n.startsWith(this.prefix) && VECTOR_COLLECTION.test(n.slice(this.prefix.length)),
-    );
+    return [...this.existing].filter((n) => VECTOR_COLLECTION.test(n.slice(this.prefix.length)));
   }
 
   all(): string[] {
