@@ -34,6 +34,8 @@ export const DEFAULT_VECTOR = "";
 export class Collection {
   readonly points = new Map<string, StoredPoint>();
   readonly payloadIndexes = new Map<string, PayloadIndex>();
+  /** Id order, kept until the next insert or delete (scroll pages re-read it on every request). */
+  private order: StoredPoint[] | undefined;
 
   constructor(
     readonly name: string,
@@ -54,15 +56,17 @@ export class Collection {
 
   put(point: StoredPoint): void {
     this.points.set(pointKey(point.id), point);
+    this.order = undefined;
   }
 
   delete(id: PointId): void {
-    this.points.delete(pointKey(id));
+    if (this.points.delete(pointKey(id))) this.order = undefined;
   }
 
   /** Every point in server order (numeric ids first, then UUIDs by bytes). */
-  sorted(): StoredPoint[] {
-    return [...this.points.values()].sort((a, b) => comparePointIds(a.id, b.id));
+  sorted(): readonly StoredPoint[] {
+    this.order ??= [...this.points.values()].sort((a, b) => comparePointIds(a.id, b.id));
+    return this.order;
   }
 
   /** The vector name a query or a point refers to; throws the server's error for an unknown one. */

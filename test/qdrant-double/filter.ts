@@ -129,7 +129,8 @@ function checkField(condition: Condition, payload: unknown): boolean {
 interface Subject {
   readonly id: PointId | undefined;
   readonly payload: unknown;
-  readonly vectorNames: ReadonlySet<string>;
+  /** The point's vectors by name (empty inside a nested filter). */
+  readonly vectors: Readonly<Record<string, unknown>>;
 }
 
 function checkCondition(condition: Condition, subject: Subject): boolean {
@@ -140,12 +141,12 @@ function checkCondition(condition: Condition, subject: Subject): boolean {
     const ids = new Set((condition.has_id as unknown[]).map((id) => normalizePointId(id)));
     return subject.id !== undefined && ids.has(subject.id);
   }
-  if ("has_vector" in condition) return subject.vectorNames.has(String(condition.has_vector));
+  if ("has_vector" in condition) return Object.hasOwn(subject.vectors, String(condition.has_vector));
   if ("nested" in condition) {
     const nested = condition.nested as { key: string; filter: Filter };
     const elements = nestedElements(subject.payload, nested.key);
     return elements.some((element) =>
-      checkFilter(nested.filter, { id: undefined, payload: element, vectorNames: new Set() }),
+      checkFilter(nested.filter, { id: undefined, payload: element, vectors: {} }),
     );
   }
   return checkFilter(condition as Filter, subject);
@@ -171,6 +172,6 @@ export function matchesFilter(filter: Filter | null | undefined, point: StoredPo
   return checkFilter(filter, {
     id: point.id,
     payload: point.payload,
-    vectorNames: new Set(Object.keys(point.vectors)),
+    vectors: point.vectors,
   });
 }

@@ -122,10 +122,11 @@ function runStep(
   } else {
     const name = collection.requireVectorName(step.using ?? undefined);
     const { vector, exclude } = vectorOf(collection, step.query, name);
+    // Unsorted is fine: rankNearest orders hits, ties by id.
     const candidates =
       prefetches.length > 0
         ? unionOf(sources)
-        : collection.sorted().filter((point) => matchesFilter(filter, point));
+        : [...collection.points.values()].filter((point) => matchesFilter(filter, point));
     const allowed =
       exclude === undefined
         ? candidates

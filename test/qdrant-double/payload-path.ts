@@ -5,7 +5,20 @@
 
 type PathItem = { readonly key: string } | { readonly index: number } | { readonly wildcard: true };
 
-export function parsePath(path: string): PathItem[] {
+// Filters evaluate the same few paths on every point: parse each once.
+const parsed = new Map<string, readonly PathItem[]>();
+
+export function parsePath(path: string): readonly PathItem[] {
+  let items = parsed.get(path);
+  if (!items) {
+    items = parseUncached(path);
+    if (parsed.size > 10_000) parsed.clear();
+    parsed.set(path, items);
+  }
+  return items;
+}
+
+function parseUncached(path: string): PathItem[] {
   const items: PathItem[] = [];
   const pattern = /(?:^|\.)(?:"([^"]*)"|([^.[\]"]+))|\[(\d*)\]/gy;
   let found = pattern.exec(path);
@@ -21,27 +34,31 @@ export function parsePath(path: string): PathItem[] {
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-function collect(data: unknown, items: readonly PathItem[], flat: boolean, out: unknown[]): void {
-  const [item, ...rest] = items;
+function collectLast(data: unknown, item: PathItem, flat: boolean, out: unknown[]): void {
+  if ("key" in item) {
+    if (!isRecord(data) || !Object.hasOwn(data, item.key)) return;
+    const value = data[item.key];
+    if (Array.isArray(value) && flat) for (const element of value) out.push(element);
+    else out.push(value);
+  } else if (Array.isArray(data)) {
+    if ("wildcard" in item) for (const element of data) out.push(element);
+    else if (item.index < data.length) out.push(data[item.index]);
+  }
+}
+
+// Index-based recursion: filters call this for every point, so it allocates nothing but `out`.
+function collect(data: unknown, items: readonly PathItem[], at: number, flat: boolean, out: unknown[]): void {
+  const item = items[at];
   if (!item) return;
-  if (rest.length === 0) {
-    if ("key" in item) {
-      if (isRecord(data) && item.key in data) {
-        const value = data[item.key];
-        if (Array.isArray(value) && flat) out.push(...value);
-        else out.push(value);
-      }
-    } else if (Array.isArray(data)) {
-      if ("wildcard" in item) out.push(...data);
-      else if (item.index < data.length) out.push(data[item.index]);
-    }
+  if (at === items.length - 1) {
+    collectLast(data, item, flat, out);
     return;
   }
   if ("key" in item) {
-    if (isRecord(data) && item.key in data) collect(data[item.key], rest, flat, out);
+    if (isRecord(data) && Object.hasOwn(data, item.key)) collect(data[item.key], items, at + 1, flat, out);
   } else if (Array.isArray(data)) {
-    if ("wildcard" in item) for (const element of data) collect(element, rest, flat, out);
-    else if (item.index < data.length) collect(data[item.index], rest, flat, out);
+    if ("wildcard" in item) for (const element of data) collect(element, items, at + 1, flat, out);
+    else if (item.index < data.length) collect(data[item.index], items, at + 1, flat, out);
   }
 }
 
@@ -51,7 +68,7 @@ function collect(data: unknown, items: readonly PathItem[], flat: boolean, out: 
  */
 export function valuesAt(payload: unknown, path: string, flat = true): unknown[] | undefined {
   const out: unknown[] = [];
-  collect(payload, parsePath(path), flat, out);
+  collect(payload, parsePath(path), 0, flat, out);
   return out.length > 0 ? out : undefined;
 }
 
@@ -69,11 +86,11 @@ export function setAt(payload: Record<string, unknown>, path: string, value: Rec
 
 /** Deletes the value at `path` (the `keys` of delete_payload); `a.b` removes `b` inside `a`. */
 export function deleteAt(payload: Record<string, unknown>, path: string): void {
-  const items = parsePath(path);
+  const items = [...parsePath(path)];
   const last = items.pop();
   if (!last || !("key" in last)) return;
   const parents: unknown[] = [];
-  collect(payload, items, false, parents);
+  collect(payload, items, 0, false, parents);
   const targets = items.length === 0 ? [payload] : parents;
   for (const target of targets) {
     if (isRecord(target)) delete target[last.key];
