@@ -59,6 +59,43 @@ export const BASIC_POINTS = [
   },
 ];
 
+/** The named-vector fixture (`multivec_collection_setup`), used by the tests whose file says "multivec". */
+export const MULTIVEC_COLLECTION = {
+  vectors: { image: { size: 4, distance: "Dot" }, text: { size: 8, distance: "Cosine" } },
+  sparse_vectors: { "sparse-image": {}, "sparse-text": {} },
+} as const;
+
+const twice = (vector: number[]): number[] => [...vector, ...vector];
+const dense = (id: number, image: number[], payload?: object) => ({
+  id,
+  vector: { image, text: twice(image) },
+  ...(payload ? { payload } : {}),
+});
+
+export const MULTIVEC_POINTS = [
+  dense(1, [0.05, 0.61, 0.76, 0.74], { city: "Berlin" }),
+  dense(2, [0.19, 0.81, 0.75, 0.11], { city: ["Berlin", "London"] }),
+  dense(3, [0.36, 0.55, 0.47, 0.94], { city: ["Berlin", "Moscow"] }),
+  dense(4, [0.18, 0.01, 0.85, 0.8], { city: ["London", "Moscow"] }),
+  dense(5, [0.24, 0.18, 0.22, 0.44], { count: 0 }),
+  dense(6, [0.35, 0.08, 0.11, 0.44]),
+  {
+    id: 7,
+    vector: {
+      "sparse-image": { indices: [1, 2, 4, 8], values: [1.5, 1.5, 1.5, 1.5] },
+      "sparse-text": { indices: [66, 12], values: [0.5, 0.5] },
+    },
+  },
+  {
+    id: 8,
+    vector: {
+      "sparse-image": { indices: [2, 8], values: [2.5, 2.5] },
+      "sparse-text": { indices: [1, 2, 3], values: [0.1, 0.2, 0.3] },
+    },
+    payload: { count: 0 },
+  },
+];
+
 async function send(
   url: string,
   method: string,
@@ -80,9 +117,15 @@ async function send(
   return { status: response.status, error };
 }
 
-export async function createBasicCollection(url: string, name = "test_collection"): Promise<void> {
-  await send(url, "PUT", `/collections/${name}`, BASIC_COLLECTION);
-  await send(url, "PUT", `/collections/${name}/points?wait=true`, { points: BASIC_POINTS });
+export async function createFixtureCollection(
+  url: string,
+  multivec: boolean,
+  name = "test_collection",
+): Promise<void> {
+  await send(url, "PUT", `/collections/${name}`, multivec ? MULTIVEC_COLLECTION : BASIC_COLLECTION);
+  await send(url, "PUT", `/collections/${name}/points?wait=true`, {
+    points: multivec ? MULTIVEC_POINTS : BASIC_POINTS,
+  });
 }
 
 function agrees(expect: RecordedCase["expect"], status: number, error: string): boolean {
@@ -122,7 +165,8 @@ export interface ReplayStats {
 
 /**
  * Replays the recorded calls test function by test function, in order, each function starting from
- * the basic fixture collection, and compares outcomes with what Qdrant's tests assert.
+ * the basic fixture collection (the named-vector one for files about multivectors), and compares
+ * outcomes with what Qdrant's tests assert.
  */
 export async function replayRecordedCases(double: QdrantDouble): Promise<ReplayStats> {
   const operations = loadSpec(here("./spec/openapi-v1.19.x.json")).operations;
@@ -142,7 +186,8 @@ export async function replayRecordedCases(double: QdrantDouble): Promise<ReplayS
     const createsOwn = entries.some(
       (entry) => entry.method === "PUT" && entry.api === "/collections/{collection_name}",
     );
-    if (!createsOwn) await createBasicCollection(double.url);
+    if (!createsOwn)
+      await createFixtureCollection(double.url, entries[0]?.file.includes("multivec") === true);
     for (const entry of entries) {
       const operation = findOperation(operations, entry);
       if (!operation || !HANDLERS.has(operation.operationId)) continue;
