@@ -25,23 +25,11 @@ import type {
   VectorStats,
   WriteBatch,
 } from "../storage-port.js";
-import { Collections, checkServer, type Version } from "./collections.js";
-import { scopeCondition } from "./filter.js";
 import { Points } from "./points.js";
+import { type Connected, connect, forgetUser } from "./qdrant-connection.js";
 import { QdrantHttp } from "./qdrant-http.js";
 import { type QdrantStorageOptions, type ResolvedOptions, resolveOptions } from "./qdrant-options.js";
-import { QdrantQueue } from "./qdrant-queue.js";
-import { QdrantReads } from "./qdrant-reads.js";
 import { assertBatchScope, writeBatch } from "./qdrant-writes.js";
-import { VectorStatsCache } from "./vector-stats.js";
-
-interface Connected {
-  readonly version: Version;
-  readonly collections: Collections;
-  readonly reads: QdrantReads;
-  readonly statsCache: VectorStatsCache;
-  readonly queue: QdrantQueue;
-}
 
 /**
  * The Qdrant backend: records, history, edges, key-value entries and jobs as points of payload-only
@@ -111,106 +99,77 @@ export class QdrantStorage implements StoragePort {
   }
 
   async get(scope: Scope, ids: readonly string[]): Promise<MemoryRecord[]> {
-    const c = await this.scoped(scope, "get");
-    return this.run("get", () => c.reads.get(scope, ids));
+    return this.scopedRun(scope, "get", (c) => c.reads.get(scope, ids));
   }
 
   async getVectors(scope: Scope, ids: readonly string[]): Promise<Map<string, Float32Array>> {
-    const c = await this.scoped(scope, "getVectors");
-    return this.run("getVectors", () => c.reads.getVectors(scope, ids));
+    return this.scopedRun(scope, "getVectors", (c) => c.reads.getVectors(scope, ids));
   }
 
   async scan(scope: Scope, options?: ScanOptions): Promise<MemoryRecord[]> {
-    const c = await this.scoped(scope, "scan");
-    return this.run("scan", () => c.reads.scan(scope, options));
+    return this.scopedRun(scope, "scan", (c) => c.reads.scan(scope, options));
   }
 
   async count(scope: Scope, filter?: MemoryFilter): Promise<number> {
-    const c = await this.scoped(scope, "count");
-    return this.run("count", () => c.reads.count(scope, filter));
+    return this.scopedRun(scope, "count", (c) => c.reads.count(scope, filter));
   }
 
   async textSearch(scope: Scope, query: TextQuery): Promise<Hit[]> {
-    const c = await this.scoped(scope, "textSearch");
-    return this.run("textSearch", () => c.reads.textSearch(scope, query));
+    return this.scopedRun(scope, "textSearch", (c) => c.reads.textSearch(scope, query));
   }
 
   async vectorSearch(scope: Scope, query: VectorQuery): Promise<Hit[]> {
-    const c = await this.scoped(scope, "vectorSearch");
-    return this.run("vectorSearch", () => c.reads.vectorSearch(scope, query));
+    return this.scopedRun(scope, "vectorSearch", (c) => c.reads.vectorSearch(scope, query));
   }
 
   async vectorStats(scope: Scope, query: VectorQuery): Promise<VectorStats | null> {
-    const c = await this.scoped(scope, "vectorStats");
-    return this.run("vectorStats", () => c.reads.vectorStats(scope, query));
+    return this.scopedRun(scope, "vectorStats", (c) => c.reads.vectorStats(scope, query));
   }
 
   async history(scope: Scope, memoryId: string): Promise<MemoryVersion[]> {
-    const c = await this.scoped(scope, "history");
-    return this.run("history", () => c.reads.history(scope, memoryId));
+    return this.scopedRun(scope, "history", (c) => c.reads.history(scope, memoryId));
   }
 
   async edges(scope: Scope, query: { from?: string; to?: string; type?: EdgeType }): Promise<MemoryEdge[]> {
-    const c = await this.scoped(scope, "edges");
-    return this.run("edges", () => c.reads.edges(scope, query));
+    return this.scopedRun(scope, "edges", (c) => c.reads.edges(scope, query));
   }
 
   async kvGet(scope: Scope, namespace: readonly string[], key: string): Promise<KvEntry | null> {
-    const c = await this.scoped(scope, "kvGet");
-    return this.run("kvGet", () => c.reads.kvGet(scope, namespace, key));
+    return this.scopedRun(scope, "kvGet", (c) => c.reads.kvGet(scope, namespace, key));
   }
 
   async kvList(scope: Scope, options?: KvListOptions): Promise<KvEntry[]> {
-    const c = await this.scoped(scope, "kvList");
-    return this.run("kvList", () => c.reads.kvList(scope, options));
+    return this.scopedRun(scope, "kvList", (c) => c.reads.kvList(scope, options));
   }
 
   async claimJobs(options: ClaimOptions): Promise<Job[]> {
-    const c = await this.ready("claimJobs");
-    return this.run("claimJobs", () => c.queue.claim(options));
+    return this.readyRun("claimJobs", (c) => c.queue.claim(options));
   }
 
   async completeJob(jobId: string): Promise<void> {
-    const c = await this.ready("completeJob");
-    await this.run("completeJob", () => c.queue.complete(jobId, this.options.now().toISOString()));
+    await this.readyRun("completeJob", (c) => c.queue.complete(jobId, this.options.now().toISOString()));
   }
 
   async failJob(jobId: string, error: string, retryAt: string | null): Promise<void> {
-    const c = await this.ready("failJob");
-    await this.run("failJob", () => c.queue.fail(jobId, error, retryAt, this.options.now().toISOString()));
+    await this.readyRun("failJob", (c) =>
+      c.queue.fail(jobId, error, retryAt, this.options.now().toISOString()),
+    );
   }
 
   async jobs(scope: Scope, status?: JobStatus): Promise<Job[]> {
-    const c = await this.scoped(scope, "jobs");
-    return this.run("jobs", () => c.queue.list(scope.userId, status));
+    return this.scopedRun(scope, "jobs", (c) => c.queue.list(scope.userId, status));
   }
 
   /** Deletes every point of the user in every collection of the store (counted first, for the report). */
   async forgetUser(scope: Scope): Promise<ForgetReport> {
-    const c = await this.scoped(scope, "forgetUser");
-    c.statsCache.invalidate(scope.userId);
-    return this.run("forgetUser", async () => {
-      const names = c.collections.names;
-      const filter = { must: [scopeCondition(scope)] };
-      const counted: Record<string, number> = {};
-      for (const name of c.collections.all()) {
-        counted[name] = await this.points.count(name, filter);
-        await this.points.apply(name, [{ delete: { filter } }]);
-      }
-      const n = (name: string) => counted[name] ?? 0;
-      return {
-        memories: n(names.memories),
-        history: n(names.history),
-        edges: n(names.edges),
-        kv: n(names.kv),
-        jobs: n(names.jobs),
-      };
+    return this.scopedRun(scope, "forgetUser", (c) => {
+      c.statsCache.invalidate(scope.userId);
+      return forgetUser(this.points, c.collections, scope);
     });
   }
 
   async users(): Promise<string[]> {
-    const c = await this.ready("users");
-    return this.run("users", () => c.reads.users());
+    return this.readyRun("users", (c) => c.reads.users());
   }
 
   async stats(scope?: Scope): Promise<StorageStats> {
@@ -226,6 +185,16 @@ export class QdrantStorage implements StoragePort {
   private nextSeq(): number {
     this.lastSeq = Math.max(this.lastSeq + 1, Date.now() * 1000);
     return this.lastSeq;
+  }
+
+  private async scopedRun<T>(scope: Scope, operation: string, fn: (c: Connected) => Promise<T>): Promise<T> {
+    const c = await this.scoped(scope, operation);
+    return this.run(operation, () => fn(c));
+  }
+
+  private async readyRun<T>(operation: string, fn: (c: Connected) => Promise<T>): Promise<T> {
+    const c = await this.ready(operation);
+    return this.run(operation, () => fn(c));
   }
 
   private async scoped(scope: Scope, operation: string): Promise<Connected> {
@@ -247,17 +216,7 @@ export class QdrantStorage implements StoragePort {
   }
 
   private async open(): Promise<Connected> {
-    const version = await checkServer(this.http, this.url);
-    const collections = new Collections(this.http, this.options.prefix, version);
-    await this.run("connect", () => collections.ensure());
-    const statsCache = new VectorStatsCache(this.points, this.options.vectorStatsLimit);
-    return {
-      version,
-      collections,
-      statsCache,
-      reads: new QdrantReads(this.points, collections, statsCache),
-      queue: new QdrantQueue(this.points, collections.names.jobs),
-    };
+    return this.run("connect", () => connect(this.http, this.points, this.url, this.options));
   }
 
   private async run<T>(operation: string, fn: () => Promise<T>): Promise<T> {
