@@ -39,12 +39,13 @@ const BATCH_OPERATIONS: ReadonlyMap<string, Apply> = new Map<string, Apply>([
 const batchUpdate: Handler = (context) => {
   const collection = requireCollection(context);
   const body = context.body as { operations: Record<string, unknown>[] };
-  for (const operation of body.operations) {
+  // One UpdateResult per operation, as the server answers.
+  return body.operations.map((operation) => {
     const [name, payload] = Object.entries(operation).find(([key]) => BATCH_OPERATIONS.has(key)) ?? [];
     const apply = name === undefined ? undefined : BATCH_OPERATIONS.get(name);
-    if (apply) apply(collection, payload);
-  }
-  return updateResult(context);
+    apply?.(collection, payload);
+    return updateResult(context);
+  });
 };
 
 export const POINT_WRITE_HANDLERS: ReadonlyMap<string, Handler> = new Map<string, Handler>([

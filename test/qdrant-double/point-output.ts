@@ -46,7 +46,9 @@ export function selectPayload(
 export function selectVectors(collection: Collection, point: StoredPoint, selector: WithVector): unknown {
   if (!selector) return undefined;
   const names = selector === true ? Object.keys(point.vectors) : selector;
-  if (collection.unnamedVector && selector === true) return point.vectors[DEFAULT_VECTOR] ?? null;
+  // A point holding only the unnamed vector answers a bare array; otherwise a map ("" for the unnamed one).
+  const onlyUnnamed = names.length === 1 && names[0] === DEFAULT_VECTOR && collection.unnamedVector;
+  if (onlyUnnamed) return point.vectors[DEFAULT_VECTOR] ?? null;
   const out: Record<string, unknown> = {};
   for (const name of names) {
     const vector = point.vectors[name];

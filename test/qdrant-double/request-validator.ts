@@ -80,6 +80,16 @@ export class RequestValidator {
     throw new QdrantError(422, `Validation error in JSON body: [${describeValidationErrors(full.errors)}]`);
   }
 
+  /** What is wrong with a 200 answer of `operation` (closed objects too); empty when it fits the spec. */
+  responseErrors(operation: SpecOperation, body: unknown): string[] {
+    if (operation.responseSchema === undefined) return [];
+    const check = this.compiled(operation.responseSchema, false);
+    if (check(body)) return [];
+    return (check.errors ?? []).map(
+      (error) => `${jsonPath(error.instancePath)}: ${error.message ?? "invalid"}`,
+    );
+  }
+
   /** Coerces the query string to the spec's types; throws 400/422 like the server. */
   parseQuery(operation: SpecOperation, query: Readonly<Record<string, string>>): Record<string, unknown> {
     const parsed: Record<string, unknown> = {};

@@ -11,6 +11,8 @@ export interface SpecOperation {
   /** Literal segments count; more literal segments win when two templates match one path. */
   readonly specificity: number;
   readonly bodySchema?: unknown;
+  /** Schema of the 200 answer, to check the double answers what a client expects. */
+  readonly responseSchema?: unknown;
   readonly queryParams: readonly QueryParam[];
 }
 
@@ -31,6 +33,7 @@ interface RawOperation {
   operationId: string;
   parameters?: RawParameter[];
   requestBody?: { content?: Record<string, { schema?: unknown }> };
+  responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
 }
 
 export interface LoadedSpec {
@@ -72,6 +75,7 @@ function toOperation(method: string, template: string, raw: RawOperation): SpecO
       schema: parameter.schema,
     }));
   const bodySchema = raw.requestBody?.content?.["application/json"]?.schema;
+  const responseSchema = raw.responses?.["200"]?.content?.["application/json"]?.schema;
   return {
     method: method.toUpperCase(),
     template,
@@ -81,6 +85,7 @@ function toOperation(method: string, template: string, raw: RawOperation): SpecO
     specificity,
     queryParams,
     ...(bodySchema === undefined ? {} : { bodySchema }),
+    ...(responseSchema === undefined ? {} : { responseSchema }),
   };
 }
 
