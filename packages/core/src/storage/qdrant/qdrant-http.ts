@@ -37,7 +37,9 @@ function serverMessage(body: string): string {
 }
 
 function hint(status: number): string {
-  if (status === 401 || status === 403) return " (check the apiKey passed to qdrantStorage)";
+  if (status === 401 || status === 403) {
+    return " (check the apiKey given to qdrantStorage; the CLI reads it from QDRANT_API_KEY)";
+  }
   if (status === 429) return " (rate limited; raise the retries or lower the request rate)";
   return "";
 }
