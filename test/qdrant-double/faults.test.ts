@@ -38,6 +38,23 @@ afterAll(async () => {
 });
 
 describe("fault injection", () => {
+  it("runs the documented example (docs/qdrant-double.md)", async () => {
+    const example = await startQdrantDouble();
+    example.injectFaults({
+      rate: 0.2,
+      kinds: ["429", "503", "timeout"],
+      retryAfterSeconds: 1,
+      delayMs: 2000,
+      seed: 1,
+    });
+    example.clearFaults();
+    expect((await fetch(`${example.url}/collections`)).status).toBe(200);
+    expect(example.requests.length).toBe(1);
+    example.reset();
+    expect(example.requests.length).toBe(0);
+    await example.close();
+  });
+
   it("answers 429 with Retry-After and a Qdrant error body, before the write applies", async () => {
     double.injectFaults({ rate: 1, kinds: ["429"], retryAfterSeconds: 30 });
     const response = await upsert(1);

@@ -39,13 +39,53 @@ function sparseConfig(
   return config;
 }
 
+type Placement = { memory?: unknown } | null | undefined;
+
+/** `memory: "pinned"` is refused for dense vector and payload storage (1.19), only quantized data may pin. */
+function rejectPinned(vectors: unknown, payload: Placement): void {
+  const single = typeof vectors === "object" && vectors !== null && "size" in vectors;
+  const list = single ? [vectors as Placement] : Object.values((vectors ?? {}) as Record<string, Placement>);
+  if (list.some((params) => params?.memory === "pinned")) {
+    throw new QdrantError(
+      422,
+      "Validation error in JSON body: [vectors.memory: `pinned` is not supported for dense vector storage]",
+    );
+  }
+  if (payload?.memory === "pinned") {
+    throw new QdrantError(
+      422,
+      "Validation error in JSON body: [payload.memory: `pinned` is not supported for payload storage]",
+    );
+  }
+}
+
 const createCollection: Handler = (context) => {
   const name = context.params.collection_name ?? "";
   if (context.state.collections.has(name)) throw conflict(`Collection \`${name}\` already exists!`);
-  const body = context.body as CreateBody;
+  const body = context.body as CreateBody & { payload?: Placement };
+  rejectPinned(body.vectors, body.payload);
   const dense = denseConfig(body.vectors);
   const sparse = sparseConfig(body.sparse_vectors, dense);
   context.state.collections.set(name, new Collection(name, dense, sparse, body as Record<string, unknown>));
+  return true;
+};
+
+/**
+ * `PATCH /collections/{c}`: the body is validated and vector names checked; the tuning it changes
+ * (HNSW, optimizers, quantization, memory placement) has no effect on an in-memory double.
+ */
+const updateCollection: Handler = (context) => {
+  const collection = requireCollection(context);
+  const body = context.body as {
+    vectors?: Record<string, unknown> | null;
+    sparse_vectors?: Record<string, unknown> | null;
+  };
+  for (const name of Object.keys(body.vectors ?? {})) {
+    if (!collection.dense.has(name)) throw badInput(`Not existing vector name error: ${name}`);
+  }
+  for (const name of Object.keys(body.sparse_vectors ?? {})) {
+    if (!collection.sparse.has(name)) throw badInput(`Not existing vector name error: ${name}`);
+  }
   return true;
 };
 
@@ -113,6 +153,7 @@ export const COLLECTION_HANDLERS: ReadonlyMap<string, Handler> = new Map<string,
   ["get_collections", listCollections],
   ["get_collection", getCollection],
   ["create_collection", createCollection],
+  ["update_collection", updateCollection],
   ["delete_collection", deleteCollection],
   ["collection_exists", collectionExists],
 ]);

@@ -1,5 +1,5 @@
 import { type Collection, DEFAULT_VECTOR, type Payload, type StoredPoint } from "./collection.js";
-import { deleteAt, valuesAt } from "./payload-path.js";
+import { deleteAt, parsePath } from "./payload-path.js";
 
 export type WithPayload =
   | boolean
@@ -12,17 +12,36 @@ export type WithVector = boolean | string[] | null | undefined;
 
 const asList = (value: string | string[]): string[] => (Array.isArray(value) ? value : [value]);
 
+const isRecord = (value: unknown): value is Payload =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** Copies the value at a plain key path (`a.b.c`) into `target`, keeping the objects on the way. */
+function includePath(source: Payload, target: Payload, key: string): void {
+  const items = parsePath(key);
+  const names = items.flatMap((item) => ("key" in item ? [item.key] : []));
+  if (names.length !== items.length || names.length === 0) {
+    // Array paths (`a[].b`) keep the whole top-level field: close enough for a selector.
+    const head = names[0];
+    if (head !== undefined && Object.hasOwn(source, head)) target[head] = source[head];
+    return;
+  }
+  let from: unknown = source;
+  let to = target;
+  for (const [position, name] of names.entries()) {
+    if (!isRecord(from) || !Object.hasOwn(from, name)) return;
+    if (position === names.length - 1) {
+      to[name] = from[name];
+      return;
+    }
+    from = from[name];
+    if (!isRecord(to[name])) to[name] = {};
+    to = to[name] as Payload;
+  }
+}
+
 function includeKeys(payload: Payload, keys: string[]): Payload {
   const selected: Payload = {};
-  for (const key of keys) {
-    const values = valuesAt(payload, key, false);
-    // Top-level keys keep their value; nested selections keep the path's first segment.
-    if (values !== undefined && key in payload) selected[key] = payload[key];
-    else if (values !== undefined) {
-      const head = key.split(/[.[]/)[0] ?? key;
-      if (head in payload) selected[head] = payload[head];
-    }
-  }
+  for (const key of keys) includePath(payload, selected, key);
   return selected;
 }
 

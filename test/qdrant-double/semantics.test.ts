@@ -188,6 +188,24 @@ describe("query", () => {
   });
 });
 
+describe("payload selectors", () => {
+  it("includes nested paths only and excludes keys", async () => {
+    await result("PUT", "/collections/c/points?wait=true", {
+      points: [{ id: 7, vector: {}, payload: { meta: { a: 1, b: 2 }, top: "t", other: 0 } }],
+    });
+    const [included] = await result<{ payload: unknown }[]>("POST", "/collections/c/points", {
+      ids: [7],
+      with_payload: { include: ["meta.a", "top", "missing.x"] },
+    });
+    expect(included?.payload).toEqual({ meta: { a: 1 }, top: "t" });
+    const [excluded] = await result<{ payload: unknown }[]>("POST", "/collections/c/points", {
+      ids: [7],
+      with_payload: { exclude: ["meta.b", "other"] },
+    });
+    expect(excluded?.payload).toEqual({ meta: { a: 1 }, top: "t" });
+  });
+});
+
 describe("writes", () => {
   it("replaces the whole point on upsert and lets points win over filter in set_payload", async () => {
     await result("PUT", "/collections/c/points?wait=true", {
