@@ -101,23 +101,32 @@ function applyFault(
   return error.status;
 }
 
-function runOperation(
-  context: ServeContext,
-  request: IncomingMessage,
-  path: string,
-  query: Record<string, string>,
-  body: ParsedBody,
-): { status: number; body: unknown } {
-  const matched = matchOperation(context.operations, request.method ?? "GET", path);
+/** A request as read off the socket, before routing. */
+interface Incoming {
+  readonly method: string;
+  readonly path: string;
+  readonly query: Record<string, string>;
+  readonly body: ParsedBody;
+}
+
+/** The body when the operation takes one: missing or malformed JSON is the server's 400. */
+function requestBody(body: ParsedBody): unknown {
+  if (body === NO_BODY) {
+    throw new QdrantError(400, "Format error in JSON body: EOF while parsing a value at line 1 column 0");
+  }
+  if (body instanceof SyntaxError) throw new QdrantError(400, `Format error in JSON body: ${body.message}`);
+  return body;
+}
+
+function runOperation(context: ServeContext, incoming: Incoming): { status: number; body: unknown } {
+  const { method, path, query, body } = incoming;
+  const matched = matchOperation(context.operations, method, path);
   if (!matched) return { status: 404, body: "" };
   const parsedQuery = context.validator.parseQuery(matched.operation, query);
   let payload: unknown;
   if (matched.operation.bodySchema !== undefined) {
-    if (body === NO_BODY)
-      throw new QdrantError(400, "Format error in JSON body: EOF while parsing a value at line 1 column 0");
-    if (body instanceof SyntaxError) throw new QdrantError(400, `Format error in JSON body: ${body.message}`);
-    context.validator.validateBody(matched.operation, body);
-    payload = body;
+    payload = requestBody(body);
+    context.validator.validateBody(matched.operation, payload);
   }
   const handler = context.handlers.get(matched.operation.operationId);
   if (!handler) {
@@ -141,9 +150,10 @@ export async function serveRequest(
   const url = new URL(request.url ?? "/", "http://double");
   const query = Object.fromEntries(url.searchParams);
   const body = parseBody(Buffer.concat(chunks));
+  const incoming: Incoming = { method: request.method ?? "GET", path: url.pathname, query, body };
   const recorded = {
-    method: request.method ?? "GET",
-    path: url.pathname,
+    method: incoming.method,
+    path: incoming.path,
     query,
     body: body === NO_BODY || body instanceof SyntaxError ? undefined : body,
   };
@@ -155,7 +165,7 @@ export async function serveRequest(
   let status: number;
   try {
     checkApiKey(request, url.pathname, context.apiKey);
-    const answer = runOperation(context, request, url.pathname, query, body);
+    const answer = runOperation(context, incoming);
     status = answer.status;
     send(response, status, answer.body);
   } catch (error) {
