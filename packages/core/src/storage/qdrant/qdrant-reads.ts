@@ -19,7 +19,14 @@ import type {
 } from "../storage-port.js";
 import { JOB_STATUSES } from "../storage-port.js";
 import type { Collections } from "./collections.js";
-import { match, memoryFilter, type QFilter, scopeCondition, selectsNothing } from "./filter.js";
+import {
+  match,
+  memoryFilter,
+  type QCondition,
+  type QFilter,
+  scopeCondition,
+  selectsNothing,
+} from "./filter.js";
 import { type Payload, payloadToEdge, payloadToKv, payloadToRecord, payloadToVersion } from "./payload.js";
 import { pointIds } from "./point-id.js";
 import type { Point, Points } from "./points.js";
@@ -181,37 +188,37 @@ export class QdrantReads {
 
   /** Counts by exact `count` requests; one per kind, tier and job status. */
   async stats(scope?: Scope): Promise<StorageStats> {
-    const base = (extra: QFilter["must"] = []): QFilter => ({
+    const filter = (...extra: QCondition[]): QFilter => ({
       must: [...(scope ? [scopeCondition(scope)] : []), ...extra],
     });
+    const count = (collection: string, ...extra: QCondition[]) =>
+      this.points.count(collection, filter(...extra));
+    // One exact count per value; sent together, since each is a small request.
     const grouped = async (collection: string, field: string, values: readonly string[]) => {
-      const out: Record<string, number> = {};
-      for (const value of values) {
-        const n = await this.points.count(collection, base([match(field, value)]));
-        if (n > 0) out[value] = n;
-      }
-      return out;
+      const counts = await Promise.all(values.map((v) => count(collection, match(field, v))));
+      return Object.fromEntries(values.flatMap((v, i) => (counts[i] ? [[v, counts[i]]] : [])));
     };
-    const byKind = await grouped(this.names.memories, "kind", MEMORY_KINDS);
-    let vectors = 0;
-    for (const name of this.collections.vectorCollections()) vectors += await this.points.count(name, base());
-    const users = scope
-      ? (await this.points.count(this.names.memories, base())) +
-          (await this.points.count(this.names.kv, base())) +
-          (await this.points.count(this.names.jobs, base())) >
-        0
-        ? 1
-        : 0
-      : (await this.users()).length;
+    const [byKind, byTier, jobs, vectors, history, edges, kv] = await Promise.all([
+      grouped(this.names.memories, "kind", MEMORY_KINDS),
+      grouped(this.names.memories, "tier", TIERS),
+      grouped(this.names.jobs, "status", JOB_STATUSES),
+      Promise.all(this.collections.vectorCollections().map((name) => count(name))),
+      count(this.names.history),
+      count(this.names.edges),
+      count(this.names.kv),
+    ]);
+    const memories = Object.values(byKind).reduce((a, b) => a + b, 0);
+    const jobCount = Object.values(jobs).reduce((a, b) => a + b, 0);
+    const users = scope ? Number(memories + kv + jobCount > 0) : (await this.users()).length;
     return {
-      memories: Object.values(byKind).reduce((a, b) => a + b, 0),
+      memories,
       byKind,
-      byTier: await grouped(this.names.memories, "tier", TIERS),
-      vectors,
-      history: await this.points.count(this.names.history, base()),
-      edges: await this.points.count(this.names.edges, base()),
-      kv: await this.points.count(this.names.kv, base()),
-      jobs: await grouped(this.names.jobs, "status", JOB_STATUSES),
+      byTier,
+      vectors: vectors.reduce((a, b) => a + b, 0),
+      history,
+      edges,
+      kv,
+      jobs,
       users,
     };
   }
