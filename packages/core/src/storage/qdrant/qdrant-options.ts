@@ -21,8 +21,9 @@ export interface QdrantStorageOptions {
   /** Cap of the back-off in milliseconds (default 5,000). */
   maxDelayMs?: number;
   /**
-   * BM25's average document length in tokens for full-text weights (default 32: a dialogue turn with the
-   * turn before it). Fixed per store: changing it only affects memories written afterwards.
+   * BM25's average document length in tokens for full-text weights (default 43: what a dialogue turn with
+   * the turn before it, mixed with shorter summaries, averages on LoCoMo). Fixed per store: changing it
+   * only affects memories written afterwards.
    */
   textAvgLength?: number;
   /**
@@ -81,7 +82,7 @@ export function resolveOptions(options: QdrantStorageOptions): ResolvedOptions {
       baseDelayMs: o.baseDelayMs ?? DEFAULT_RETRY_POLICY.baseDelayMs,
       maxDelayMs: o.maxDelayMs ?? DEFAULT_RETRY_POLICY.maxDelayMs,
     },
-    textAvgLength: o.textAvgLength ?? 32,
+    textAvgLength: o.textAvgLength ?? 43,
     vectorStatsLimit: o.vectorStatsLimit ?? 5_000,
     now: o.now ?? (() => new Date()),
     ...(o.fetch === undefined ? {} : { fetch: o.fetch }),
