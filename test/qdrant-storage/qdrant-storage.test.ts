@@ -69,6 +69,19 @@ describe("qdrantStorage on the protocol double", () => {
     expect(await pointsOf(d, "bob")).toEqual(bobBefore);
   });
 
+  it("forgetUser also reaches a vector collection another process created after this one connected", async () => {
+    const d = await start();
+    const early = qdrantStorage({ url: d.url, collectionPrefix: "g_" });
+    await early.connect();
+    const late = qdrantStorage({ url: d.url, collectionPrefix: "g_" });
+    await late.write(
+      { userId: "alice" },
+      { upsert: [stored({ id: "a1", userId: "alice" }, unit(1, 0, 0, 0, 0, 0, 0))] },
+    );
+    expect(await early.forgetUser({ userId: "alice" })).toMatchObject({ memories: 1 });
+    expect(Object.values(await pointsOf(d, "alice")).every((n) => n === 0)).toBe(true);
+  });
+
   it("sends only requests valid under the 1.16 spec, so a 1.16 server reads them as meant", async () => {
     const d = await start({ spec: "1.16", version: "1.16.3" });
     const port = qdrantStorage({ url: d.url });

@@ -73,6 +73,8 @@ export function collectionNames(prefix: string) {
   };
 }
 
+/** How often a lookup of an unknown collection may re-list the server's collections. */
+const RELIST_AFTER_MS = 5_000;
 const VECTOR_COLLECTION = /^vectors_\d+$/;
 const FIXED = new Set(["memories", ...Object.keys(PAYLOAD_COLLECTIONS)]);
 
@@ -102,6 +104,7 @@ export class Collections {
   readonly names;
   /** Names of existing collections with the prefix, as last listed or created. */
   private readonly existing = new Set<string>();
+  private refreshedAt = 0;
 
   constructor(
     private readonly http: QdrantHttp,
@@ -130,6 +133,24 @@ export class Collections {
     }
   }
 
+  /** Re-lists the server's collections: another process may have created a vector collection since. */
+  async refresh(): Promise<void> {
+    const listed = await this.http.call<{ collections: { name: string }[] }>(
+      "listCollections",
+      "GET",
+      "/collections",
+    );
+    for (const { name } of listed.collections)
+      if (isOwnCollection(this.prefix, name)) this.existing.add(name);
+    this.refreshedAt = Date.now();
+  }
+
+  /** Whether the collection exists, re-listing (at most every few seconds) when it is not known yet. */
+  async knows(name: string): Promise<boolean> {
+    if (!this.existing.has(name) && Date.now() - this.refreshedAt > RELIST_AFTER_MS) await this.refresh();
+    return this.existing.has(name);
+  }
+
   /** The vector collection for this dimension, created on first use (Dot product over unit vectors). */
   async vectors(dimensions: number): Promise<string> {
     const name = this.names.vectors(dimensions);
@@ -144,10 +165,6 @@ export class Collections {
 
   all(): string[] {
     return [...this.existing];
-  }
-
-  has(name: string): boolean {
-    return this.existing.has(name);
   }
 
   private async create(name: string, config: object, indexes: Record<string, IndexType>): Promise<void> {

@@ -47,6 +47,8 @@ export async function forgetUser(
   const names = collections.names;
   const filter = { must: [scopeCondition(scope)] };
   const counted = new Map<string, number>();
+  // Another process may have created a vector collection (a new embedding size) since this one connected.
+  await collections.refresh();
   for (const name of collections.all()) {
     counted.set(name, await points.count(name, filter));
     await points.apply(name, [{ delete: { filter } }]);

@@ -130,7 +130,7 @@ export class QdrantReads {
 
   async vectorSearch(scope: Scope, query: VectorQuery): Promise<Hit[]> {
     const name = this.names.vectors(query.vector.length);
-    if (!this.collections.has(name) || query.k <= 0 || selectsNothing(query.filter)) return [];
+    if (query.k <= 0 || selectsNothing(query.filter) || !(await this.collections.knows(name))) return [];
     const filter = memoryFilter(scope, query.filter);
     const hits = await this.points.query(name, "dense", Array.from(query.vector), filter, query.k);
     return hits.map((h) => ({ id: h.payload.memory_id as string, score: h.score }));
@@ -138,7 +138,7 @@ export class QdrantReads {
 
   async vectorStats(scope: Scope, query: VectorQuery): Promise<VectorStats | null> {
     const name = this.names.vectors(query.vector.length);
-    if (!this.collections.has(name) || selectsNothing(query.filter)) return null;
+    if (selectsNothing(query.filter) || !(await this.collections.knows(name))) return null;
     return this.statsCache.stats(name, scope, query);
   }
 
