@@ -61,6 +61,27 @@ describe("SQLite and Qdrant agree", () => {
     }
   });
 
+  it("on scan pages when many memories share one event time", async () => {
+    const T = { userId: "ties" };
+    // Twenty memories at one event time, created in an order unrelated to their ids, then one later.
+    const tied = Array.from({ length: 20 }, (_, i) =>
+      stored({ id: `t${i}`, userId: "ties", validFrom: iso(1), createdAt: iso(10 + ((i * 7) % 20)) }),
+    );
+    for (const port of ports)
+      await port.write(T, { upsert: [...tied, stored({ id: "late", userId: "ties", validFrom: iso(2) })] });
+    for (const order of ["asc", "desc"] as const) {
+      for (const [limit, offset] of [
+        [1, 0],
+        [2, 1],
+        [3, 3],
+        [2, 5],
+      ] as const) {
+        const [sqlite, qdrant] = await Promise.all(ports.map((p) => p.scan(T, { order, limit, offset })));
+        expect(ids(qdrant ?? []), `${order} ${limit}@${offset}`).toEqual(ids(sqlite ?? []));
+      }
+    }
+  });
+
   it("on scan order with limits, ties on event time included", async () => {
     const [sqlite, qdrant] = await Promise.all(
       ports.map((p) => p.scan(U, { order: "desc", limit: 3, offset: 1 })),

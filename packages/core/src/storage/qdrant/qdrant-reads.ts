@@ -94,17 +94,18 @@ export class QdrantReads {
   }
 
   /**
-   * At least the first `n` memories in time order, without reading the whole scope: the first `n` by event
-   * time (`order_by`), plus every memory sharing the last one's event time, since Qdrant orders ties
-   * arbitrarily and the full order breaks them by creation time and write order.
+   * At least the first `n` memories in time order, without reading the whole scope. Qdrant orders by one
+   * field (event time) and breaks ties arbitrarily, so one more is read: if it has another event time than
+   * the n-th, every memory tied with the n-th is already in hand; otherwise they are fetched.
    */
   private async firstByTime(filter: QFilter, direction: "asc" | "desc", n: number): Promise<Point[]> {
-    const first = await this.points.ordered(this.names.memories, filter, "order_ms", direction, n);
-    const last = first.at(-1)?.payload.order_ms;
-    if (first.length < n || typeof last !== "number") return first;
+    const first = await this.points.ordered(this.names.memories, filter, "order_ms", direction, n + 1);
+    const boundary = first[n - 1]?.payload.order_ms;
+    if (first.length <= n || typeof boundary !== "number" || first[n]?.payload.order_ms !== boundary)
+      return first;
     const tied = await this.points.scroll(this.names.memories, {
       ...filter,
-      must: [...(filter.must ?? []), { key: "order_ms", range: { gte: last, lte: last } }],
+      must: [...(filter.must ?? []), { key: "order_ms", range: { gte: boundary, lte: boundary } }],
     });
     const seen = new Set(first.map((p) => p.id));
     return [...first, ...tied.filter((p) => !seen.has(p.id))];
