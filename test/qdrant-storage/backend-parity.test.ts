@@ -46,7 +46,9 @@ describe("SQLite and Qdrant agree", () => {
     const query = { vector: unit(1, 0.5, 1, 1), k: 5, filter: { current: true } };
     const [sqlite, qdrant] = await Promise.all(ports.map((p) => p.vectorSearch(U, query)));
     expect(ids(qdrant ?? [])).toEqual(ids(sqlite ?? []));
-    qdrant?.forEach((hit, i) => expect(hit.score).toBeCloseTo(sqlite?.[i]?.score ?? Number.NaN, 5));
+    for (const [i, hit] of (qdrant ?? []).entries()) {
+      expect(hit.score).toBeCloseTo(sqlite?.[i]?.score ?? Number.NaN, 5);
+    }
     const [a, b] = await Promise.all(ports.map((p) => p.vectorStats?.(U, query)));
     expect(b?.count).toBe(a?.count);
     expect(b?.mean).toBeCloseTo(a?.mean ?? Number.NaN, 5);
