@@ -82,6 +82,28 @@ describe("qdrantStorage on the protocol double", () => {
     expect(Object.values(await pointsOf(d, "alice")).every((n) => n === 0)).toBe(true);
   });
 
+  it("keeps vector statistics' cached set across job-only writes, and re-reads it after a memory write", async () => {
+    const d = await start();
+    const port = qdrantStorage({ url: d.url });
+    const U = { userId: "u" };
+    await port.write(U, {
+      upsert: [stored({ id: "a", userId: "u" }, unit(1, 0)), stored({ id: "b", userId: "u" }, unit(0, 1))],
+    });
+    const query = { vector: unit(1, 0), k: 2 };
+    const vectorScrolls = () =>
+      d.requests.filter((r) => r.path.endsWith("/points/scroll") && r.path.includes("vectors_2")).length;
+    expect((await port.vectorStats(U, query))?.mean).toBeCloseTo(0.5, 6);
+    const afterFirst = vectorScrolls();
+    await port.write(U, {
+      jobs: [{ id: "visit", type: "visit", payload: {}, runAt: "2026-01-01T00:00:00.000Z" }],
+    });
+    await port.vectorStats(U, query);
+    expect(vectorScrolls()).toBe(afterFirst);
+    await port.write(U, { upsert: [stored({ id: "b", userId: "u" }, unit(1, 0))] });
+    expect((await port.vectorStats(U, query))?.mean).toBeCloseTo(1, 6);
+    expect(vectorScrolls()).toBe(afterFirst + 1);
+  });
+
   it("sends only requests valid under the 1.16 spec, so a 1.16 server reads them as meant", async () => {
     const d = await start({ spec: "1.16", version: "1.16.3" });
     const port = qdrantStorage({ url: d.url });

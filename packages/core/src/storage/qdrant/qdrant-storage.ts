@@ -82,7 +82,8 @@ export class QdrantStorage implements StoragePort {
   async write(scope: Scope, batch: WriteBatch): Promise<void> {
     const c = await this.scoped(scope, "write");
     assertBatchScope(scope, batch);
-    c.statsCache.invalidate(scope.userId);
+    // Only memories change vectors: a batch of jobs or key-value entries (a search's queued visit) keeps them.
+    if (batch.upsert?.length || batch.deleteIds?.length) c.statsCache.invalidate(scope.userId);
     await this.run("write", () =>
       writeBatch(
         {
