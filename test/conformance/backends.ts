@@ -1,5 +1,6 @@
 import { join } from "node:path";
-import { SqliteStorage, type StoragePort } from "@engram/core";
+import { QdrantStorage, SqliteStorage, type StoragePort } from "@engram/core";
+import { type QdrantDouble, startQdrantDouble } from "../qdrant-double/index.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 /**
@@ -12,6 +13,8 @@ export interface ConformanceBackend {
   create(): Promise<StoragePort>;
   destroy(port: StoragePort): Promise<void>;
   readonly skips?: Readonly<Record<string, string>>;
+  /** Releases what the backend shares between tests (a server), after the last test of a suite. */
+  teardown?(): Promise<void>;
 }
 
 /**
@@ -38,7 +41,81 @@ function sqliteBackend(onFile: boolean): ConformanceBackend {
   };
 }
 
+/** Calls the Qdrant REST API directly (outside the adapter under test). */
+async function rest(url: string, apiKey: string | undefined, method: string, path: string, body?: unknown) {
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    ...(apiKey ? { "api-key": apiKey } : {}),
+  };
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${await response.text()}`);
+  return (await response.json()) as { result: unknown };
+}
+
+async function collectionsWith(url: string, apiKey: string | undefined, prefix: string): Promise<string[]> {
+  const listed = (await rest(url, apiKey, "GET", "/collections")).result as {
+    collections: { name: string }[];
+  };
+  return listed.collections.map((c) => c.name).filter((name) => name.startsWith(prefix));
+}
+
+/**
+ * Qdrant: the protocol double (one per suite, started on first use), or a real server when QDRANT_URL is
+ * set (with QDRANT_API_KEY if it needs one). A suite's stores share one collection prefix; after each test
+ * every point in those collections is deleted, so each test starts empty without paying for creating
+ * collections and indexes again. The suite's collections are dropped at the end.
+ */
+function qdrantBackend(): ConformanceBackend {
+  const realUrl = process.env.QDRANT_URL?.replace(/\/+$/, "");
+  const apiKey = realUrl ? process.env.QDRANT_API_KEY || undefined : undefined;
+  let double: Promise<QdrantDouble> | null = null;
+  let suite = 0;
+  let prefix = "";
+  const url = async () => {
+    if (realUrl) return realUrl;
+    double ??= startQdrantDouble();
+    return (await double).url;
+  };
+  return {
+    name: "qdrant",
+    async create() {
+      if (!prefix) prefix = `conf_${process.pid}_${++suite}_${Date.now().toString(36)}_`;
+      const port = new QdrantStorage({
+        url: await url(),
+        collectionPrefix: prefix,
+        retries: 2,
+        ...(apiKey ? { apiKey } : {}),
+      });
+      await port.connect();
+      return port;
+    },
+    async destroy(port) {
+      await port.close();
+      const base = await url();
+      for (const name of await collectionsWith(base, apiKey, prefix)) {
+        await rest(base, apiKey, "POST", `/collections/${name}/points/delete?wait=true`, { filter: {} });
+      }
+    },
+    async teardown() {
+      if (prefix) {
+        const base = await url();
+        for (const name of await collectionsWith(base, apiKey, prefix))
+          await rest(base, apiKey, "DELETE", `/collections/${name}`);
+      }
+      prefix = "";
+      const started = double;
+      double = null;
+      if (started) await (await started).close();
+    },
+  };
+}
+
 /** Every backend the suite runs against. Add one here and every spec file runs it. */
 export const BACKENDS: readonly ConformanceBackend[] = [
   sqliteBackend(process.env.ENGRAM_CONFORMANCE_SQLITE_FILE === "1"),
+  qdrantBackend(),
 ];

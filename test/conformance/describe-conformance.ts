@@ -1,5 +1,5 @@
 import type { StoragePort } from "@engram/core";
-import { afterEach, beforeEach, describe, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, it } from "vitest";
 import { BACKENDS, type ConformanceBackend } from "./backends.js";
 
 export type ConformanceTest = (name: string, fn: (port: StoragePort) => Promise<void>) => void;
@@ -24,6 +24,9 @@ export function describeConformance(operation: string, define: (suite: Conforman
       afterEach(async () => {
         if (port) await backend.destroy(port);
         port = null;
+      });
+      afterAll(async () => {
+        await backend.teardown?.();
       });
       const test: ConformanceTest = (name, fn) => {
         const reason = backend.skips?.[`${operation} › ${name}`];

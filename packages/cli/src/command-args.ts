@@ -6,6 +6,7 @@ type OptionsConfig = NonNullable<ParseArgsConfig["options"]>;
 /** Flags every command accepts. */
 export const COMMON_OPTIONS = {
   db: { type: "string" },
+  "qdrant-url": { type: "string" },
   json: { type: "boolean" },
   "no-embed": { type: "boolean" },
   help: { type: "boolean", short: "h" },

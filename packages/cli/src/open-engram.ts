@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { createEngram, DEFAULT_DB_PATH, type Engram } from "@engram/core";
+import { createEngram, DEFAULT_DB_PATH, type Engram, qdrantStorage, type StoragePort } from "@engram/core";
 import { InputError, UsageError } from "./cli-error.js";
 
 export const EMBEDDER_CHOICES = ["offline", "none"] as const;
@@ -7,6 +7,7 @@ export type EmbedderChoice = (typeof EMBEDDER_CHOICES)[number];
 
 export interface StoreFlags {
   readonly db?: string | undefined;
+  readonly "qdrant-url"?: string | undefined;
   readonly "no-embed"?: boolean | undefined;
 }
 
@@ -15,6 +16,48 @@ type Env = Readonly<Record<string, string | undefined>>;
 /** The database file: --db, else ENGRAM_DB, else `.engram/engram.db`. */
 export function dbPath(flags: StoreFlags, env: Env): string {
   return flags.db ?? (env.ENGRAM_DB || DEFAULT_DB_PATH);
+}
+
+/** Where the memories live: a SQLite file, or a Qdrant server. */
+export type StoreTarget =
+  | { readonly kind: "sqlite"; readonly path: string }
+  | { readonly kind: "qdrant"; readonly url: string; readonly apiKey?: string; readonly prefix?: string };
+
+/**
+ * --qdrant-url, else --db, else QDRANT_URL, else ENGRAM_DB, else the default file: a flag beats the
+ * environment, and naming both stores on the command line is a usage error. The Qdrant API key comes from
+ * QDRANT_API_KEY only (a key on the command line would end up in shell history); ENGRAM_QDRANT_PREFIX
+ * names the collections' prefix (default `engram_`).
+ */
+export function storeTarget(flags: StoreFlags, env: Env): StoreTarget {
+  const flagUrl = flags["qdrant-url"];
+  if (flagUrl !== undefined && flags.db !== undefined) {
+    throw new UsageError("pass either --db PATH or --qdrant-url URL, not both");
+  }
+  const url = flagUrl ?? (flags.db === undefined ? env.QDRANT_URL || undefined : undefined);
+  if (url === undefined) return { kind: "sqlite", path: dbPath(flags, env) };
+  if (!/^https?:\/\/\S+$/.test(url)) {
+    throw new UsageError(
+      `bad Qdrant URL ${JSON.stringify(url)}: expected http(s)://host:port, e.g. http://localhost:6333`,
+    );
+  }
+  return {
+    kind: "qdrant",
+    url,
+    ...(env.QDRANT_API_KEY ? { apiKey: env.QDRANT_API_KEY } : {}),
+    ...(env.ENGRAM_QDRANT_PREFIX ? { prefix: env.ENGRAM_QDRANT_PREFIX } : {}),
+  };
+}
+
+/** The Qdrant store of a target, connected now: an unreachable server or a bad key fails before any work. */
+export async function connectQdrant(target: Extract<StoreTarget, { kind: "qdrant" }>): Promise<StoragePort> {
+  const storage = qdrantStorage({
+    url: target.url,
+    ...(target.apiKey ? { apiKey: target.apiKey } : {}),
+    ...(target.prefix ? { collectionPrefix: target.prefix } : {}),
+  });
+  await storage.connect();
+  return storage;
 }
 
 /** `none` with --no-embed or ENGRAM_EMBEDDER=none (full-text only); else the offline embedder. */
@@ -39,12 +82,15 @@ export interface OpenOptions {
 
 /** Opens the store named by the flags. The offline model loads only when something is embedded. */
 export async function openEngram(flags: StoreFlags, env: Env, options: OpenOptions): Promise<Engram> {
-  const path = dbPath(flags, env);
-  const embedder = embedderChoice(flags, env);
-  if (options.mustExist && !existsSync(path)) {
-    throw new InputError(`no store at ${path}; pass --db PATH (or set ENGRAM_DB), or ingest something first`);
+  const target = storeTarget(flags, env);
+  const embedder = embedderChoice(flags, env) === "none" ? { embedder: null } : {};
+  if (target.kind === "qdrant") return createEngram({ storage: await connectQdrant(target), ...embedder });
+  if (options.mustExist && !existsSync(target.path)) {
+    throw new InputError(
+      `no store at ${target.path}; pass --db PATH (or set ENGRAM_DB), or ingest something first`,
+    );
   }
-  return createEngram({ path, ...(embedder === "none" ? { embedder: null } : {}) });
+  return createEngram({ path: target.path, ...embedder });
 }
 
 /** Runs `use` with an open store and always closes it. */

@@ -4,7 +4,7 @@ import { respond } from "../cli-output.js";
 import { parseCommandArgs, requireFlag } from "../command-args.js";
 import { formatEvalReport } from "../eval-report.js";
 import { evalLocomo } from "../locomo/eval-locomo.js";
-import { embedderChoice } from "../open-engram.js";
+import { connectQdrant, embedderChoice, storeTarget } from "../open-engram.js";
 import { type ProgressBar, progressBar } from "../progress-bar.js";
 import type { Command, CommandContext } from "./command.js";
 
@@ -53,12 +53,16 @@ async function runEval(args: readonly string[], ctx: CommandContext) {
   const dataPath = requireFlag(values.data, "data", "FILE (a LoCoMo JSON file)");
   if (!existsSync(dataPath)) throw new InputError(`cannot read ${dataPath}: no such file`);
   const ks = parseKs(values.k);
+  // The eval store is apart from the main one: ENGRAM_DB does not apply, --db and Qdrant do.
+  const target = storeTarget(values, { ...ctx.env, ENGRAM_DB: undefined });
+  const storage = target.kind === "qdrant" ? await connectQdrant(target) : undefined;
   const progress = phaseProgress(ctx);
   let doc: Record<string, unknown>;
   try {
     doc = await evalLocomo({
       dataPath,
       dbPath: values.db ?? DEFAULT_EVAL_DB,
+      ...(storage ? { storage } : {}),
       ks,
       embedder: embedderChoice(values, ctx.env),
       onProgress: progress.update,

@@ -6,6 +6,7 @@ import type { Command, CommandContext } from "./command.js";
 const COMMON_FLAGS = [
   "Every command accepts:",
   "  --db PATH     the store (default .engram/engram.db, or $ENGRAM_DB)",
+  "  --qdrant-url URL  a Qdrant server as the store instead (or $QDRANT_URL; key in $QDRANT_API_KEY)",
   "  --json        print exactly one JSON document on stdout",
   "  --no-embed    full-text only, no embedding model (or ENGRAM_EMBEDDER=none)",
   "  -h, --help    help for the command",

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { createEngram, type StorageStats } from "@engram/core";
 import { formatFields, respond } from "../cli-output.js";
 import { parseCommandArgs } from "../command-args.js";
-import { dbPath, withEngram } from "../open-engram.js";
+import { storeTarget, withEngram } from "../open-engram.js";
 import type { Command, CommandContext } from "./command.js";
 
 function counts(record: Readonly<Record<string, number | undefined>>): string {
@@ -40,12 +40,14 @@ async function emptyStats(): Promise<StorageStats> {
 async function runStats(args: readonly string[], ctx: CommandContext) {
   const { values } = parseCommandArgs(args, { user: { type: "string" } }, { names: [] });
   const userId = values.user;
-  const path = dbPath(values, ctx.env);
-  const stats = existsSync(path)
-    ? await withEngram(values, ctx.env, { mustExist: true }, (engram) =>
-        engram.stats(userId === undefined ? undefined : { userId }),
-      )
-    : await emptyStats();
+  const target = storeTarget(values, ctx.env);
+  const path = target.kind === "sqlite" ? target.path : target.url;
+  const stats =
+    target.kind === "qdrant" || existsSync(path)
+      ? await withEngram(values, ctx.env, { mustExist: true }, (engram) =>
+          engram.stats(userId === undefined ? undefined : { userId }),
+        )
+      : await emptyStats();
   const json = userId === undefined ? stats : { ...stats, userId };
   return respond(values.json, json, () => renderStats(stats, path, userId));
 }

@@ -6,6 +6,7 @@ import {
   type Engram,
   type FusionConfig,
   type LanguageModel,
+  type StoragePort,
   ValidationError,
 } from "@engram/core";
 import { goldTurnIds, isEligible, recallAccumulator } from "./evidence-recall.js";
@@ -20,6 +21,8 @@ import {
 export interface EvalLocomoOptions {
   dataPath: string;
   dbPath: string;
+  /** A storage backend instead of the SQLite file at `dbPath` (e.g. a Qdrant store). */
+  storage?: StoragePort;
   ks: number[];
   /** `offline` (default): USE-lite vectors + full-text; `none`: full-text only. */
   embedder?: "offline" | "none";
@@ -94,7 +97,7 @@ export async function evalLocomo(options: EvalLocomoOptions): Promise<Record<str
   const budgetTokens = options.budgetTokens ?? DEFAULT_CONTEXT_BUDGET;
   const turns = conversations.reduce((n, c) => n + c.turns.length, 0);
   const engram = await createEngram({
-    path: options.dbPath,
+    ...(options.storage ? { storage: options.storage } : { path: options.dbPath }),
     background: false,
     tiers: options.tiers ?? true,
     ...(options.embedder === "none" ? { embedder: null } : {}),

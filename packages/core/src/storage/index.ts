@@ -1,4 +1,10 @@
 export {
+  MIN_SERVER_VERSION as QDRANT_MIN_SERVER_VERSION,
+  QdrantStorage,
+  type QdrantStorageOptions,
+  qdrantStorage,
+} from "./qdrant/index.js";
+export {
   DEFAULT_DB_PATH,
   SqliteStorage,
   type SqliteStorageOptions,

@@ -1,0 +1,198 @@
+import { StorageError, UnsupportedError } from "../../errors/index.js";
+import type { QdrantHttp } from "./qdrant-http.js";
+
+/** The oldest Qdrant this backend runs on: sparse vectors with the IDF modifier and the Query API (1.10). */
+export const MIN_SERVER_VERSION = "1.10.0";
+/** Tenant-aware keyword indexes (`is_tenant`) arrived in 1.11; older servers get a plain keyword index. */
+const TENANT_INDEX_SINCE = "1.11.0";
+
+export type Version = readonly [number, number, number];
+
+export function parseVersion(text: string): Version | null {
+  const m = /^v?(\d+)\.(\d+)\.(\d+)/.exec(text.trim());
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : null;
+}
+
+export function atLeast(version: Version, minimum: string): boolean {
+  const min = parseVersion(minimum) as Version;
+  for (let i = 0; i < 3; i++) {
+    if (version[i] !== min[i]) return (version[i] as number) > (min[i] as number);
+  }
+  return true;
+}
+
+type IndexType = "tenant" | "keyword" | "integer";
+
+/** The payload-only collections, with the payload index of every field a request filters on. */
+const PAYLOAD_COLLECTIONS: Record<string, Record<string, IndexType>> = {
+  history: { user_id: "tenant", memory_id: "keyword" },
+  edges: { user_id: "tenant", src: "keyword", dst: "keyword", type: "keyword" },
+  kv: { user_id: "tenant", ns_prefixes: "keyword" },
+  jobs: {
+    user_id: "tenant",
+    status: "keyword",
+    type: "keyword",
+    dedupe_key: "keyword",
+    run_ms: "integer",
+    lease_ms: "integer",
+    updated_ms: "integer",
+    rev: "integer",
+  },
+};
+
+/** Indexes of the filter payload, shared by the records collection and each vector collection. */
+const FILTER_INDEXES: Record<string, IndexType> = {
+  user_id: "tenant",
+  memory_id: "keyword",
+  cube: "keyword",
+  agent_id: "keyword",
+  session_id: "keyword",
+  kind: "keyword",
+  tier: "keyword",
+  role: "keyword",
+  key: "keyword",
+  meta: "keyword",
+  valid_ms: "integer",
+  created_ms: "integer",
+  expired_ms: "integer",
+};
+
+/** The records collection also orders scans by event time. */
+const MEMORY_INDEXES: Record<string, IndexType> = { ...FILTER_INDEXES, order_ms: "integer" };
+
+/** Names of the backend's collections under one prefix. */
+export function collectionNames(prefix: string) {
+  return {
+    memories: `${prefix}memories`,
+    history: `${prefix}history`,
+    edges: `${prefix}edges`,
+    kv: `${prefix}kv`,
+    jobs: `${prefix}jobs`,
+    /** Dense vectors of one dimension: one collection per embedding size (per embedding model). */
+    vectors: (dimensions: number) => `${prefix}vectors_${dimensions}`,
+  };
+}
+
+/** How often a lookup of an unknown collection may re-list the server's collections. */
+const RELIST_AFTER_MS = 5_000;
+const VECTOR_COLLECTION = /^vectors_\d+$/;
+const FIXED = new Set(["memories", ...Object.keys(PAYLOAD_COLLECTIONS)]);
+
+/** True for this store's collections only: another store whose prefix extends ours is not ours. */
+export function isOwnCollection(prefix: string, name: string): boolean {
+  if (!name.startsWith(prefix)) return false;
+  const rest = name.slice(prefix.length);
+  return FIXED.has(rest) || VECTOR_COLLECTION.test(rest);
+}
+
+/** Reads the server version from `GET /` and refuses a server older than the minimum. */
+export async function checkServer(http: QdrantHttp, url: string): Promise<Version> {
+  const info = await http.send("connect", "GET", "/").catch((cause: unknown) => {
+    throw new StorageError(`cannot connect to Qdrant at ${url}: ${(cause as Error).message}`, { cause });
+  });
+  const version = parseVersion(String((info as { version?: string } | undefined)?.version ?? ""));
+  if (!version) throw new StorageError(`the server at ${url} did not report a Qdrant version on GET /`);
+  if (!atLeast(version, MIN_SERVER_VERSION)) {
+    throw new UnsupportedError(
+      `Qdrant ${version.join(".")} at ${url} is too old: the Qdrant backend needs ${MIN_SERVER_VERSION} or newer (sparse vectors with the IDF modifier and the Query API); upgrade the server`,
+    );
+  }
+  return version;
+}
+
+export class Collections {
+  readonly names;
+  /** Names of existing collections with the prefix, as last listed or created. */
+  private readonly existing = new Set<string>();
+  private refreshedAt = 0;
+
+  constructor(
+    private readonly http: QdrantHttp,
+    private readonly prefix: string,
+    private readonly version: Version,
+  ) {
+    this.names = collectionNames(prefix);
+  }
+
+  /** Creates whatever of the fixed collections is missing (idempotent: a 409 from a racing creator is fine). */
+  async ensure(): Promise<void> {
+    const listed = await this.http.call<{ collections: { name: string }[] }>(
+      "listCollections",
+      "GET",
+      "/collections",
+    );
+    for (const { name } of listed.collections)
+      if (isOwnCollection(this.prefix, name)) this.existing.add(name);
+    await this.create(
+      this.names.memories,
+      { vectors: {}, sparse_vectors: { bm25: { modifier: "idf" } } },
+      MEMORY_INDEXES,
+    );
+    for (const [name, indexes] of Object.entries(PAYLOAD_COLLECTIONS)) {
+      await this.create(`${this.prefix}${name}`, { vectors: {} }, indexes);
+    }
+  }
+
+  /** Re-lists the server's collections: another process may have created a vector collection since. */
+  async refresh(): Promise<void> {
+    const listed = await this.http.call<{ collections: { name: string }[] }>(
+      "listCollections",
+      "GET",
+      "/collections",
+    );
+    for (const { name } of listed.collections)
+      if (isOwnCollection(this.prefix, name)) this.existing.add(name);
+    this.refreshedAt = Date.now();
+  }
+
+  /** Whether the collection exists, re-listing (at most every few seconds) when it is not known yet. */
+  async knows(name: string): Promise<boolean> {
+    if (!this.existing.has(name) && Date.now() - this.refreshedAt > RELIST_AFTER_MS) await this.refresh();
+    return this.existing.has(name);
+  }
+
+  /** The vector collection for this dimension, created on first use (Dot product over unit vectors). */
+  async vectors(dimensions: number): Promise<string> {
+    const name = this.names.vectors(dimensions);
+    await this.create(name, { vectors: { dense: { size: dimensions, distance: "Dot" } } }, FILTER_INDEXES);
+    return name;
+  }
+
+  /** Existing vector collections, by name. */
+  vectorCollections(): string[] {
+    return [...this.existing].filter((n) => VECTOR_COLLECTION.test(n.slice(this.prefix.length)));
+  }
+
+  all(): string[] {
+    return [...this.existing];
+  }
+
+  private async create(name: string, config: object, indexes: Record<string, IndexType>): Promise<void> {
+    if (this.existing.has(name)) return;
+    const path = `/collections/${encodeURIComponent(name)}`;
+    try {
+      await this.http.call("createCollection", "PUT", path, config);
+    } catch (error) {
+      // Another process created it between our listing and this call: it exists, which is what we want.
+      if ((error as StorageError).details?.status !== 409) throw error;
+    }
+    // Indexes right after creation: the HNSW graph is payload-aware only for fields indexed before data.
+    for (const [field, type] of Object.entries(indexes)) {
+      await this.http.call(
+        "createPayloadIndex",
+        "PUT",
+        `${path}/index`,
+        { field_name: field, field_schema: this.schema(type) },
+        { wait: true },
+      );
+    }
+    this.existing.add(name);
+  }
+
+  private schema(type: IndexType): unknown {
+    if (type === "integer") return "integer";
+    if (type === "tenant" && atLeast(this.version, TENANT_INDEX_SINCE))
+      return { type: "keyword", is_tenant: true };
+    return "keyword";
+  }
+}

@@ -1,0 +1,226 @@
+import {
+  cubeKey,
+  MEMORY_KINDS,
+  type MemoryEdge,
+  type MemoryRecord,
+  type MemoryVersion,
+  type Scope,
+  TIERS,
+} from "../../model/index.js";
+import type {
+  Hit,
+  KvEntry,
+  KvListOptions,
+  ScanOptions,
+  StorageStats,
+  TextQuery,
+  VectorQuery,
+  VectorStats,
+} from "../storage-port.js";
+import { JOB_STATUSES } from "../storage-port.js";
+import type { Collections } from "./collections.js";
+import {
+  match,
+  memoryFilter,
+  type QCondition,
+  type QFilter,
+  scopeCondition,
+  selectsNothing,
+} from "./filter.js";
+import { type Payload, payloadToEdge, payloadToKv, payloadToRecord, payloadToVersion } from "./payload.js";
+import { pointIds } from "./point-id.js";
+import type { Point, Points } from "./points.js";
+import { queryVector } from "./text-vector.js";
+import type { VectorStatsCache } from "./vector-stats.js";
+
+const num = (v: unknown) => (typeof v === "number" ? v : 0);
+
+/** Event time, then system time, then first-write order: the SQLite backend's scan order. */
+function byTime(a: Payload, b: Payload): number {
+  return (
+    num(a.order_ms) - num(b.order_ms) || num(a.created_ms) - num(b.created_ms) || num(a.seq) - num(b.seq)
+  );
+}
+
+function page<T>(items: T[], limit?: number, offset = 0): T[] {
+  return items.slice(offset, limit === undefined ? undefined : offset + limit);
+}
+
+/** The read side of the Qdrant backend: every request carries the scope's tenant condition. */
+export class QdrantReads {
+  constructor(
+    private readonly points: Points,
+    private readonly collections: Collections,
+    private readonly statsCache: VectorStatsCache,
+  ) {}
+
+  private get names() {
+    return this.collections.names;
+  }
+
+  async get(scope: Scope, ids: readonly string[]): Promise<MemoryRecord[]> {
+    if (ids.length === 0) return [];
+    const found = await this.points.byIds(this.names.memories, ids.map(pointIds.memory), memoryFilter(scope));
+    const byId = new Map(found.map((p) => [p.payload.memory_id as string, payloadToRecord(p.payload)]));
+    return [...new Set(ids)].flatMap((id) => byId.get(id) ?? []);
+  }
+
+  async getVectors(scope: Scope, ids: readonly string[]): Promise<Map<string, Float32Array>> {
+    const out = new Map<string, Float32Array>();
+    if (ids.length === 0) return out;
+    for (const name of this.collections.vectorCollections()) {
+      const found = await this.points.byIds(
+        name,
+        ids.map(pointIds.memory),
+        memoryFilter(scope),
+        { include: ["memory_id"] },
+        true,
+      );
+      for (const p of found) out.set(p.payload.memory_id as string, Float32Array.from(p.vector?.dense ?? []));
+    }
+    return out;
+  }
+
+  async scan(scope: Scope, options: ScanOptions = {}): Promise<MemoryRecord[]> {
+    if (selectsNothing(options.filter)) return [];
+    const filter = memoryFilter(scope, options.filter);
+    const found =
+      options.limit === undefined
+        ? await this.points.scroll(this.names.memories, filter)
+        : await this.firstByTime(filter, options.order ?? "asc", (options.offset ?? 0) + options.limit);
+    const sorted = found.map((p) => p.payload).sort(byTime);
+    if (options.order === "desc") sorted.reverse();
+    return page(sorted, options.limit, options.offset).map(payloadToRecord);
+  }
+
+  /**
+   * At least the first `n` memories in time order, without reading the whole scope. Qdrant orders by one
+   * field (event time) and breaks ties arbitrarily, so one more is read: if it has another event time than
+   * the n-th, every memory tied with the n-th is already in hand; otherwise they are fetched.
+   */
+  private async firstByTime(filter: QFilter, direction: "asc" | "desc", n: number): Promise<Point[]> {
+    const first = await this.points.ordered(this.names.memories, filter, "order_ms", direction, n + 1);
+    const boundary = first[n - 1]?.payload.order_ms;
+    if (first.length <= n || typeof boundary !== "number" || first[n]?.payload.order_ms !== boundary)
+      return first;
+    const tied = await this.points.scroll(this.names.memories, {
+      ...filter,
+      must: [...(filter.must ?? []), { key: "order_ms", range: { gte: boundary, lte: boundary } }],
+    });
+    const seen = new Set(first.map((p) => p.id));
+    return [...first, ...tied.filter((p) => !seen.has(p.id))];
+  }
+
+  async count(scope: Scope, filter = {}): Promise<number> {
+    if (selectsNothing(filter)) return 0;
+    return this.points.count(this.names.memories, memoryFilter(scope, filter));
+  }
+
+  async textSearch(scope: Scope, query: TextQuery): Promise<Hit[]> {
+    const vector = queryVector(query.text);
+    if (!vector || query.k <= 0 || selectsNothing(query.filter)) return [];
+    const hits = await this.points.query(
+      this.names.memories,
+      "bm25",
+      vector,
+      memoryFilter(scope, query.filter),
+      query.k,
+    );
+    return hits.map((h) => ({ id: h.payload.memory_id as string, score: h.score }));
+  }
+
+  async vectorSearch(scope: Scope, query: VectorQuery): Promise<Hit[]> {
+    const name = this.names.vectors(query.vector.length);
+    if (query.k <= 0 || selectsNothing(query.filter) || !(await this.collections.knows(name))) return [];
+    const filter = memoryFilter(scope, query.filter);
+    const hits = await this.points.query(name, "dense", Array.from(query.vector), filter, query.k);
+    return hits.map((h) => ({ id: h.payload.memory_id as string, score: h.score }));
+  }
+
+  async vectorStats(scope: Scope, query: VectorQuery): Promise<VectorStats | null> {
+    const name = this.names.vectors(query.vector.length);
+    if (selectsNothing(query.filter) || !(await this.collections.knows(name))) return null;
+    return this.statsCache.stats(name, scope, query);
+  }
+
+  async history(scope: Scope, memoryId: string): Promise<MemoryVersion[]> {
+    const filter = { must: [scopeCondition(scope), match("memory_id", memoryId)] };
+    const found = await this.points.scroll(this.names.history, filter);
+    return found
+      .map((p) => payloadToVersion(p.payload))
+      .sort((a, b) => a.version - b.version || a.at.localeCompare(b.at));
+  }
+
+  async edges(scope: Scope, query: { from?: string; to?: string; type?: string }): Promise<MemoryEdge[]> {
+    const must = [scopeCondition(scope)];
+    if (query.from !== undefined) must.push(match("src", query.from));
+    if (query.to !== undefined) must.push(match("dst", query.to));
+    if (query.type !== undefined) must.push(match("type", query.type));
+    const found = await this.points.scroll(this.names.edges, { must });
+    return found.map((p) => payloadToEdge(p.payload)).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  async kvGet(scope: Scope, namespace: readonly string[], key: string): Promise<KvEntry | null> {
+    const id = pointIds.kv(scope.userId, cubeKey(namespace), key);
+    const [point] = await this.points.byIds(this.names.kv, [id], { must: [scopeCondition(scope)] });
+    return point ? payloadToKv(point.payload) : null;
+  }
+
+  async kvList(scope: Scope, options: KvListOptions = {}): Promise<KvEntry[]> {
+    const must = [scopeCondition(scope)];
+    if (options.prefix?.length) must.push(match("ns_prefixes", cubeKey(options.prefix)));
+    const entries = (await this.points.scroll(this.names.kv, { must })).map((p) => payloadToKv(p.payload));
+    const ns = (e: KvEntry) => cubeKey(e.namespace);
+    entries.sort((a, b) =>
+      ns(a) < ns(b) ? -1 : ns(a) > ns(b) ? 1 : a.key < b.key ? -1 : a.key > b.key ? 1 : 0,
+    );
+    return page(entries, options.limit, options.offset);
+  }
+
+  /** Users with memories, key-value entries or jobs (a payload-only scroll of the three collections). */
+  async users(): Promise<string[]> {
+    const users = new Set<string>();
+    for (const name of [this.names.memories, this.names.kv, this.names.jobs]) {
+      for (const p of await this.points.scroll(name, {}, { include: ["user_id"] }))
+        users.add(p.payload.user_id as string);
+    }
+    return [...users].sort();
+  }
+
+  /** Counts by exact `count` requests; one per kind, tier and job status. */
+  async stats(scope?: Scope): Promise<StorageStats> {
+    const filter = (...extra: QCondition[]): QFilter => ({
+      must: [...(scope ? [scopeCondition(scope)] : []), ...extra],
+    });
+    const count = (collection: string, ...extra: QCondition[]) =>
+      this.points.count(collection, filter(...extra));
+    // One exact count per value; sent together, since each is a small request.
+    const grouped = async (collection: string, field: string, values: readonly string[]) => {
+      const counts = await Promise.all(values.map((v) => count(collection, match(field, v))));
+      return Object.fromEntries(values.flatMap((v, i) => (counts[i] ? [[v, counts[i]]] : [])));
+    };
+    const [byKind, byTier, jobs, vectors, history, edges, kv] = await Promise.all([
+      grouped(this.names.memories, "kind", MEMORY_KINDS),
+      grouped(this.names.memories, "tier", TIERS),
+      grouped(this.names.jobs, "status", JOB_STATUSES),
+      Promise.all(this.collections.vectorCollections().map((name) => count(name))),
+      count(this.names.history),
+      count(this.names.edges),
+      count(this.names.kv),
+    ]);
+    const memories = Object.values(byKind).reduce((a, b) => a + b, 0);
+    const jobCount = Object.values(jobs).reduce((a, b) => a + b, 0);
+    const users = scope ? Number(memories + kv + jobCount > 0) : (await this.users()).length;
+    return {
+      memories,
+      byKind,
+      byTier,
+      vectors: vectors.reduce((a, b) => a + b, 0),
+      history,
+      edges,
+      kv,
+      jobs,
+      users,
+    };
+  }
+}

@@ -1,0 +1,149 @@
+import { ConflictError, ScopeError } from "../../errors/index.js";
+import { cubeKey, type Scope, type StoredMemory } from "../../model/index.js";
+import type { NewJob, WriteBatch } from "../storage-port.js";
+import type { Collections } from "./collections.js";
+import { anyOf, isEmpty, match, type QFilter, scopeCondition } from "./filter.js";
+import { kvPayload } from "./payload.js";
+import { pointIds } from "./point-id.js";
+import type { NewPoint, Points } from "./points.js";
+
+export interface WriteContext {
+  readonly points: Points;
+  readonly collections: Collections;
+  /** Next write sequence number (orders records stored at the same instant). */
+  readonly nextSeq: () => number;
+  readonly textAvgLength: number;
+}
+
+/** Refuses any part of a batch that names another user than the scope's. */
+export function assertBatchScope(scope: Scope, batch: WriteBatch): void {
+  const foreign = (owner: string, what: string) => {
+    if (owner !== scope.userId) {
+      throw new ScopeError(
+        `write: ${what} belongs to user "${owner}", not to the scope's user "${scope.userId}"`,
+      );
+    }
+  };
+  for (const { record } of batch.upsert ?? []) foreign(record.userId, `memory ${record.id}`);
+  for (const v of batch.history ?? []) foreign(v.userId, `history of ${v.memoryId}`);
+  for (const e of batch.edges ?? []) foreign(e.userId, `edge ${e.from}->${e.to}`);
+}
+
+export interface Existing {
+  /** Memory ids of the scope's user found in the store, with their write sequence. */
+  readonly seq: Map<string, number>;
+  /** Ids of `deleteIds` that the scope's user holds. */
+  readonly removed: string[];
+}
+
+/** Reads what the batch touches, refusing ids another user holds: before anything is written. */
+export async function readExisting(ctx: WriteContext, scope: Scope, batch: WriteBatch): Promise<Existing> {
+  const upsertIds = (batch.upsert ?? []).map((s) => s.record.id);
+  const ids = [...upsertIds, ...(batch.deleteIds ?? [])];
+  const found = ids.length
+    ? await ctx.points.retrieve(ctx.collections.names.memories, ids.map(pointIds.memory), [
+        "memory_id",
+        "user_id",
+        "seq",
+      ])
+    : [];
+  const seq = new Map<string, number>();
+  for (const p of found) {
+    const id = p.payload.memory_id as string;
+    if (p.payload.user_id === scope.userId) seq.set(id, p.payload.seq as number);
+    else if (upsertIds.includes(id)) {
+      throw new ScopeError(`write: memory id ${id} is taken by another user; use a new id`);
+    }
+  }
+  return { seq, removed: (batch.deleteIds ?? []).filter((id) => seq.has(id)) };
+}
+
+const slot = (s: StoredMemory) => JSON.stringify([cubeKey(s.record.cube), s.record.kind, s.record.key]);
+
+/**
+ * A key is unique per user, cube and kind among current memories. Checked before writing: Qdrant has no
+ * unique constraints, so two writers racing on one key could both pass (one writer per user is assumed).
+ */
+export async function assertKeysFree(ctx: WriteContext, scope: Scope, batch: WriteBatch): Promise<void> {
+  const keyed = (batch.upsert ?? []).filter((s) => s.record.key !== null && s.record.expiredAt === null);
+  if (keyed.length === 0) return;
+  const seen = new Set<string>();
+  for (const s of keyed) {
+    if (seen.has(slot(s))) throw keyTaken(s);
+    seen.add(slot(s));
+  }
+  const touched = [...(batch.upsert ?? []).map((s) => s.record.id), ...(batch.deleteIds ?? [])];
+  const filter: QFilter = {
+    must: [
+      scopeCondition(scope),
+      anyOf("key", [...new Set(keyed.map((s) => s.record.key as string))]),
+      isEmpty("expired_ms"),
+    ],
+    must_not: [{ has_id: touched.map(pointIds.memory) }],
+  };
+  const holders = await ctx.points.scroll(ctx.collections.names.memories, filter, {
+    include: ["cube", "kind", "key"],
+  });
+  const held = new Set(holders.map((p) => JSON.stringify([p.payload.cube, p.payload.kind, p.payload.key])));
+  const clash = keyed.find((s) => held.has(slot(s)));
+  if (clash) throw keyTaken(clash);
+}
+
+function keyTaken(s: StoredMemory): ConflictError {
+  const r = s.record;
+  return new ConflictError(
+    `write: key "${r.key}" is already used by a current ${r.kind} in cube ${cubeKey(r.cube)}; expire the old memory (expiredAt) in the same batch or use another key`,
+  );
+}
+
+/** New jobs, minus ids already stored and dedupe keys already queued for the user (first one wins). */
+export async function newJobs(ctx: WriteContext, scope: Scope, jobs: readonly NewJob[]): Promise<NewJob[]> {
+  if (jobs.length === 0) return [];
+  const name = ctx.collections.names.jobs;
+  const stored = await ctx.points.retrieve(
+    name,
+    jobs.map((j) => pointIds.job(j.id)),
+    ["job_id"],
+  );
+  const storedIds = new Set(stored.map((p) => p.payload.job_id as string));
+  const keys = [...new Set(jobs.flatMap((j) => (j.dedupeKey ? [j.dedupeKey] : [])))];
+  const queued = keys.length
+    ? await ctx.points.scroll(
+        name,
+        { must: [scopeCondition(scope), match("status", "queued"), anyOf("dedupe_key", keys)] },
+        { include: ["dedupe_key"] },
+      )
+    : [];
+  const taken = new Set(queued.map((p) => p.payload.dedupe_key as string));
+  const out: NewJob[] = [];
+  for (const job of jobs) {
+    if (storedIds.has(job.id) || (job.dedupeKey && taken.has(job.dedupeKey))) continue;
+    storedIds.add(job.id);
+    if (job.dedupeKey) taken.add(job.dedupeKey);
+    out.push(job);
+  }
+  return out;
+}
+
+/** kv puts with the creation time of entries that already exist. */
+export async function kvPoints(
+  ctx: WriteContext,
+  scope: Scope,
+  batch: WriteBatch,
+  now: string,
+): Promise<NewPoint[]> {
+  const puts = batch.kvPut ?? [];
+  if (puts.length === 0) return [];
+  const ids = puts.map((e) => pointIds.kv(scope.userId, cubeKey(e.namespace), e.key));
+  const found = await ctx.points.byIds(
+    ctx.collections.names.kv,
+    ids,
+    { must: [scopeCondition(scope)] },
+    { include: ["created_at"] },
+  );
+  const created = new Map(found.map((p) => [p.id, p.payload.created_at as string]));
+  return puts.map((e, i) => {
+    const id = ids[i] as string;
+    return { id, vector: {}, payload: kvPayload(scope.userId, e, created.get(id) ?? now, now) };
+  });
+}
