@@ -11,37 +11,24 @@ export interface MemoryOverview {
 }
 
 /**
- * Every Engram call the companion makes, in one place: recall before a reply, remember after it, and the
- * /memory, /forget and /correct commands. An AI SDK memory middleware can take over recall and remember
- * without touching the rest of the chatbot.
+ * The Engram calls behind the /memory, /forget and /correct commands. Recall before a reply and
+ * remembering after it are the AI SDK middleware's (`@engram/ai-sdk`), which wraps the model.
  */
 export interface CompanionMemory {
-  /** The fenced memory block for the user's message, or "" when nothing is remembered. */
-  recall(query: string): Promise<string>;
-  remember(userText: string, assistantText: string): Promise<void>;
   overview(): Promise<MemoryOverview>;
   forget(): Promise<ForgetReport>;
   correct(text: string): Promise<FeedbackResult>;
 }
 
-const SESSION_PREFIX = "companion";
+/** Turns still queued by the middleware, which must be written (or erased) before a command reads. */
+interface PendingTurns {
+  flush(): Promise<void>;
+}
 
-export function companionMemory(engram: Engram, userId: string, sessionId = SESSION_PREFIX): CompanionMemory {
+export function companionMemory(engram: Engram, userId: string, pending: PendingTurns): CompanionMemory {
   return {
-    async recall(query) {
-      return (await engram.retrieve({ userId, query })).text;
-    },
-    async remember(userText, assistantText) {
-      await engram.add({
-        userId,
-        sessionId,
-        messages: [
-          { role: "user", content: userText },
-          ...(assistantText.trim() ? [{ role: "assistant" as const, content: assistantText }] : []),
-        ],
-      });
-    },
     async overview() {
+      await pending.flush();
       const [profile, facts, segments, messages, stats] = await Promise.all([
         engram.profile({ userId }),
         engram.memories.list({ userId, kinds: ["fact"], includeExpired: false, limit: 20 }),
@@ -52,7 +39,14 @@ export function companionMemory(engram: Engram, userId: string, sessionId = SESS
       const recent = messages.filter((m) => m.role === "user").slice(0, 5);
       return { profile, facts, segments, recent, turns: stats.byKind.message ?? 0 };
     },
-    forget: () => engram.forget({ userId }),
-    correct: (text) => engram.feedback({ userId, text }),
+    // A turn still queued would write the user back after the erasure: write it first, then erase all.
+    async forget() {
+      await pending.flush();
+      return engram.forget({ userId });
+    },
+    async correct(text) {
+      await pending.flush();
+      return engram.feedback({ userId, text });
+    },
   };
 }

@@ -15,7 +15,7 @@ export const CONFIGURE_MODEL_HELP = `The companion needs a language model, and n
 then run the companion again.`;
 
 export type ModelChoice =
-  | { readonly ok: true; readonly model: LanguageModel; readonly description: string }
+  | { readonly ok: true; readonly model: Exclude<LanguageModel, string>; readonly description: string }
   | { readonly ok: false; readonly message: string };
 
 type Env = Readonly<Record<string, string | undefined>>;

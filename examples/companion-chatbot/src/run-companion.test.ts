@@ -69,10 +69,20 @@ describe("the companion remembers across runs", () => {
     expect(second.code).toBe(0);
     expect(second.prompts).toHaveLength(1);
     expect(second.prompts[0]).toContain("Vrbovsko");
-    // It reaches the model as memory in the system message, not as a fake turn of this run.
-    const system = (JSON.parse(second.prompts[0] as string) as { role: string; content: unknown }[])[0];
-    expect(system?.role).toBe("system");
-    expect(JSON.stringify(system?.content)).toContain("Vrbovsko");
+    // It reaches the model as memory in a system message (after the companion's own instructions), not
+    // as a fake turn of this run.
+    const prompt = JSON.parse(second.prompts[0] as string) as { role: string; content: unknown }[];
+    expect(prompt[0]?.role).toBe("system");
+    expect(JSON.stringify(prompt[0]?.content)).toContain("warm, curious companion");
+    const memory = prompt.filter(
+      (m) => m.role === "system" && JSON.stringify(m.content).includes("<memory>"),
+    );
+    expect(memory).toHaveLength(1);
+    expect(JSON.stringify(memory[0]?.content)).toContain("Vrbovsko");
+    const users = prompt.filter((m) => m.role === "user").map((m) => JSON.stringify(m.content));
+    expect(users).toHaveLength(1);
+    expect(users[0]).toContain("Where should I travel this summer?");
+    expect(users[0]).not.toContain("Vrbovsko");
   });
 
   it("/memory lists what was said; /correct files a correction", async () => {

@@ -1,5 +1,6 @@
+import { type EngramMiddleware, engramMiddleware } from "@engram/ai-sdk";
 import { createEngram, type Engram } from "@engram/core";
-import { type LanguageModel, type ModelMessage, streamText } from "ai";
+import { type LanguageModel, type ModelMessage, streamText, wrapLanguageModel } from "ai";
 import { COMMAND_HELP, runCommand } from "./companion-commands.js";
 import { type CompanionMemory, companionMemory } from "./companion-memory.js";
 
@@ -16,7 +17,8 @@ export interface CompanionWriter {
 }
 
 export interface CompanionOptions {
-  readonly model: LanguageModel;
+  /** A language model object (wrapped with Engram's middleware; a gateway model id string is not). */
+  readonly model: Exclude<LanguageModel, string>;
   /** An open store (the caller closes it), or `path` to open one for this run. */
   readonly engram?: Engram;
   readonly path?: string;
@@ -35,20 +37,24 @@ export interface CompanionOptions {
 
 interface Turn {
   readonly memory: CompanionMemory;
+  /** The caller's model wrapped by Engram's middleware: it recalls before and remembers after each reply. */
   readonly model: LanguageModel;
+  readonly middleware: EngramMiddleware;
   readonly instructions: string;
   readonly history: ModelMessage[];
   readonly output: CompanionWriter;
 }
 
-/** One exchange: recall, stream the reply, remember. False when the model call failed (nothing stored). */
+/**
+ * One exchange: the middleware recalls the user's memory into the prompt, the reply streams, and the
+ * middleware queues the turn to be remembered. False when the model call failed (nothing is stored).
+ */
 async function reply(turn: Turn, text: string): Promise<boolean> {
-  const remembered = await turn.memory.recall(text);
   const messages: ModelMessage[] = [...turn.history.slice(-SESSION_WINDOW), { role: "user", content: text }];
   let failure: unknown;
   const result = streamText({
     model: turn.model,
-    instructions: remembered ? `${turn.instructions}\n\n${remembered}` : turn.instructions,
+    instructions: turn.instructions,
     messages,
     onError: ({ error }) => {
       failure = error;
@@ -67,7 +73,6 @@ async function reply(turn: Turn, text: string): Promise<boolean> {
     return false;
   }
   turn.history.push({ role: "user", content: text }, { role: "assistant", content: answer });
-  await turn.memory.remember(text, answer);
   return true;
 }
 
@@ -85,9 +90,12 @@ async function openStore(options: CompanionOptions): Promise<{ engram: Engram; o
  */
 export async function runCompanion(options: CompanionOptions): Promise<number> {
   const { engram, owned } = await openStore(options);
+  const userId = options.userId ?? "me";
+  const middleware = engramMiddleware({ engram, userId, sessionId: "companion" });
   const turn: Turn = {
-    memory: companionMemory(engram, options.userId ?? "me"),
-    model: options.model,
+    memory: companionMemory(engram, userId, middleware),
+    model: wrapLanguageModel({ model: options.model, middleware }),
+    middleware,
     instructions: options.instructions ?? COMPANION_INSTRUCTIONS,
     history: [],
     output: options.output,
@@ -111,6 +119,8 @@ export async function runCompanion(options: CompanionOptions): Promise<number> {
       options.onIdle?.();
     }
   } finally {
+    // Queued turns are written before the store closes: the next run remembers them.
+    await middleware.close();
     if (owned) await engram.close();
   }
   return failed ? 1 : 0;
