@@ -1,5 +1,5 @@
 // The snippets of docs/langgraph.md, compiled with the workspace so the docs cannot drift from the API.
-import { createEngram } from "@engram/core";
+import { createEngram, qdrantStorage } from "@engram/core";
 import { EngramCheckpointer, EngramMemory, EngramMemoryState, EngramStore } from "@engram/langgraph";
 import { AIMessage } from "@langchain/core/messages";
 import { END, type LangGraphRunnableConfig, START, StateGraph } from "@langchain/langgraph";
@@ -63,4 +63,27 @@ export async function memorySnippet() {
     .addEdge("remember", END);
   // --- end
   return [wrapped, explicit];
+}
+
+export async function qdrantSnippet() {
+  // --- qdrant
+  // Same classes, same options: only the engine's storage changes.
+  const engram = await createEngram({
+    storage: qdrantStorage({
+      url: process.env.QDRANT_URL ?? "http://localhost:6333",
+      collectionPrefix: "myapp_",
+    }),
+  });
+  const graph = new StateGraph(EngramMemoryState)
+    .addNode("model", async () => ({ messages: [new AIMessage("hi")] }))
+    .addEdge(START, "model")
+    .addEdge("model", END)
+    .compile({
+      checkpointer: new EngramCheckpointer(engram),
+      store: new EngramStore(engram, { userIdAt: 1 }),
+    });
+  await graph.invoke({ messages: [] }, { configurable: { thread_id: "t1", user_id: "alice" } });
+  // --- end
+  await engram.close();
+  return graph;
 }

@@ -5,85 +5,86 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EngramCheckpointer, EngramMemory, EngramMemoryState, EngramStore } from "../src/index.js";
 import { BACKENDS } from "./backends.js";
 
-const backend = BACKENDS[0] as (typeof BACKENDS)[number];
 const config = (user = "alice", thread = "t1") => ({ configurable: { thread_id: thread, user_id: user } });
 
-describe("EngramMemory", () => {
-  let engram: Engram;
-  let dispose: () => Promise<void>;
-  let memory: EngramMemory;
-  beforeEach(async () => {
-    ({ engram, dispose } = await backend.createEngram());
-    memory = new EngramMemory(engram);
-    await engram.add({
-      userId: "alice",
-      messages: [{ role: "user", content: "I moved to Lisbon last spring" }],
+for (const backend of BACKENDS) {
+  describe(`EngramMemory (${backend.name})`, () => {
+    let engram: Engram;
+    let dispose: () => Promise<void>;
+    let memory: EngramMemory;
+    beforeEach(async () => {
+      ({ engram, dispose } = await backend.createEngram());
+      memory = new EngramMemory(engram);
+      await engram.add({
+        userId: "alice",
+        messages: [{ role: "user", content: "I moved to Lisbon last spring" }],
+      });
+      await new EngramStore(engram, { userIdAt: 1, fields: ["text"] }).put(["memories", "alice"], "pet", {
+        text: "Alice's cat is called Miso",
+      });
     });
-    await new EngramStore(engram, { userIdAt: 1, fields: ["text"] }).put(["memories", "alice"], "pet", {
-      text: "Alice's cat is called Miso",
+    afterEach(() => dispose());
+
+    it("recalls the user's memory and store items for the latest user message, and nobody else's", async () => {
+      const recalled = await memory.recall([new HumanMessage("where do I live, and my cat?")], config());
+      expect(recalled).toContain("Lisbon");
+      expect(recalled).toContain("Miso");
+      expect(await memory.recall([new HumanMessage("where do I live?")], config("bob"))).not.toContain(
+        "Lisbon",
+      );
+      expect(await memory.recall([], config())).toBe("");
+    });
+
+    it("wrap: the model sees the memory as a leading system message, the state does not keep it", async () => {
+      const seen: BaseMessage[][] = [];
+      const node = memory.wrap(async (state: typeof EngramMemoryState.State) => {
+        seen.push(state.messages);
+        return { messages: [new AIMessage("You live in Lisbon.")] };
+      });
+      const graph = new StateGraph(EngramMemoryState)
+        .addNode("model", node)
+        .addEdge(START, "model")
+        .addEdge("model", END)
+        .compile({ checkpointer: new EngramCheckpointer(engram) });
+      const result = await graph.invoke({ messages: [new HumanMessage("Where do I live?")] }, config());
+      expect(SystemMessage.isInstance(seen[0]?.[0])).toBe(true);
+      expect(seen[0]?.[0]?.text).toContain("Lisbon");
+      expect(result.messages.map((m) => m.text)).toEqual(["Where do I live?", "You live in Lisbon."]);
+      const turn = await engram.memories.list({ userId: "alice", sessionId: "t1", order: "asc" });
+      expect(turn.map((m) => [m.role, m.text])).toEqual([
+        ["user", "Where do I live?"],
+        ["assistant", "You live in Lisbon."],
+      ]);
+    });
+
+    it("recallNode fills state.memory; rememberNode writes only a finished turn", async () => {
+      let calls = 0;
+      const graph = new StateGraph(EngramMemoryState)
+        .addNode("recall", memory.recallNode())
+        .addNode("model", async (state) => {
+          calls++;
+          expect(state.memory).toContain("Miso");
+          return { messages: [new AIMessage("Miso.")] };
+        })
+        .addNode("remember", memory.rememberNode())
+        .addEdge(START, "recall")
+        .addEdge("recall", "model")
+        .addEdge("model", "remember")
+        .addEdge("remember", END)
+        .compile();
+      await graph.invoke({ messages: [new HumanMessage("What is my cat called?")] }, config("alice", "t2"));
+      expect(calls).toBe(1);
+      expect(await engram.memories.list({ userId: "alice", sessionId: "t2" })).toHaveLength(2);
+      const calling = new AIMessage({ content: "", tool_calls: [{ id: "c1", name: "lookup", args: {} }] });
+      await memory.remember([new HumanMessage("look it up"), calling], config("alice", "t3"));
+      expect(await engram.memories.list({ userId: "alice", sessionId: "t3" })).toHaveLength(0);
+    });
+
+    it("refuses to run without a user, and says what to pass", async () => {
+      const call = memory.recall([new HumanMessage("hi")], { configurable: { thread_id: "t" } });
+      await expect(call).rejects.toSatisfy((e) => EngramError.isInstance(e) && e.code === "SCOPE_REQUIRED");
+      await expect(memory.remember([], {})).rejects.toThrow(/configurable\.user_id/);
+      expect(() => new EngramMemory(engram, { budgetTokens: 0 })).toThrow(/budgetTokens/);
     });
   });
-  afterEach(() => dispose());
-
-  it("recalls the user's memory and store items for the latest user message, and nobody else's", async () => {
-    const recalled = await memory.recall([new HumanMessage("where do I live, and my cat?")], config());
-    expect(recalled).toContain("Lisbon");
-    expect(recalled).toContain("Miso");
-    expect(await memory.recall([new HumanMessage("where do I live?")], config("bob"))).not.toContain(
-      "Lisbon",
-    );
-    expect(await memory.recall([], config())).toBe("");
-  });
-
-  it("wrap: the model sees the memory as a leading system message, the state does not keep it", async () => {
-    const seen: BaseMessage[][] = [];
-    const node = memory.wrap(async (state: typeof EngramMemoryState.State) => {
-      seen.push(state.messages);
-      return { messages: [new AIMessage("You live in Lisbon.")] };
-    });
-    const graph = new StateGraph(EngramMemoryState)
-      .addNode("model", node)
-      .addEdge(START, "model")
-      .addEdge("model", END)
-      .compile({ checkpointer: new EngramCheckpointer(engram) });
-    const result = await graph.invoke({ messages: [new HumanMessage("Where do I live?")] }, config());
-    expect(SystemMessage.isInstance(seen[0]?.[0])).toBe(true);
-    expect(seen[0]?.[0]?.text).toContain("Lisbon");
-    expect(result.messages.map((m) => m.text)).toEqual(["Where do I live?", "You live in Lisbon."]);
-    const turn = await engram.memories.list({ userId: "alice", sessionId: "t1", order: "asc" });
-    expect(turn.map((m) => [m.role, m.text])).toEqual([
-      ["user", "Where do I live?"],
-      ["assistant", "You live in Lisbon."],
-    ]);
-  });
-
-  it("recallNode fills state.memory; rememberNode writes only a finished turn", async () => {
-    let calls = 0;
-    const graph = new StateGraph(EngramMemoryState)
-      .addNode("recall", memory.recallNode())
-      .addNode("model", async (state) => {
-        calls++;
-        expect(state.memory).toContain("Miso");
-        return { messages: [new AIMessage("Miso.")] };
-      })
-      .addNode("remember", memory.rememberNode())
-      .addEdge(START, "recall")
-      .addEdge("recall", "model")
-      .addEdge("model", "remember")
-      .addEdge("remember", END)
-      .compile();
-    await graph.invoke({ messages: [new HumanMessage("What is my cat called?")] }, config("alice", "t2"));
-    expect(calls).toBe(1);
-    expect(await engram.memories.list({ userId: "alice", sessionId: "t2" })).toHaveLength(2);
-    const calling = new AIMessage({ content: "", tool_calls: [{ id: "c1", name: "lookup", args: {} }] });
-    await memory.remember([new HumanMessage("look it up"), calling], config("alice", "t3"));
-    expect(await engram.memories.list({ userId: "alice", sessionId: "t3" })).toHaveLength(0);
-  });
-
-  it("refuses to run without a user, and says what to pass", async () => {
-    const call = memory.recall([new HumanMessage("hi")], { configurable: { thread_id: "t" } });
-    await expect(call).rejects.toSatisfy((e) => EngramError.isInstance(e) && e.code === "SCOPE_REQUIRED");
-    await expect(memory.remember([], {})).rejects.toThrow(/configurable\.user_id/);
-    expect(() => new EngramMemory(engram, { budgetTokens: 0 })).toThrow(/budgetTokens/);
-  });
-});
+}
