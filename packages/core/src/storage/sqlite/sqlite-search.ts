@@ -43,9 +43,9 @@ function narrowToIds(
 
 /**
  * BM25 top-k within the scope. FTS5 scores the matches inside each of the scope's rowid ranges (one per
- * kind block), seeking straight to them; they are ordered here, and only the best are joined and
- * filtered, the window widening while filtering leaves fewer than k. FTS5's own `ORDER BY rank` is not
- * used: its sorted plan scores every match in the table before applying the rowid range. BM25's
+ * kind block), seeking straight to them; SQLite keeps the best of each range, and only those are joined
+ * and filtered, the window widening while filtering leaves fewer than k. FTS5's own `ORDER BY rank` is
+ * not used: its sorted plan scores every match in the table before applying the rowid range. BM25's
  * statistics are the whole index's, so scores from different ranges compare.
  */
 export function textSearch(
@@ -58,14 +58,13 @@ export function textSearch(
   if (!match) return [];
   const ranges = narrowToIds(db, userId, blocks.ranges(userId, query.filter?.kinds), query.filter?.ids);
   if (ranges.length === 0) return [];
-  const scored = db
+  // SQLite's own sorter keeps the best `window` (a bounded heap): FTS5 does not take this ORDER BY.
+  const best = db
     .prepare(
-      "SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ? AND rowid BETWEEN ? AND ?",
+      `SELECT rowid, bm25(memories_fts) AS score FROM memories_fts
+       WHERE memories_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY score, rowid LIMIT ?`,
     )
     .raw();
-  // bm25() is lower-is-better; [rowid, bm25] pairs, best first.
-  const hits = ranges.flatMap((r) => scored.all(match, r.lo, r.hi) as [number, number][]);
-  hits.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
   const where = filterToSql(userId, query.filter);
   // CROSS JOIN keeps SQLite iterating the few ranked rowids, not the user's whole index.
   const kept = db
@@ -73,20 +72,23 @@ export function textSearch(
       `SELECT m.rowid, m.id FROM json_each(?) AS j CROSS JOIN memories m ON m.rowid = j.value WHERE ${where.sql}`,
     )
     .raw();
-  const out: Hit[] = [];
-  for (let start = 0, window = query.k + 16; start < hits.length && out.length < query.k; window *= 4) {
-    const slice = hits.slice(start, start + window);
-    start += slice.length;
+  for (let window = query.k + 16; ; window *= 4) {
+    const perRange = ranges.map((r) => best.all(match, r.lo, r.hi, window) as [number, number][]);
+    // bm25() is lower-is-better: [rowid, bm25] pairs, best first.
+    const hits = perRange.length === 1 ? (perRange[0] as [number, number][]) : perRange.flat();
+    if (perRange.length > 1) hits.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
     const ids = new Map(
-      kept.all(JSON.stringify(slice.map((h) => h[0])), ...where.params) as [number, string][],
+      kept.all(JSON.stringify(hits.map((h) => h[0])), ...where.params) as [number, string][],
     );
-    for (const [rowid, rank] of slice) {
+    const out: Hit[] = [];
+    for (const [rowid, rank] of hits) {
       const id = ids.get(rowid);
       if (id !== undefined) out.push({ id, score: -rank });
       if (out.length === query.k) break;
     }
+    // Enough hits, or every range returned all of its matches.
+    if (out.length === query.k || perRange.every((list) => list.length < window)) return out;
   }
-  return out;
 }
 
 /** Per-user in-memory vector sets, loaded on first search and kept current by this connection's writes. */
