@@ -1,0 +1,41 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { evalLocomo } from "@engram/cli/locomo";
+import { qdrantStorage } from "@engram/core";
+import { afterAll, expect, it } from "vitest";
+import { startQdrantDouble } from "../qdrant-double/index.js";
+import { makeTempDir } from "../support/temp-dir.js";
+
+// The LoCoMo development split sits next to the repository (see docs/benchmarks.md).
+const DATA = fileURLToPath(new URL("../../../shared/data/locomo/locomo-dev.json", import.meta.url));
+const dir = makeTempDir("engram-locomo-parity-");
+afterAll(() => dir.remove());
+
+/**
+ * The whole engine (offline embedder, tiers, z-score fusion) on both backends over the dev split:
+ * evidence recall must agree within 0.02 at every k. Slow: two full ingests with the offline embedder.
+ */
+it.skipIf(!existsSync(DATA))(
+  "engram eval locomo gives the same recall on Qdrant as on SQLite, within 0.02 (needs the LoCoMo dev file)",
+  async () => {
+    const ks = [5, 10, 20];
+    const sqlite = await evalLocomo({ dataPath: DATA, dbPath: join(dir.path, "parity.db"), ks });
+    const double = await startQdrantDouble();
+    try {
+      const storage = qdrantStorage({ url: double.url, collectionPrefix: "parity_" });
+      const qdrant = await evalLocomo({ dataPath: DATA, dbPath: "", storage, ks });
+      const recall = (doc: Record<string, unknown>) => doc.recall as Record<string, number>;
+      console.log(JSON.stringify({ sqlite: recall(sqlite), qdrant: recall(qdrant) }));
+      expect(qdrant.questions).toBe(sqlite.questions);
+      for (const k of ks) {
+        expect(Math.abs((recall(qdrant)[k] as number) - (recall(sqlite)[k] as number))).toBeLessThanOrEqual(
+          0.02,
+        );
+      }
+    } finally {
+      await double.close();
+    }
+  },
+  3_600_000,
+);
