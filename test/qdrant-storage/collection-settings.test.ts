@@ -13,7 +13,13 @@ afterEach(async () => {
   double = null;
 });
 
-const settings = { shardNumber: 6, replicationFactor: 2, writeConsistencyFactor: 2, onDiskPayload: true };
+// The settings of docs/qdrant.md, "Sizing for a large user base".
+const settings = {
+  shardNumber: 12, // shard_number: spread over the nodes, fixed after creation
+  replicationFactor: 2, // replication_factor: copies of each shard
+  writeConsistencyFactor: 2, // write_consistency_factor: replicas that must apply a write
+  onDiskPayload: true, // on_disk_payload: payloads on disk, indexed fields stay in memory
+};
 
 /** Bodies of every create-collection request, by collection name. */
 function creates(d: QdrantDouble): Map<string, { body: Record<string, unknown>; status: number }> {
@@ -40,7 +46,7 @@ describe("qdrantStorage collections settings", () => {
         // The double answers 400/422 to a body that does not validate against the official spec.
         expect(status, name).toBe(200);
         expect(body, name).toMatchObject({
-          shard_number: 6,
+          shard_number: 12,
           replication_factor: 2,
           write_consistency_factor: 2,
           on_disk_payload: true,
