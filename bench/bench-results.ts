@@ -2,6 +2,7 @@ import type { AiSdkFigures } from "./ai-sdk.js";
 import type { EmbeddingFigures } from "./embed-bench.js";
 import type { EmbedderCheck } from "./embedder-check.js";
 import type { IngestFigures, TierFigures } from "./ingest-bench.js";
+import type { QdrantFigures } from "./qdrant.js";
 import type { SearchFigures } from "./search-bench.js";
 import type { MachineInfo } from "./stats.js";
 
@@ -34,6 +35,8 @@ export interface BenchResults {
   readonly search: readonly SearchFigures[];
   /** AI SDK middleware overhead at 10k memories (bench/ai-sdk.ts). */
   readonly aiSdk?: readonly AiSdkFigures[];
+  /** The Qdrant adapter's requests, bytes and wall time per operation against the protocol double (bench/qdrant.ts). */
+  readonly qdrant?: QdrantFigures;
   readonly goals: readonly Goal[];
 }
 

@@ -20,6 +20,8 @@ import { type EmbeddedTexts, embedTexts } from "./embed-bench.js";
 import type { EmbedderCheck } from "./embedder-check.js";
 import { ingestBench, tierBench } from "./ingest-bench.js";
 import { langgraphBench, langgraphSizes, langgraphTable } from "./langgraph.js";
+import { QDRANT_METHOD, qdrantBench } from "./qdrant.js";
+import { qdrantTable } from "./qdrant-report.js";
 import { measureSearch, type Query, type SearchFigures } from "./search-bench.js";
 import { machineInfo } from "./stats.js";
 
@@ -139,12 +141,14 @@ async function main(): Promise<void> {
     log("AI SDK middleware overhead");
     const questions = spread(data.questions, config.questions);
     const aiSdk = await aiSdkBench({ dir, pool, embedded, questions, counts: config.counts });
+    log("Qdrant adapter overhead (protocol double)");
+    const qdrant = await qdrantBench({ turns: data.turns });
     machine.loadAverageAtEnd = loadavg().map((x) => Number(x.toFixed(2)));
     const results: BenchResults = {
       machine,
       mode: config.mode,
       durationSeconds: Math.round((performance.now() - started) / 1000),
-      method: { ...method, aiSdk: AI_SDK_METHOD },
+      method: { ...method, aiSdk: AI_SDK_METHOD, qdrant: QDRANT_METHOD },
       embedderCheck,
       embedding: embedded.figures,
       ingest,
@@ -152,6 +156,7 @@ async function main(): Promise<void> {
       corpusBuild,
       search,
       aiSdk,
+      qdrant,
       goals: [...goals(ingest, search), ...[aiSdkGoal(aiSdk)].filter((g) => g !== null)],
     };
     await mkdir(values.out as string, { recursive: true });
@@ -163,6 +168,7 @@ async function main(): Promise<void> {
     );
     console.log(toText(reportTables(results)));
     console.log(`\n${langgraphTable(checkpoints, lg)}`);
+    console.log(`\n${qdrantTable(qdrant)}`);
     log(`wrote results.json and ${plots.join(", ")} to ${values.out} in ${results.durationSeconds} s`);
   } finally {
     if (!values.keep) rmSync(dir, { recursive: true, force: true });

@@ -1,5 +1,6 @@
 export {
   MIN_SERVER_VERSION as QDRANT_MIN_SERVER_VERSION,
+  type QdrantCollectionSettings,
   QdrantStorage,
   type QdrantStorageOptions,
   qdrantStorage,

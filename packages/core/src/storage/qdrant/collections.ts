@@ -110,6 +110,8 @@ export class Collections {
     private readonly http: QdrantHttp,
     private readonly prefix: string,
     private readonly version: Version,
+    /** Cluster settings (`shard_number`, ...) merged into every create request. */
+    private readonly settings: Readonly<Record<string, number | boolean>> = {},
   ) {
     this.names = collectionNames(prefix);
   }
@@ -171,7 +173,7 @@ export class Collections {
     if (this.existing.has(name)) return;
     const path = `/collections/${encodeURIComponent(name)}`;
     try {
-      await this.http.call("createCollection", "PUT", path, config);
+      await this.http.call("createCollection", "PUT", path, { ...this.settings, ...config });
     } catch (error) {
       // Another process created it between our listing and this call: it exists, which is what we want.
       if ((error as StorageError).details?.status !== 409) throw error;

@@ -1,3 +1,3 @@
 export { MIN_SERVER_VERSION } from "./collections.js";
-export type { QdrantStorageOptions } from "./qdrant-options.js";
+export type { QdrantCollectionSettings, QdrantStorageOptions } from "./qdrant-options.js";
 export { QdrantStorage, qdrantStorage } from "./qdrant-storage.js";

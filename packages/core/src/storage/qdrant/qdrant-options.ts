@@ -31,11 +31,47 @@ export interface QdrantStorageOptions {
    * the SQLite backend switches to an approximate index); above it the engine normalises over top hits.
    */
   vectorStatsLimit?: number;
+  /**
+   * Cluster settings sent in every collection the store creates (ignored for collections that already
+   * exist: Qdrant fixes the shard count at creation). Omitted fields take the server's defaults.
+   */
+  collections?: QdrantCollectionSettings;
   /** Clock for system times the backend stamps itself (job and key-value times). */
   now?: () => Date;
   /** A fetch implementation (default: the global one), e.g. one that goes through a proxy. */
   fetch?: typeof fetch;
 }
+
+/** Qdrant's `CreateCollection` settings for a cluster (see docs/qdrant.md, "Sizing"). */
+export interface QdrantCollectionSettings {
+  /** `shard_number`: shards per collection (server default: the node count; fixed after creation). */
+  shardNumber?: number;
+  /** `replication_factor`: copies of each shard (server default 1). */
+  replicationFactor?: number;
+  /** `write_consistency_factor`: replicas that must apply a write (server default 1; at most the replicas). */
+  writeConsistencyFactor?: number;
+  /** `on_disk_payload`: keep payloads on disk, indexed fields stay in memory (server default true). */
+  onDiskPayload?: boolean;
+}
+
+const positive = z.number().int().positive().optional();
+
+const collectionsSchema = z
+  .object({
+    shardNumber: positive,
+    replicationFactor: positive,
+    writeConsistencyFactor: positive,
+    onDiskPayload: z.boolean().optional(),
+  })
+  .strict()
+  .refine(
+    (c) => c.writeConsistencyFactor === undefined || c.writeConsistencyFactor <= (c.replicationFactor ?? 1),
+    {
+      error:
+        "writeConsistencyFactor must not exceed replicationFactor (default 1): a write would never succeed",
+      path: ["writeConsistencyFactor"],
+    },
+  );
 
 const schema = z.object({
   url: z.url({ error: "expected the Qdrant REST URL, e.g. http://localhost:6333" }),
@@ -51,6 +87,7 @@ const schema = z.object({
   maxDelayMs: z.number().nonnegative().optional(),
   textAvgLength: z.number().positive().optional(),
   vectorStatsLimit: z.number().int().min(0).optional(),
+  collections: collectionsSchema.optional(),
   now: z
     .custom<() => Date>((v) => typeof v === "function", "expected a function returning a Date")
     .optional(),
@@ -65,6 +102,8 @@ export interface ResolvedOptions {
   readonly retry: RetryPolicy;
   readonly textAvgLength: number;
   readonly vectorStatsLimit: number;
+  /** `CreateCollection` fields added to every collection the store creates (snake_case, as sent). */
+  readonly collectionSettings: Readonly<Record<string, number | boolean>>;
   readonly now: () => Date;
   readonly fetch?: typeof fetch;
 }
@@ -84,7 +123,20 @@ export function resolveOptions(options: QdrantStorageOptions): ResolvedOptions {
     },
     textAvgLength: o.textAvgLength ?? 43,
     vectorStatsLimit: o.vectorStatsLimit ?? 5_000,
+    collectionSettings: collectionSettings(o.collections ?? {}),
     now: o.now ?? (() => new Date()),
     ...(o.fetch === undefined ? {} : { fetch: o.fetch }),
   };
+}
+
+function collectionSettings(c: QdrantCollectionSettings): Record<string, number | boolean> {
+  const fields: Record<string, number | boolean | undefined> = {
+    shard_number: c.shardNumber,
+    replication_factor: c.replicationFactor,
+    write_consistency_factor: c.writeConsistencyFactor,
+    on_disk_payload: c.onDiskPayload,
+  };
+  const out: Record<string, number | boolean> = {};
+  for (const [name, value] of Object.entries(fields)) if (value !== undefined) out[name] = value;
+  return out;
 }
