@@ -82,7 +82,7 @@ describe("qdrantStorage on the protocol double", () => {
     expect(Object.values(await pointsOf(d, "alice")).every((n) => n === 0)).toBe(true);
   });
 
-  it("keeps vector statistics' cached set across job-only writes, and re-reads it after a memory write", async () => {
+  it("keeps vector statistics' cached set across job-only writes, and re-reads only rewritten vectors after a memory write", async () => {
     const d = await start();
     const port = qdrantStorage({ url: d.url });
     const U = { userId: "u" };
@@ -91,7 +91,16 @@ describe("qdrantStorage on the protocol double", () => {
     });
     const query = { vector: unit(1, 0), k: 2 };
     const vectorScrolls = () =>
-      d.requests.filter((r) => r.path.endsWith("/points/scroll") && r.path.includes("vectors_2")).length;
+      d.requests.filter(
+        (r) =>
+          r.path.endsWith("/points/scroll") &&
+          r.path.includes("vectors_2") &&
+          (r.body as { with_vector?: unknown }).with_vector !== false,
+      ).length;
+    const vectorReads = () =>
+      d.requests
+        .filter((r) => r.method === "POST" && /vectors_2\/points$/.test(r.path))
+        .map((r) => (r.body as { ids: string[] }).ids.length);
     expect((await port.vectorStats(U, query))?.mean).toBeCloseTo(0.5, 6);
     const afterFirst = vectorScrolls();
     await port.write(U, {
@@ -101,7 +110,12 @@ describe("qdrantStorage on the protocol double", () => {
     expect(vectorScrolls()).toBe(afterFirst);
     await port.write(U, { upsert: [stored({ id: "b", userId: "u" }, unit(1, 0))] });
     expect((await port.vectorStats(U, query))?.mean).toBeCloseTo(1, 6);
-    expect(vectorScrolls()).toBe(afterFirst + 1);
+    // The ids are listed again, but only the rewritten point's vector is downloaded.
+    expect(vectorScrolls()).toBe(afterFirst);
+    expect(vectorReads()).toEqual([1]);
+    await port.write(U, { upsert: [stored({ id: "c", userId: "u" }, unit(0, 1))], deleteIds: ["a"] });
+    expect((await port.vectorStats(U, query))?.mean).toBeCloseTo(0.5, 6);
+    expect(vectorReads()).toEqual([1, 1]);
   });
 
   it("sends only requests valid under the 1.16 spec, so a 1.16 server reads them as meant", async () => {

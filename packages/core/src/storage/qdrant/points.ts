@@ -176,6 +176,21 @@ export class Points {
     return out;
   }
 
+  /** The dense vectors of these points (missing points are left out). */
+  async vectorsOf(collection: string, ids: readonly string[]): Promise<Point[]> {
+    const out: Point[] = [];
+    for (const chunk of chunks([...new Set(ids)], IDS_PER_REQUEST)) {
+      out.push(
+        ...(await this.http.call<Point[]>("retrieve", "POST", this.path(collection, ""), {
+          ids: chunk,
+          with_payload: false,
+          with_vector: ["dense"],
+        })),
+      );
+    }
+    return out;
+  }
+
   async count(collection: string, filter: QFilter): Promise<number> {
     const result = await this.http.call<{ count: number }>("count", "POST", this.path(collection, "/count"), {
       filter,

@@ -25,6 +25,7 @@ import type {
   VectorStats,
   WriteBatch,
 } from "../storage-port.js";
+import { pointIds } from "./point-id.js";
 import { Points } from "./points.js";
 import { type Connected, connect, forgetUser } from "./qdrant-connection.js";
 import { QdrantHttp } from "./qdrant-http.js";
@@ -83,7 +84,10 @@ export class QdrantStorage implements StoragePort {
     const c = await this.scoped(scope, "write");
     assertBatchScope(scope, batch);
     // Only memories change vectors: a batch of jobs or key-value entries (a search's queued visit) keeps them.
-    if (batch.upsert?.length || batch.deleteIds?.length) c.statsCache.invalidate(scope.userId);
+    if (batch.upsert?.length || batch.deleteIds?.length) {
+      const written = [...(batch.upsert ?? []).map((u) => u.record.id), ...(batch.deleteIds ?? [])];
+      c.statsCache.invalidate(scope.userId, written.map(pointIds.memory));
+    }
     await this.run("write", () =>
       writeBatch(
         {

@@ -7,18 +7,23 @@ import type { Points } from "./points.js";
 const MAX_CACHED_SETS = 16;
 
 interface CachedSet {
-  readonly count: number;
+  readonly userId: string;
   readonly generation: number;
-  readonly vectors: Float32Array[];
+  /** Vectors by point id. */
+  vectors: Map<string, Float32Array>;
+  /** Points this store wrote since the set was read: their vectors are read again. */
+  readonly stale: Set<string>;
 }
 
 /**
  * The mean and standard deviation of the similarity between a query and every vector a filter admits,
  * computed exactly over the vectors, as the SQLite backend does below its approximate-index threshold.
- * The vectors of a (user, filter) set are read once and kept: a `count` request per call tells whether
- * points were added or removed since, and this store's own writes to the user drop the user's sets. An
- * in-place vector change by another process is seen only when the set's size changes; the statistics of a
- * whole scope barely move with one vector, so that staleness is harmless for normalising scores.
+ * The vectors of a (user, filter) set are read once and kept. A `count` request per call tells whether
+ * points were added or removed since; after a change, or after this store wrote memories of the user,
+ * the set's point ids are listed (no vectors) and only new or rewritten points' vectors are read, so a
+ * search after a write does not download the whole set again. An in-place vector change by another
+ * process is seen only when the set's size changes; the statistics of a whole scope barely move with one
+ * vector, so that staleness is harmless for normalising scores.
  */
 export class VectorStatsCache {
   private readonly sets = new Map<string, CachedSet>();
@@ -30,9 +35,18 @@ export class VectorStatsCache {
     private readonly limit: number,
   ) {}
 
-  /** This store wrote to the user: their cached sets may be stale. */
-  invalidate(userId: string): void {
-    this.generations.set(userId, (this.generations.get(userId) ?? 0) + 1);
+  /**
+   * This store wrote memories of the user: with their ids, only those points are read again; without,
+   * every cached set of the user is dropped (e.g. the user was forgotten).
+   */
+  invalidate(userId: string, memoryPointIds?: readonly string[]): void {
+    if (memoryPointIds === undefined) {
+      this.generations.set(userId, (this.generations.get(userId) ?? 0) + 1);
+      return;
+    }
+    for (const set of this.sets.values()) {
+      if (set.userId === userId) for (const id of memoryPointIds) set.stale.add(id);
+    }
   }
 
   async stats(collection: string, scope: Scope, query: VectorQuery): Promise<VectorStats | null> {
@@ -42,19 +56,35 @@ export class VectorStatsCache {
     const key = JSON.stringify([collection, scope.userId, query.filter ?? {}]);
     const generation = this.generations.get(scope.userId) ?? 0;
     let set = this.sets.get(key);
-    if (!set || set.count !== count || set.generation !== generation) {
+    if (!set || set.generation !== generation) {
       const found = await this.points.scroll(collection, filter, false, true);
-      set = {
-        count: found.length,
-        generation,
-        vectors: found.map((p) => Float32Array.from(p.vector?.dense ?? [])),
-      };
+      set = { userId: scope.userId, generation, vectors: vectorMap(found), stale: new Set() };
+    } else if (set.vectors.size !== count || set.stale.size > 0) {
+      await this.refresh(collection, filter, set);
     }
     this.sets.delete(key);
     this.sets.set(key, set);
     if (this.sets.size > MAX_CACHED_SETS) this.sets.delete(this.sets.keys().next().value as string);
-    return similarityStats(query.vector, set.vectors);
+    return similarityStats(query.vector, [...set.vectors.values()]);
   }
+
+  /** Lists the set's point ids and reads the vectors of the new and rewritten points only. */
+  private async refresh(collection: string, filter: Parameters<Points["scroll"]>[1], set: CachedSet) {
+    const ids = (await this.points.scroll(collection, filter, false, false)).map((p) => String(p.id));
+    const wanted = ids.filter((id) => !set.vectors.has(id) || set.stale.has(id));
+    const fetched = vectorMap(wanted.length ? await this.points.vectorsOf(collection, wanted) : []);
+    const next = new Map<string, Float32Array>();
+    for (const id of ids) {
+      const vector = fetched.get(id) ?? set.vectors.get(id);
+      if (vector) next.set(id, vector);
+    }
+    set.vectors = next;
+    set.stale.clear();
+  }
+}
+
+function vectorMap(points: readonly { id: string | number; vector?: { dense?: number[] } }[]) {
+  return new Map(points.map((p) => [String(p.id), Float32Array.from(p.vector?.dense ?? [])] as const));
 }
 
 /** Mean and (population) standard deviation of the dot product of `query` with each vector. */
