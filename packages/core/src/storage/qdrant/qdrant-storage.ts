@@ -7,6 +7,7 @@ import {
   type MemoryVersion,
   type Scope,
 } from "../../model/index.js";
+import { assertBatchScope } from "../batch-scope.js";
 import type {
   ClaimOptions,
   ForgetReport,
@@ -30,7 +31,7 @@ import { Points } from "./points.js";
 import { type Connected, connect, forgetUser } from "./qdrant-connection.js";
 import { QdrantHttp } from "./qdrant-http.js";
 import { type QdrantStorageOptions, type ResolvedOptions, resolveOptions } from "./qdrant-options.js";
-import { assertBatchScope, writeBatch } from "./qdrant-writes.js";
+import { writeBatch } from "./qdrant-writes.js";
 
 /**
  * The Qdrant backend: records, history, edges, key-value entries and jobs as points of payload-only

@@ -15,7 +15,7 @@ import {
   type WriteContext,
 } from "./write-checks.js";
 
-export { assertBatchScope, type WriteContext } from "./write-checks.js";
+export type { WriteContext } from "./write-checks.js";
 
 /**
  * Applies a batch: every check first (ownership, keys, job dedupe), then one batched request per

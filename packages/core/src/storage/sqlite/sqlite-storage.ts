@@ -11,6 +11,7 @@ import {
   type MemoryVersion,
   type Scope,
 } from "../../model/index.js";
+import { assertBatchScope } from "../batch-scope.js";
 import type {
   ClaimOptions,
   ForgetReport,
@@ -42,9 +43,10 @@ import {
 } from "./row-mapping.js";
 import { purgeUser } from "./sqlite-purge.js";
 import { SqliteQueue } from "./sqlite-queue.js";
+import { scanRecords } from "./sqlite-scan.js";
 import { textSearch, VectorCache } from "./sqlite-search.js";
 import { readStats } from "./sqlite-stats.js";
-import { applyBatch, assertBatchScope, prepareWrites, type WriteStatements } from "./sqlite-writes.js";
+import { applyBatch, prepareWrites, type WriteStatements } from "./sqlite-writes.js";
 
 export interface SqliteStorageOptions {
   /** Database file; `:memory:` for a throwaway store. Default `.engram/engram.db`. */
@@ -61,9 +63,6 @@ export interface SqliteStorageOptions {
 export const DEFAULT_DB_PATH = ".engram/engram.db";
 
 /** The embedded default backend: one SQLite file (WAL), FTS5 full-text, vectors stored with their records. */
-/** Up to this many rows of the wanted kinds, a scan reads their rowid blocks and sorts them. */
-const SORTED_SCAN_ROWS = 4096;
-
 export class SqliteStorage implements StoragePort {
   readonly backend = "sqlite";
   readonly capabilities: StorageCapabilities = {
@@ -327,40 +326,7 @@ export class SqliteStorage implements StoragePort {
   }
 
   private select(scope: Scope, options: ScanOptions): MemoryRecord[] {
-    const where = filterToSql(scope.userId, options.filter);
-    const dir = options.order === "desc" ? "DESC" : "ASC";
-    const source = this.run("scan", () => this.scanSource(scope.userId, options.filter?.kinds));
-    if (!source) return [];
-    const rows = this.run("scan", () =>
-      this.db
-        .prepare(
-          `SELECT ${RECORD_COLUMNS} FROM ${source.from} WHERE ${where.sql}${source.sql}
-           ORDER BY coalesce(m.valid_from, m.created_at) ${dir}, m.created_at ${dir}, m.rowid ${dir} LIMIT ? OFFSET ?`,
-        )
-        .all(...where.params, ...source.params, options.limit ?? -1, options.offset ?? 0),
-    ) as MemoryRow[];
-    return rows.map(rowToRecord);
-  }
-
-  /**
-   * Where a scan reads. Without statistics SQLite walks the user's time index for every scan, reading the
-   * whole scope to find a few facts; rows of few enough wanted kinds are read straight from their rowid
-   * blocks instead and sorted. Null: the user has no row of those kinds.
-   */
-  private scanSource(
-    userId: string,
-    kinds: readonly string[] | undefined,
-  ): { from: string; sql: string; params: number[] } | null {
-    const plain = { from: "memories m", sql: "", params: [] };
-    if (!kinds) return plain;
-    const ranges = this.writes.blocks.ranges(userId, kinds);
-    if (ranges.length === 0) return null;
-    if (this.writes.blocks.rowsAtMost(ranges) > SORTED_SCAN_ROWS) return plain;
-    return {
-      from: "memories m NOT INDEXED",
-      sql: ` AND (${ranges.map(() => "m.rowid BETWEEN ? AND ?").join(" OR ")})`,
-      params: ranges.flatMap((r) => [r.lo, r.hi]),
-    };
+    return this.run("scan", () => scanRecords(this.db, this.writes.blocks, scope.userId, options));
   }
 
   /** Another process may have written the same file: then cached vectors are stale. */

@@ -28,20 +28,6 @@ const MEMORY_COLUMNS = [
   "expired_at",
 ];
 
-/** Refuses any part of a batch that names another user than the scope's. */
-export function assertBatchScope(scope: Scope, batch: WriteBatch): void {
-  const foreign = (owner: string, what: string) => {
-    if (owner !== scope.userId) {
-      throw new ScopeError(
-        `write: ${what} belongs to user "${owner}", not to the scope's user "${scope.userId}"`,
-      );
-    }
-  };
-  for (const { record } of batch.upsert ?? []) foreign(record.userId, `memory ${record.id}`);
-  for (const v of batch.history ?? []) foreign(v.userId, `history of ${v.memoryId}`);
-  for (const e of batch.edges ?? []) foreign(e.userId, `edge ${e.from}->${e.to}`);
-}
-
 const STATEMENTS = [
   "find",
   "insert",
