@@ -88,18 +88,6 @@ export async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: nu
   return { value, ms: round(performance.now() - start, 1), cpuMs: round(cpuMsSince(cpu), 1) };
 }
 
-/** mulberry32: a small seeded PRNG, so every run builds the same corpus. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Standard normal samples (Box-Muller) from a uniform source. */
 export function gaussian(random: () => number): () => number {
   return () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
@@ -131,3 +119,6 @@ export function machineInfo(): MachineInfo {
     loadAverageAtStart: loadavg().map((x) => round(x, 2)),
   };
 }
+
+/** The seeded generator every corpus is built with (mulberry32). */
+export { seededRandom } from "@engram/core/testing";

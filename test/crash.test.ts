@@ -2,7 +2,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createEngram } from "@engram/core";
-import { hashEmbeddingModel } from "@engram/core/testing";
+import { hashEmbeddingModel, seededRandom } from "@engram/core/testing";
 import { afterAll, expect, it } from "vitest";
 import { integrityCheck } from "./support/raw-sqlite.js";
 import { makeTempDir } from "./support/temp-dir.js";
@@ -13,18 +13,6 @@ const SEED = Number(process.env.ENGRAM_CRASH_SEED ?? Date.now() % 1_000_000);
 const LOOKAHEAD = 3;
 const TEST_DIR = fileURLToPath(new URL(".", import.meta.url));
 const WRITER = join(TEST_DIR, "support", "crash-writer.ts");
-
-/** mulberry32: a small seeded generator, so a failing run can be replayed with ENGRAM_CRASH_SEED. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Writer {
   readonly child: ChildProcessWithoutNullStreams;
@@ -109,7 +97,7 @@ afterAll(() => {
 // The seed stays out of the test name so the name is stable; failures print it for replay.
 it(`keeps every acknowledged add across ${ROUNDS} SIGKILLs of the writer`, async () => {
   const dbPath = join(dir.path, "engram.db");
-  const random = seeded(SEED);
+  const random = seededRandom(SEED);
   const writers: Writer[] = [];
   const acknowledged: string[] = [];
   let targets = 0;

@@ -12,7 +12,7 @@ export const DEFINITIONS_ID = "qdrant-components";
 const ANNOTATIONS = new Set(["nullable", "description", "default", "deprecated", "example"]);
 
 /** Keywords the server checks after deserialising (Rust `validator` crate): a failure there is a 422. */
-const VALIDATOR_KEYWORDS = [
+export const VALIDATOR_KEYWORDS = [
   "minimum",
   "maximum",
   "exclusiveMinimum",

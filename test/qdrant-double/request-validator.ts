@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { FormatsPlugin } from "ajv-formats";
 import * as addFormatsModule from "ajv-formats";
-import { convertSchema, DEFINITIONS_ID } from "./convert-spec.js";
+import { convertSchema, DEFINITIONS_ID, VALIDATOR_KEYWORDS } from "./convert-spec.js";
 import { QdrantError } from "./qdrant-error.js";
 import type { LoadedSpec, QueryParam, SpecOperation } from "./spec-operations.js";
 
@@ -166,19 +166,7 @@ function describeFormatError(errors: ErrorObject[] | null | undefined): string {
   return `${jsonPath(deepest.instancePath)}: ${deepest.message ?? "invalid"}${extra}`;
 }
 
-const CONSTRAINT_KEYWORDS = new Set([
-  "minimum",
-  "maximum",
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "minLength",
-  "maxLength",
-  "minItems",
-  "maxItems",
-  "minProperties",
-  "maxProperties",
-  "uniqueItems",
-]);
+const CONSTRAINT_KEYWORDS = new Set<string>(VALIDATOR_KEYWORDS);
 
 function describeValidationErrors(errors: ErrorObject[] | null | undefined): string {
   const all = errors ?? [];

@@ -3,3 +3,4 @@ export {
   type HashEmbeddingOptions,
   hashEmbeddingModel,
 } from "./hash-embedding-model.js";
+export { seededRandom } from "./seeded-random.js";

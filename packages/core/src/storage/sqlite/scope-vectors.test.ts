@@ -1,21 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { normalize } from "../../models/index.js";
+import { seededRandom } from "../../testing/index.js";
 import { ScopeVectors } from "./scope-vectors.js";
 import { UserVectors } from "./user-vectors.js";
 
 const DIM = 8;
 
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const next = rng(11);
+const next = seededRandom(11);
 const vector = () => normalize(Array.from({ length: DIM }, () => next() * 2 - 1));
 const entry = (id: string, kind: string, v = vector()) => ({
   id,

@@ -1,17 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { normalize } from "../../models/index.js";
+import { seededRandom } from "../../testing/index.js";
 import { UserVectors } from "./user-vectors.js";
-
-/** Mulberry32: a small seeded generator so failures reproduce. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const DIM = 16;
 const attrs = { kind: "message", tier: "short", expired: false };
@@ -42,7 +32,7 @@ function expectSameTopK(index: UserVectors, live: Map<string, Float32Array>, nex
 
 describe("UserVectors", () => {
   it("finds the exact top k of random vectors", () => {
-    const next = rng(1);
+    const next = seededRandom(1);
     const index = new UserVectors(DIM);
     const live = new Map<string, Float32Array>();
     for (let i = 0; i < 300; i++) {
@@ -57,7 +47,7 @@ describe("UserVectors", () => {
   });
 
   it("stays exact after removes and replaced vectors", () => {
-    const next = rng(2);
+    const next = seededRandom(2);
     const index = new UserVectors(DIM);
     const live = new Map<string, Float32Array>();
     for (let i = 0; i < 200; i++) {
@@ -80,7 +70,7 @@ describe("UserVectors", () => {
   });
 
   it("stays exact across compaction after more than 1024 removals", () => {
-    const next = rng(3);
+    const next = seededRandom(3);
     const index = new UserVectors(DIM);
     const live = new Map<string, Float32Array>();
     for (let i = 0; i < 3000; i++) {
@@ -127,7 +117,7 @@ describe("UserVectors", () => {
   });
 
   it("searches an indexed set exactly within a few wanted ids, and skips expired ones through the index", () => {
-    const next = rng(5);
+    const next = seededRandom(5);
     const index = new UserVectors(DIM, 200);
     const live = new Map<string, Float32Array>();
     for (let i = 0; i < 400; i++) {
