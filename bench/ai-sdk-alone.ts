@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { aiSdkBench } from "./ai-sdk.js";
 import { FULL, QUICK } from "./bench-config.js";
-import { loadBenchData, spread } from "./bench-data.js";
+import { loadBenchData, otherQuestions, spread } from "./bench-data.js";
 import { embedTexts } from "./embed-bench.js";
 
 const { values } = parseArgs({
@@ -31,7 +31,8 @@ try {
     asked,
   );
   const pool = { turns, vectors: embedded.turnVectors };
-  const figures = await aiSdkBench({ dir, pool, embedded, questions: asked, counts: config.counts });
+  const warmup = otherQuestions(data.questions, asked, config.questions);
+  const figures = await aiSdkBench({ dir, pool, embedded, questions: asked, warmup, counts: config.counts });
   console.log(JSON.stringify(figures, null, 2));
 } finally {
   rmSync(dir, { recursive: true, force: true });

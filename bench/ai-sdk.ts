@@ -45,13 +45,16 @@ export interface AiSdkBenchOptions {
   /** The USE-lite embedder and vectors of the run; `questions[i]` has `embedded.questionVectors[i]`. */
   readonly embedded: EmbeddedTexts;
   readonly questions: readonly string[];
+  /** Other questions, asked first (as a live user has asked earlier questions); not among `questions`. */
+  readonly warmup: readonly string[];
   /** Calls per figure (`excluding`) and the time cap per figure. */
   readonly counts: SearchCounts;
 }
 
 export const AI_SDK_METHOD =
   "One user with 10,000 dialogue memories built as for the search figures (LoCoMo turns, USE-lite vectors with noise), measured twice: as stored (all short-term) and after the engine's tier processing (flush: short-term overflow into segments, promotion to facts), which is the state a user reaches through engram.add. " +
-  "Query embedding is excluded as in the search figures: the engine's embedder returns each question's precomputed USE-lite vector (texts it has not seen, such as facts written during tier processing, get an instant hash vector). " +
+  "Query embedding is excluded as in the search figures: the engine's embedder returns each question's precomputed USE-lite vector (texts it has not seen, such as facts written during tier processing and the warm-up questions, get an instant hash vector). " +
+  "Before measuring, the middleware answers as many other LoCoMo dev questions (none of the measured ones), as for the search figures. " +
   "transformParams is the middleware hook run before each model call (retrieve with the default 1,500-token budget, then the system message inserted); retrieve is engram.retrieve alone. " +
   "generateText runs over an instant mock model, with and without the middleware; write-back is the queued engram.add of the turn, awaited after the response. Default store settings (durability full); the background worker is off so queued visit and tier jobs do not run during the calls.";
 
@@ -90,7 +93,8 @@ async function measure(engram: Engram, options: AiSdkBenchOptions, userId: strin
       model,
     }) as Promise<unknown>;
   let tokens = 0;
-  await latency(items.slice(0, 10), transform); // warm-up: vectors loaded, index built
+  // Warm-up with other questions: vectors loaded, index built, the scope's common terms scored.
+  await latency(options.warmup, transform);
   const block = await engram.retrieve({ userId, query: items[0] as string });
   const instant = Object.create(engram, { retrieve: { value: async () => block } }) as Engram;
   const wrapper = engramMiddleware({ engram: instant, remember: false });

@@ -31,3 +31,12 @@ export function spread<T>(items: readonly T[], count: number): T[] {
 
 export const meanLength = (texts: readonly string[]): number =>
   Math.round(texts.reduce((s, t) => s + t.length, 0) / Math.max(1, texts.length));
+
+/** `count` questions not among `asked`, spread over the file: warm-up queries that are never measured. */
+export function otherQuestions(all: readonly string[], asked: readonly string[], count: number): string[] {
+  const measured = new Set(asked);
+  return spread(
+    all.filter((q) => !measured.has(q)),
+    count,
+  );
+}

@@ -11,7 +11,7 @@ import { parseArgs, promisify } from "node:util";
 import { AI_SDK_METHOD, aiSdkBench } from "./ai-sdk.js";
 import { aiSdkGoal } from "./ai-sdk-report.js";
 import { type BenchConfig, FULL, QUICK } from "./bench-config.js";
-import { type BenchData, loadBenchData, spread } from "./bench-data.js";
+import { type BenchData, loadBenchData, otherQuestions, spread } from "./bench-data.js";
 import { writePlots } from "./bench-plots.js";
 import { reportTables, toText } from "./bench-report.js";
 import { type BenchResults, type CorpusBuild, goals } from "./bench-results.js";
@@ -53,10 +53,12 @@ const label = (users: number, perUser: number): string =>
     : `${users.toLocaleString("en")} users x ${perUser}`;
 
 async function searchScenarios(dir: string, pool: Pool, embedded: EmbeddedTexts, data: BenchData) {
-  const queries: Query[] = spread(data.questions, config.questions).map((text, i) => ({
+  const asked = spread(data.questions, config.questions);
+  const queries: Query[] = asked.map((text, i) => ({
     text,
     vector: embedded.questionVectors[i] as Float32Array,
   }));
+  const warmup = otherQuestions(data.questions, asked, config.questions);
   const specs = [
     ...config.scopeSizes.map((size) => ({ users: 1, perUser: size })),
     { users: config.manyUsers.users, perUser: config.manyUsers.perUser },
@@ -82,6 +84,7 @@ async function searchScenarios(dir: string, pool: Pool, embedded: EmbeddedTexts,
         corpus,
         queryUsers,
         queries,
+        warmup,
         embedder: embedded.embedder,
         counts: config.counts,
       }),
@@ -97,8 +100,9 @@ const method = {
     `engram.add itself is not used because it embeds each turn and cannot take the precomputed, noise-added vectors. Texts are LoCoMo dev turns drawn at random from a pool of ${config.poolSize} turns embedded once with USE-lite; ` +
     `each memory's vector is its pool turn's vector plus Gaussian noise of relative size ${config.sigma}, renormalised (cosine to the pool vector ~0.89).`,
   queries: `${config.questions} LoCoMo dev questions, taken evenly across the file, with their USE-lite vectors; queries cycle through them.`,
+  warmup: `Before measuring, each scope answers ${config.questions} other LoCoMo dev questions (none of the measured ones), as a live scope has answered earlier questions: the HNSW graph, SQLite's page cache and the remembered scores of the scope's common terms are warm. The first 100 of them are timed apart (firstQueries): a term common in the scope is scored once, by the first query that uses it.`,
   excludingEmbedding:
-    "engram.search({ userId, query, k: 10, queryVector }) with default options: full-text and vector channels (candidates as the engine's fusion settings say), fusion, records read back. Each query also runs the two channels alone, right after.",
+    "engram.search({ userId, query, k: 10, queryVector }) with default options: full-text and vector channels (hits and statistics as the engine's fusion settings say), fusion, records read back. Each query also runs the two channels alone, right after (full-text: textSearch and textStats).",
   includingEmbedding:
     "the same call without queryVector: the query is embedded with USE-lite inside the call.",
   firstSearch:
@@ -140,7 +144,8 @@ async function main(): Promise<void> {
     const { search, corpusBuild } = await searchScenarios(dir, pool, embedded, data);
     log("AI SDK middleware overhead");
     const questions = spread(data.questions, config.questions);
-    const aiSdk = await aiSdkBench({ dir, pool, embedded, questions, counts: config.counts });
+    const warmup = otherQuestions(data.questions, questions, config.questions);
+    const aiSdk = await aiSdkBench({ dir, pool, embedded, questions, warmup, counts: config.counts });
     log("Qdrant adapter overhead (protocol double)");
     const qdrant = await qdrantBench({ turns: data.turns });
     machine.loadAverageAtEnd = loadavg().map((x) => Number(x.toFixed(2)));

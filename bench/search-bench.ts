@@ -21,14 +21,19 @@ export interface SearchFigures {
    * 5,000 vectors, builds the HNSW graph. Over many users: one cold first search per queried user.
    */
   readonly firstSearch: Latency;
-  /** `engram.search` (k 10, hybrid) with the query vector given. */
+  /**
+   * The first 100 warm-up queries (not among the measured ones), right after the first search: each
+   * term common in the scope is scored on the first query that uses it, so these include that one-off cost.
+   */
+  readonly firstQueries: Latency;
+  /** `engram.search` (k 10, hybrid) with the query vector given, after the warm-up queries. */
   readonly excludingEmbedding: Latency;
   /** `engram.search` embedding the query with USE-lite. */
   readonly includingEmbedding: Latency;
   /** The two channels alone, asked for as many candidates as hybrid search asks each for. */
   readonly fulltextChannel: Latency;
   readonly vectorChannel: Latency;
-  /** Candidates the engine takes from each channel (its fusion settings). */
+  /** Hits the engine lists from each channel (its fusion settings). */
   readonly fulltextK: number;
   readonly vectorK: number;
   readonly annAgreement: AnnAgreement | null;
@@ -51,12 +56,14 @@ export interface SearchRun {
   /** Users whose scopes are queried, in turn. */
   readonly queryUsers: readonly string[];
   readonly queries: readonly Query[];
+  /** Other questions, asked before measuring (with the measured queries' vectors, in turn). */
+  readonly warmup: readonly string[];
   readonly embedder: Embedder;
   readonly counts: SearchCounts;
 }
 
 const ANN_THRESHOLD = 5000; // DEFAULT_ANN_THRESHOLD of the SQLite backend's vector cache
-const WARMUP = 20;
+const FIRST_QUERIES = 100;
 const current = { current: true };
 
 function cycle<T>(items: readonly T[], n: number): T[] {
@@ -87,20 +94,33 @@ function searcher(engram: Engram, users: readonly string[]) {
     });
 }
 
-/** Warm figures: each query runs the hybrid call, then each channel alone at the engine's candidate counts. */
+/**
+ * Warm figures. Other questions are asked first, as a live scope has answered earlier questions (the
+ * first of them timed apart); then each measured query runs the hybrid call, then each channel alone at
+ * the engine's candidate counts.
+ */
 async function measureWarm(engram: Engram, run: SearchRun) {
   const search = searcher(engram, run.queryUsers);
   const scopeOf = (i: number) => ({ userId: run.queryUsers[i % run.queryUsers.length] as string });
-  const fulltextK = engram.config.fusion.candidates;
-  const vectorK = engram.config.fusion.vectorCandidates ?? fulltextK;
+  const { candidates, textCandidates, vectorCandidates } = engram.config.fusion;
+  const fulltextK = textCandidates;
+  const vectorK = vectorCandidates;
   const budget = { maxSeconds: run.counts.maxSeconds };
-  await latency(cycle(run.queries, WARMUP), (q, i) => search(q, i, true));
+  const warmup = run.warmup.map((text, i) => ({
+    text,
+    vector: (run.queries[i % run.queries.length] as Query).vector,
+  }));
+  const firstQueries = await latency(warmup.slice(0, FIRST_QUERIES), (q, i) => search(q, i, true));
+  await latency(warmup.slice(FIRST_QUERIES), (q, i) => search(q, FIRST_QUERIES + i, true));
   const warm = await latencies(
     cycle(run.queries, run.counts.excluding),
     {
       excludingEmbedding: (q, i) => search(q, i, true),
-      fulltextChannel: (q, i) =>
-        engram.storage.textSearch(scopeOf(i), { text: q.text, k: fulltextK, filter: current }),
+      fulltextChannel: async (q, i) => {
+        const query = { text: q.text, k: fulltextK, filter: current, statsOver: candidates };
+        await engram.storage.textSearch(scopeOf(i), query);
+        await engram.storage.textStats?.(scopeOf(i), query);
+      },
       vectorChannel: (q, i) =>
         engram.storage.vectorSearch(scopeOf(i), { vector: q.vector, k: vectorK, filter: current }),
     },
@@ -111,7 +131,7 @@ async function measureWarm(engram: Engram, run: SearchRun) {
     (q, i) => search(q, i, false),
     budget,
   );
-  return { ...warm, includingEmbedding, fulltextK, vectorK };
+  return { ...warm, firstQueries, includingEmbedding, fulltextK, vectorK };
 }
 
 /** Search latency over one prepared corpus: cold first search, then warm hybrid and per-channel figures. */

@@ -115,6 +115,12 @@ export const fusionConfigSchema = z.object({
    */
   candidates: z.number().int().min(1).max(10_000).default(1000),
   /**
+   * Full-text hits listed for fusion when the backend describes its scores over all `candidates`
+   * matches (SQLite's textStats); otherwise `candidates` hits are listed. With the statistics and the
+   * floor taken over 1,000 matches, listing 100 or 1,000 gave the same LoCoMo dev recall.
+   */
+  textCandidates: z.number().int().min(1).max(10_000).default(100),
+  /**
    * Candidates from the vector channel. Kept within what an approximate index answers quickly (HNSW costs
    * about ef = k), so large scopes stay fast; see docs/decisions/0001-hybrid-search-fusion.md.
    */

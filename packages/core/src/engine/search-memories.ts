@@ -38,19 +38,34 @@ export async function searchMemories(ctx: EngineContext, raw: SearchInput): Prom
   };
   const wanted = new Set<Channel>(input.channels ?? ["fulltext", "vector"]);
   const n = Math.max(ctx.fusion.candidates, input.k);
+  // A backend that describes more full-text matches than it lists (textStats) lists fewer: the fusion
+  // then takes its statistics over n matches and ranks the best listed ones.
+  const zscore = ctx.fusion.method === "zscore";
+  const describes = zscore && ctx.storage.textStats !== undefined;
+  const textQuery = describes
+    ? { text: input.query, k: Math.max(ctx.fusion.textCandidates, input.k), filter, statsOver: n }
+    : { text: input.query, k: n, filter };
   const vector = wanted.has("vector") ? await queryVector(ctx, input.query, input.queryVector) : null;
   const [fulltext, dense] = await Promise.all([
-    wanted.has("fulltext") ? ctx.storage.textSearch(scope, { text: input.query, k: n, filter }) : [],
+    wanted.has("fulltext") ? ctx.storage.textSearch(scope, textQuery) : [],
     vector
       ? ctx.storage.vectorSearch(scope, { vector, k: Math.max(ctx.fusion.vectorCandidates, input.k), filter })
       : ([] as Hit[]),
   ]);
   // z-scores of the vector channel over the whole scope, when the backend can tell (exact scans).
   const vectorStats =
-    vector && dense.length && ctx.fusion.method === "zscore" && ctx.storage.vectorStats
+    vector && dense.length && zscore && ctx.storage.vectorStats
       ? await ctx.storage.vectorStats(scope, { vector, k: dense.length, filter })
       : null;
-  const fusion = vectorStats ? { ...ctx.fusion, stats: { vector: vectorStats } } : ctx.fusion;
+  const textStats =
+    fulltext.length && describes && ctx.storage.textStats
+      ? await ctx.storage.textStats(scope, textQuery)
+      : null;
+  const stats = {
+    ...(vectorStats ? { vector: vectorStats } : {}),
+    ...(textStats ? { fulltext: textStats } : {}),
+  };
+  const fusion = vectorStats || textStats ? { ...ctx.fusion, stats } : ctx.fusion;
   const fused = fuseRankings({ fulltext, vector: dense }, fusion).slice(0, input.k);
   const records = new Map(
     (

@@ -6,7 +6,27 @@ export interface Tokenizer {
   count(text: string): number;
 }
 
+/**
+ * Counts of recently counted texts. Each context assembly counts the same profile lines, facts and recent
+ * turns again; BPE over them was a visible share of a retrieval. Least recently used texts go first.
+ */
+const CACHED_COUNTS = 4096;
+const counts = new Map<string, number>();
+
+function cachedCount(text: string): number {
+  const known = counts.get(text);
+  if (known !== undefined) {
+    counts.delete(text);
+    counts.set(text, known);
+    return known;
+  }
+  const n = countTokens(text, { disallowedSpecial: new Set() });
+  if (counts.size >= CACHED_COUNTS) counts.delete(counts.keys().next().value as string);
+  counts.set(text, n);
+  return n;
+}
+
 export const defaultTokenizer: Tokenizer = {
   id: "o200k_base",
-  count: (text) => countTokens(text, { disallowedSpecial: new Set() }),
+  count: cachedCount,
 };

@@ -162,4 +162,25 @@ describe("fuseRankings with whole-scope statistics", () => {
     });
     expect(known.map((h) => Number(h.score.toFixed(6)))).toEqual([3, 2]);
   });
+
+  it("gives a candidate the channel did not list the known floor, not its lowest listed score", () => {
+    // Full-text listed a and b only, but described more matches: mean 1, sd 1, lowest of them 0.5.
+    const lists = {
+      fulltext: [
+        { id: "a", score: 3 },
+        { id: "b", score: 2 },
+      ],
+      vector: [{ id: "c", score: 0.5 }],
+    };
+    const weights = { fulltext: 1, vector: 1 };
+    const stats = { fulltext: { mean: 1, sd: 1, floor: 0.5 }, vector: { mean: 0.5, sd: 0.1 } };
+    const s = scores(fuseRankings(lists, { method: "zscore", weights, stats }));
+    // c: full-text floor (0.5 - 1) / 1 = -0.5, vector (0.5 - 0.5) / 0.1 = 0.
+    expect(s.c).toBeCloseTo(-0.5, 10);
+    const withoutFloor = scores(
+      fuseRankings(lists, { method: "zscore", weights, stats: { ...stats, fulltext: { mean: 1, sd: 1 } } }),
+    );
+    // Without a known floor, c gets the lowest listed score: (2 - 1) / 1 = 1.
+    expect(withoutFloor.c).toBeCloseTo(1, 10);
+  });
 });

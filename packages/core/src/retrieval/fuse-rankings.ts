@@ -19,6 +19,12 @@ export interface ChannelScore {
   readonly score: number;
 }
 
+export interface ChannelStats {
+  readonly mean: number;
+  readonly sd: number;
+  readonly floor?: number;
+}
+
 export interface FusedHit {
   readonly id: string;
   readonly score: number;
@@ -29,10 +35,11 @@ export interface FusionOptions {
   readonly method: FusionMethod;
   readonly weights: Readonly<Record<Channel, number>>;
   /**
-   * z-score only: a channel's mean and standard deviation over the whole scope, when the backend knows
-   * them; otherwise they are estimated from the channel's own candidates.
+   * z-score only: a channel's mean and standard deviation when the backend knows them (over the whole
+   * scope, or over more matches than it listed), and optionally the score a candidate the channel did not
+   * list gets; otherwise they are estimated from the channel's own candidates.
    */
-  readonly stats?: Partial<Record<Channel, { readonly mean: number; readonly sd: number }>>;
+  readonly stats?: Partial<Record<Channel, ChannelStats>>;
 }
 
 const RRF_K = 60; // the textbook constant (Cormack et al. 2009)
@@ -40,7 +47,7 @@ const RRF_K = 60; // the textbook constant (Cormack et al. 2009)
 function normaliser(
   method: FusionMethod,
   hits: readonly Hit[],
-  known?: { readonly mean: number; readonly sd: number },
+  known?: ChannelStats,
 ): (score: number, rank: number) => number {
   if (method === "rrf") return (_score, rank) => 1 / (RRF_K + rank);
   if (method === "zscore" && known && known.sd > 0) return (score) => (score - known.mean) / known.sd;
@@ -56,8 +63,14 @@ function normaliser(
   return (score) => (sd > 0 ? (score - mean) / sd : 1);
 }
 
-/** What a candidate that the channel did not list gets: the channel's lowest listed value (0 when degenerate). */
-function floorOf(method: FusionMethod, hits: readonly Hit[], known?: { mean: number; sd: number }): number {
+/**
+ * What a candidate that the channel did not list gets: the known floor's value, else the channel's lowest
+ * listed value (0 when degenerate).
+ */
+function floorOf(method: FusionMethod, hits: readonly Hit[], known?: ChannelStats): number {
+  if (method === "zscore" && known && known.sd > 0 && known.floor !== undefined) {
+    return (known.floor - known.mean) / known.sd;
+  }
   const scores = hits.map((h) => h.score);
   const min = Math.min(...scores);
   if (method === "minmax" || min === Math.max(...scores)) return 0;

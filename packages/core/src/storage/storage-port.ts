@@ -52,6 +52,11 @@ export interface TextQuery {
   readonly text: string;
   readonly k: number;
   readonly filter?: MemoryFilter;
+  /**
+   * For a backend with `textStats`: the statistics describe the best `statsOver` matches (default k),
+   * which may be more than the k hits listed.
+   */
+  readonly statsOver?: number;
 }
 
 export interface VectorQuery {
@@ -65,6 +70,14 @@ export interface VectorStats {
   readonly mean: number;
   readonly sd: number;
   readonly count: number;
+}
+
+/**
+ * A full-text query's score statistics over its best `k` matches (before filtering), for the fusion:
+ * `floor` is the lowest of those scores, given to candidates the channel did not list.
+ */
+export interface TextStats extends VectorStats {
+  readonly floor: number;
 }
 
 /** A key-value entry (LangGraph checkpoints and writes); namespaced per user. */
@@ -175,6 +188,12 @@ export interface StoragePort {
    * when the backend cannot tell cheaply (an approximate index).
    */
   vectorStats?(scope: Scope, query: VectorQuery): Promise<VectorStats | null>;
+  /**
+   * Optional: the full-text query's score statistics over its best `k` matches, for a backend whose
+   * `textSearch` may list fewer matches than it scored (SQLite leaves out rows that match only terms
+   * common in the scope). Null when nothing matches. Without it the fusion estimates them from the hits.
+   */
+  textStats?(scope: Scope, query: TextQuery): Promise<TextStats | null>;
 
   history(scope: Scope, memoryId: string): Promise<MemoryVersion[]>;
   edges(scope: Scope, query: { from?: string; to?: string; type?: EdgeType }): Promise<MemoryEdge[]>;

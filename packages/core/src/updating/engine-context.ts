@@ -14,6 +14,7 @@ export interface EngineContext {
     readonly method: FusionMethod;
     readonly weights: { readonly fulltext: number; readonly vector: number };
     readonly candidates: number;
+    readonly textCandidates: number;
     readonly vectorCandidates: number;
   };
   /** Index each message together with the turn before it in its session. */

@@ -14,12 +14,19 @@ const SORTED_SCAN_ROWS = 4096;
  * blocks instead and sorted. Null: the user has no row of those kinds.
  */
 function scanSource(
+  db: Database.Database,
   blocks: RowBlocks,
   userId: string,
-  kinds: readonly string[] | undefined,
+  filter: ScanOptions["filter"],
 ): { from: string; sql: string; params: number[] } | null {
   const plain = { from: "memories m", sql: "", params: [] };
+  const kinds = filter?.kinds;
   if (!kinds) return plain;
+  // Few rows of these kinds in these tiers (the short-term queue among thousands of older messages):
+  // read them through the (user, kind, tier) index and sort, rather than walk the time index past them.
+  if (kinds.length && filter?.tiers?.length && fewInTiers(db, userId, kinds, filter.tiers)) {
+    return { from: "memories m INDEXED BY memories_user_kind", sql: "", params: [] };
+  }
   const ranges = blocks.ranges(userId, kinds);
   if (ranges.length === 0) return null;
   if (blocks.rowsAtMost(ranges) > SORTED_SCAN_ROWS) return plain;
@@ -28,6 +35,24 @@ function scanSource(
     sql: ` AND (${ranges.map(() => "m.rowid BETWEEN ? AND ?").join(" OR ")})`,
     params: ranges.flatMap((r) => [r.lo, r.hi]),
   };
+}
+
+/** Whether at most SORTED_SCAN_ROWS rows of the user have one of the kinds and tiers (an index count). */
+function fewInTiers(
+  db: Database.Database,
+  userId: string,
+  kinds: readonly string[],
+  tiers: readonly string[],
+): boolean {
+  const list = (n: number) => Array.from({ length: n }, () => "?").join(",");
+  const rows = db
+    .prepare(
+      `SELECT count(*) FROM (SELECT 1 FROM memories INDEXED BY memories_user_kind
+       WHERE user_id = ? AND kind IN (${list(kinds.length)}) AND tier IN (${list(tiers.length)}) LIMIT ?)`,
+    )
+    .pluck()
+    .get(userId, ...kinds, ...tiers, SORTED_SCAN_ROWS + 1) as number;
+  return rows <= SORTED_SCAN_ROWS;
 }
 
 /** A user's records under a filter, in event-time order (then system time, then insertion). */
@@ -39,7 +64,7 @@ export function scanRecords(
 ): MemoryRecord[] {
   const where = filterToSql(userId, options.filter);
   const dir = options.order === "desc" ? "DESC" : "ASC";
-  const source = scanSource(blocks, userId, options.filter?.kinds);
+  const source = scanSource(db, blocks, userId, options.filter);
   if (!source) return [];
   const rows = db
     .prepare(

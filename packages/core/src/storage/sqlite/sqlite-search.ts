@@ -1,8 +1,9 @@
 import type Database from "better-sqlite3";
 import { queryTerms } from "../../model/index.js";
-import type { Hit, MemoryFilter, TextQuery, VectorQuery, VectorStats } from "../storage-port.js";
+import type { Hit, MemoryFilter, TextQuery, TextStats, VectorQuery, VectorStats } from "../storage-port.js";
+import { anyOf, CommonTerms } from "./common-terms.js";
 import { filterToSql, needsSqlPrefilter } from "./filter-sql.js";
-import type { RowBlocks, RowRange } from "./row-blocks.js";
+import { BLOCK_BITS, type RowBlocks, type RowRange } from "./row-blocks.js";
 import { blobToVector } from "./row-mapping.js";
 import { ScopeVectors } from "./scope-vectors.js";
 import type { VectorAttrs, VectorFilter } from "./user-vectors.js";
@@ -11,92 +12,363 @@ import type { VectorAttrs, VectorFilter } from "./user-vectors.js";
 export function ftsMatch(text: string): string | null {
   const terms = queryTerms(text);
   if (terms.length === 0) return null;
-  return terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(" OR ");
+  return anyOf(terms);
 }
 
-/**
- * With an id filter, each range shrinks to the span of the wanted rows inside it (ranges without any are
- * dropped): FTS5 then ranks a few neighbouring rows, such as one segment's pages, not the whole block.
- */
-function narrowToIds(
-  db: Database.Database,
-  userId: string,
-  ranges: RowRange[],
-  ids: readonly string[] | undefined,
-): RowRange[] {
-  if (!ids) return ranges;
-  const rowids = db
-    .prepare("SELECT rowid FROM memories WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))")
-    .pluck()
-    .all(userId, JSON.stringify(ids)) as number[];
-  return ranges.flatMap((r) => {
-    let lo = Number.POSITIVE_INFINITY;
-    let hi = Number.NEGATIVE_INFINITY;
-    for (const id of rowids) {
-      if (id < r.lo || id > r.hi) continue;
-      lo = Math.min(lo, id);
-      hi = Math.max(hi, id);
-    }
-    return lo <= hi ? [{ lo, hi }] : [];
-  });
+/** The span of the given rowids inside a range, or null when none is in it. */
+function spanWithin(range: RowRange, rowids: readonly number[]): RowRange | null {
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const id of rowids) {
+    if (id < range.lo || id > range.hi) continue;
+    lo = Math.min(lo, id);
+    hi = Math.max(hi, id);
+  }
+  return lo <= hi ? { lo, hi } : null;
+}
+
+/** One range's rows matching the query, with their BM25 (higher is better). */
+interface RangeMatches {
+  /** Rows that may be listed: those matching a rare term (every match when no term is rare). */
+  readonly listed: [rowid: number, score: number][];
+  /** Every match's score, for the channel's statistics (the best n when not complete). */
+  readonly all: Float64Array;
+  /** False when FTS5 was asked for its best n only and had more. */
+  readonly complete: boolean;
 }
 
 /**
  * BM25 top-k within the scope. FTS5 scores the matches inside each of the scope's rowid ranges (one per
- * kind block), seeking straight to them; SQLite keeps the best of each range, and only those are joined
- * and filtered, the window widening while filtering leaves fewer than k. FTS5's own `ORDER BY rank` is
- * not used: its sorted plan scores every match in the table before applying the rowid range. BM25's
- * statistics are the whole index's, so scores from different ranges compare.
+ * kind block), seeking straight to them, and only the best are joined and filtered, the window widening
+ * while filtering leaves fewer than k. BM25's statistics are the whole index's, so scores from different
+ * ranges compare.
+ *
+ * In a large range, terms common there (in more than 5% of its rows: a speaker's name in a long
+ * conversation) are not given to FTS5: their part of each row's BM25 is remembered per range
+ * (`common-terms.ts`) and added to FTS5's score for the rare terms, so every match gets its exact score
+ * while FTS5 ranks only the rows holding a rare term. A row whose only matches are common terms is not
+ * listed (a name said in half the conversation is no evidence on its own), but its score counts in the
+ * channel's statistics, which `textStats` gives the fusion: mean, deviation and floor over the top-k
+ * scores of every match.
  */
-export function textSearch(
-  db: Database.Database,
-  blocks: RowBlocks,
-  userId: string,
-  query: TextQuery,
-): Hit[] {
-  const match = ftsMatch(query.text);
-  if (!match) return [];
-  const ranges = narrowToIds(db, userId, blocks.ranges(userId, query.filter?.kinds), query.filter?.ids);
-  if (ranges.length === 0) return [];
-  // SQLite's own sorter keeps the best `window` (a bounded heap): FTS5 does not take this ORDER BY.
-  const best = db
-    .prepare(
-      `SELECT rowid, bm25(memories_fts) AS score FROM memories_fts
-       WHERE memories_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY score, rowid LIMIT ?`,
-    )
-    .raw();
-  const where = filterToSql(userId, query.filter);
-  // CROSS JOIN keeps SQLite iterating the few ranked rowids, not the user's whole index.
-  const kept = db
-    .prepare(
-      `SELECT m.rowid, m.id FROM json_each(?) AS j CROSS JOIN memories m ON m.rowid = j.value WHERE ${where.sql}`,
-    )
-    .raw();
-  for (let window = query.k + 16; ; window *= 4) {
-    const perRange = ranges.map((r) => best.all(match, r.lo, r.hi, window) as [number, number][]);
-    // bm25() is lower-is-better: [rowid, bm25] pairs, best first.
-    const hits = perRange.length === 1 ? (perRange[0] as [number, number][]) : perRange.flat();
-    if (perRange.length > 1) hits.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
-    const ids = new Map(
-      kept.all(JSON.stringify(hits.map((h) => h[0])), ...where.params) as [number, string][],
-    );
-    const out: Hit[] = [];
-    for (const [rowid, rank] of hits) {
-      const id = ids.get(rowid);
-      if (id !== undefined) out.push({ id, score: -rank });
-      if (out.length === query.k) break;
-    }
-    // Enough hits, or every range returned all of its matches.
-    if (out.length === query.k || perRange.every((list) => list.length < window)) return out;
+export class FullTextSearch {
+  private readonly common: CommonTerms;
+  private readonly ranked: Database.Statement;
+  private readonly matches: Database.Statement;
+  /** Recent searches' match scores, for textStats (retrieval runs several searches concurrently). */
+  private readonly recent = new Map<string, Float64Array[]>();
+  private readonly kept = new Map<string, Database.Statement>();
+  private readonly rowids: Database.Statement;
+  private lastSplit: { key: string; scores: SplitScores } | null = null;
+  /** Per-row scratch space of a range's split ranking, grown as needed; zero between calls. */
+  private sum = new Float64Array(0);
+  private mark = new Uint8Array(0);
+  private touched = new Int32Array(0);
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly blocks: RowBlocks,
+  ) {
+    this.common = new CommonTerms(db);
+    const select = `SELECT rowid, bm25(memories_fts) AS score FROM memories_fts
+       WHERE memories_fts MATCH @match AND rowid BETWEEN @lo AND @hi`;
+    // SQLite's own sorter keeps the best `n` (a bounded heap): FTS5 does not take this ORDER BY.
+    this.ranked = db.prepare(`${select} ORDER BY score, rowid LIMIT @n`).raw();
+    this.matches = db.prepare(select).raw();
+    this.rowids = db
+      .prepare("SELECT rowid FROM memories WHERE id IN (SELECT value FROM json_each(?)) AND +user_id = ?")
+      .pluck();
   }
+
+  search(userId: string, query: TextQuery): Hit[] {
+    const key = statsKey(userId, query);
+    const terms = queryTerms(query.text);
+    const ids = query.filter?.ids;
+    const wanted = ids && terms.length ? (this.rowids.all(JSON.stringify(ids), userId) as number[]) : null;
+    const indexRows = terms.length ? this.common.indexRows() : 0;
+    // Per kind block: the block itself when it splits its terms (an id filter then keeps the wanted rows
+    // of its matches), else the span of the wanted rows in it, ranked by one FTS5 query.
+    const plans = terms.length
+      ? this.blocks.ranges(userId, query.filter?.kinds).flatMap((range) => {
+          const rows = this.blocks.rowsAtMost([range]);
+          const common = this.common.common(range, rows, indexRows, terms);
+          if (common.size > 0) return [{ range, rows, common, only: wanted ? new Set(wanted) : null }];
+          const span = wanted ? spanWithin(range, wanted) : range;
+          return span ? [{ range: span, rows, common, only: null }] : [];
+        })
+      : [];
+    if (plans.length === 0) {
+      this.remember(key, []);
+      return [];
+    }
+    const match = (plan: (typeof plans)[number], n: number) =>
+      plan.common.size > 0
+        ? this.splitMatches(plan.range, plan.rows, indexRows, terms, plan.common, plan.only)
+        : this.rankedMatches(plan.range, terms, n);
+    let window = query.k + 16;
+    // The first pass also keeps the best `statsOver` scores of each range, for textStats.
+    let perRange = plans.map((plan) => match(plan, Math.max(window, query.statsOver ?? 0)));
+    this.remember(
+      key,
+      perRange.map((m) => m.all),
+    );
+    const where = filterToSql(userId, query.filter);
+    const kept = this.keptStatement(where.sql);
+    for (;;) {
+      const listed =
+        perRange.length === 1 ? (perRange[0] as RangeMatches).listed : perRange.flatMap((m) => m.listed);
+      if (perRange.length > 1) listed.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+      const hits = listed.slice(0, window);
+      const ids = new Map(
+        kept.all(JSON.stringify(hits.map((h) => h[0])), ...where.params) as [number, string][],
+      );
+      const out: Hit[] = [];
+      for (const [rowid, score] of hits) {
+        const id = ids.get(rowid);
+        if (id !== undefined) out.push({ id, score });
+        if (out.length === query.k) break;
+      }
+      // Enough hits, or every match has been looked at.
+      if (out.length === query.k || (hits.length === listed.length && perRange.every((m) => m.complete))) {
+        return out;
+      }
+      window *= 4;
+      perRange = perRange.map((m, i) => (m.complete ? m : match(plans[i] as (typeof plans)[number], window)));
+    }
+  }
+
+  /** The join of ranked rowids to the rows the filter keeps, prepared once per filter shape. */
+  private keptStatement(where: string): Database.Statement {
+    let statement = this.kept.get(where);
+    if (!statement) {
+      if (this.kept.size >= 64) this.kept.clear();
+      // CROSS JOIN keeps SQLite iterating the few ranked rowids, not the user's whole index.
+      statement = this.db
+        .prepare(
+          `SELECT m.rowid, m.id FROM json_each(?) AS j CROSS JOIN memories m ON m.rowid = j.value WHERE ${where}`,
+        )
+        .raw();
+      this.kept.set(where, statement);
+    }
+    return statement;
+  }
+
+  /** Statistics over the best `statsOver` (else k) scores of the search just made with this query. */
+  stats(userId: string, query: TextQuery): TextStats | null {
+    const key = statsKey(userId, query);
+    if (!this.recent.has(key)) this.search(userId, query);
+    return topStats(this.recent.get(key) ?? [], query.statsOver ?? query.k);
+  }
+
+  private remember(key: string, scores: Float64Array[]): void {
+    this.recent.delete(key);
+    if (this.recent.size >= RECENT_SEARCHES) this.recent.delete(this.recent.keys().next().value as string);
+    this.recent.set(key, scores);
+  }
+
+  /** Rows re-indexed or deleted by a write. */
+  invalidate(rowids: readonly number[]): void {
+    if (rowids.length) this.common.invalidate(rowids, blockStart);
+    this.recent.clear();
+    this.lastSplit = null;
+  }
+
+  /** Forgets everything remembered (another connection wrote, or a user was forgotten). */
+  drop(): void {
+    this.common.drop();
+    this.recent.clear();
+    this.lastSplit = null;
+  }
+
+  /** A range ranked by one FTS5 query, SQLite keeping its best n. */
+  private rankedMatches(range: RowRange, terms: readonly string[], n: number): RangeMatches {
+    const found = this.ranked.all({ match: anyOf(terms), lo: range.lo, hi: range.hi, n }) as [
+      number,
+      number,
+    ][];
+    const all = new Float64Array(found.length);
+    for (let i = 0; i < found.length; i++) {
+      const f = found[i] as [number, number];
+      f[1] = -f[1];
+      all[i] = f[1];
+    }
+    return { listed: found, all, complete: found.length < n };
+  }
+
+  /**
+   * A range whose common terms are remembered: FTS5 scores the rare terms, the common terms' parts are
+   * added, and every match is kept (only those in `only` when given), listed when it holds a rare term.
+   */
+  private splitMatches(
+    range: RowRange,
+    rows: number,
+    indexRows: number,
+    terms: readonly string[],
+    common: ReadonlySet<string>,
+    only: ReadonlySet<number> | null,
+  ): RangeMatches {
+    const scored = this.scoreSplit(range, rows, indexRows, terms, common);
+    const all = new Float64Array(scored.offsets.length);
+    const listed: [number, number][] = [];
+    let kept = 0;
+    for (let i = 0; i < scored.offsets.length; i++) {
+      const rowid = range.lo + (scored.offsets[i] as number);
+      if (only && !only.has(rowid)) continue;
+      const score = scored.scores[i] as number;
+      all[kept++] = score;
+      if (scored.listed[i]) listed.push([rowid, score]);
+    }
+    listed.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+    return { listed, all: all.subarray(0, kept), complete: true };
+  }
+
+  /**
+   * Every match of the range with its score, and whether it is listed (holds a rare term; with no rare
+   * term, every match). The last result is kept until the next write: retrieval ranks the same query
+   * over the same messages twice (all of them, then those of the best segments).
+   */
+  private scoreSplit(
+    range: RowRange,
+    rows: number,
+    indexRows: number,
+    terms: readonly string[],
+    common: ReadonlySet<string>,
+  ): SplitScores {
+    const key = JSON.stringify([range.lo, rows, indexRows, terms]);
+    if (this.lastSplit?.key === key) return this.lastSplit.scores;
+    const rare = terms.filter((t) => !common.has(t));
+    if (this.sum.length < rows) {
+      this.sum = new Float64Array(rows);
+      this.mark = new Uint8Array(rows);
+      this.touched = new Int32Array(rows);
+    }
+    const { sum, mark, touched } = this;
+    // mark: 0 no match, 1 common terms only, 2 a rare term.
+    let matched = 0;
+    try {
+      if (rare.length) {
+        for (const [rowid, bm25] of this.matches.all({ match: anyOf(rare), lo: range.lo, hi: range.hi }) as [
+          number,
+          number,
+        ][]) {
+          const offset = rowid - range.lo;
+          sum[offset] = -bm25;
+          mark[offset] = 2;
+          touched[matched++] = offset;
+        }
+      }
+      for (const term of common) {
+        const part = this.common.scores(range, rows, indexRows, term);
+        for (let i = 0; i < part.offsets.length; i++) {
+          const offset = part.offsets[i] as number;
+          sum[offset] = (sum[offset] as number) + (part.scores[i] as number);
+          if (mark[offset] === 0) {
+            mark[offset] = 1;
+            touched[matched++] = offset;
+          }
+        }
+      }
+      const listedMark = rare.length ? 2 : 1;
+      const scores: SplitScores = {
+        offsets: touched.slice(0, matched),
+        scores: new Float64Array(matched),
+        listed: new Uint8Array(matched),
+      };
+      for (let i = 0; i < matched; i++) {
+        const offset = touched[i] as number;
+        scores.scores[i] = sum[offset] as number;
+        scores.listed[i] = (mark[offset] as number) >= listedMark ? 1 : 0;
+      }
+      this.lastSplit = { key, scores };
+      return scores;
+    } finally {
+      // Leave the scratch space zeroed for the next call, even after a failed query.
+      for (let i = 0; i < matched; i++) {
+        const offset = touched[i] as number;
+        sum[offset] = 0;
+        mark[offset] = 0;
+      }
+    }
+  }
+}
+
+/** A range's matches under the split: offsets from range.lo, scores, listed flags. */
+interface SplitScores {
+  readonly offsets: Int32Array;
+  readonly scores: Float64Array;
+  readonly listed: Uint8Array;
+}
+
+/** Searches whose match scores are kept for textStats. */
+const RECENT_SEARCHES = 8;
+
+const statsKey = (userId: string, query: TextQuery): string =>
+  JSON.stringify([userId, query.text, query.filter ?? {}]);
+
+/** Start of the rowid block holding a rowid. */
+const blockStart = (rowid: number): number => Math.floor(rowid / 2 ** BLOCK_BITS) * 2 ** BLOCK_BITS;
+
+/** Mean, deviation and lowest score of the best `k` scores over all ranges; null without any. */
+function topStats(parts: readonly Float64Array[], k: number): TextStats | null {
+  const total = parts.reduce((n, p) => n + p.length, 0);
+  if (total === 0) return null;
+  let all: Float64Array;
+  if (parts.length === 1) all = parts[0] as Float64Array;
+  else {
+    all = new Float64Array(total);
+    let at = 0;
+    for (const p of parts) {
+      all.set(p, at);
+      at += p.length;
+    }
+  }
+  const top = total > k ? bestOf(all, k) : all;
+  let sum = 0;
+  let floor = Number.POSITIVE_INFINITY;
+  for (const s of top) {
+    sum += s;
+    if (s < floor) floor = s;
+  }
+  const mean = sum / top.length;
+  let sq = 0;
+  for (const s of top) sq += (s - mean) ** 2;
+  return { mean, sd: Math.sqrt(sq / top.length), count: top.length, floor };
+}
+
+/** The k largest values (in no order), by quickselect on a copy. */
+function bestOf(values: Float64Array, k: number): Float64Array {
+  const a = Float64Array.from(values);
+  // Partition so that a[lo..] holds the k largest: select the (n - k)th smallest.
+  const target = a.length - k;
+  let lo = 0;
+  let hi = a.length - 1;
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >>> 1] as number;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while ((a[i] as number) < pivot) i++;
+      while ((a[j] as number) > pivot) j--;
+      if (i <= j) {
+        const t = a[i] as number;
+        a[i] = a[j] as number;
+        a[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (target <= j) hi = j;
+    else if (target >= i) lo = i;
+    else break;
+  }
+  return a.subarray(target);
 }
 
 /** Per-user in-memory vector sets, loaded on first search and kept current by this connection's writes. */
 export class VectorCache {
   private readonly users = new Map<string, ScopeVectors>();
-  /** The last search's whole-scope statistics; cleared by any change to the vectors. */
-  private last: { userId: string; vector: Float32Array; filter: string; stats: VectorStats | null } | null =
-    null;
+  /** Recent searches' whole-scope statistics by (user, filter); cleared by any change to the vectors. */
+  private readonly recent = new Map<string, { vector: Float32Array; stats: VectorStats | null }>();
 
   constructor(private readonly db: Database.Database) {}
 
@@ -109,21 +381,20 @@ export class VectorCache {
       this.acceptor(userId, query.filter),
       query.filter?.kinds,
     );
-    this.last = { userId, vector: query.vector, filter: JSON.stringify(query.filter ?? {}), stats };
+    const key = JSON.stringify([userId, query.filter ?? {}]);
+    this.recent.delete(key);
+    if (this.recent.size >= RECENT_SEARCHES) this.recent.delete(this.recent.keys().next().value as string);
+    this.recent.set(key, { vector: query.vector, stats });
     return hits;
   }
 
-  /** The statistics of the search just made with the same query (one scan serves both), else a new scan. */
+  /**
+   * The statistics of a recent search with the same query (one scan serves both; retrieval runs several
+   * searches concurrently), else a new scan.
+   */
   stats(userId: string, query: VectorQuery): VectorStats | null {
-    const last = this.last;
-    if (
-      last &&
-      last.userId === userId &&
-      last.vector === query.vector &&
-      last.filter === JSON.stringify(query.filter ?? {})
-    ) {
-      return last.stats;
-    }
+    const recent = this.recent.get(JSON.stringify([userId, query.filter ?? {}]));
+    if (recent && recent.vector === query.vector) return recent.stats;
     const vectors = this.load(userId, query.vector.length);
     return vectors
       ? vectors.stats(query.vector, this.acceptor(userId, query.filter), query.filter?.kinds)
@@ -136,10 +407,13 @@ export class VectorCache {
    */
   private acceptor(userId: string, filter: MemoryFilter = {}): VectorFilter {
     const tiers = filter.tiers ? new Set<string>(filter.tiers) : null;
+    // Ids alone need no SQL: the cache holds this user's vectors only, and an id it lacks matches nothing.
+    const { ids, ...rest } = filter;
+    const allowed = needsSqlPrefilter(rest) ? this.allowedIds(userId, filter) : ids ? new Set(ids) : null;
     return {
       ...(tiers ? { accept: (attrs: VectorAttrs) => tiers.has(attrs.tier) } : {}),
       ...(filter.current ? { current: true } : {}),
-      ...(needsSqlPrefilter(filter) ? { ids: this.allowedIds(userId, filter) } : {}),
+      ...(allowed ? { ids: allowed } : {}),
     };
   }
 
@@ -149,7 +423,7 @@ export class VectorCache {
     upserts: { id: string; kind: string; tier: string; expired: boolean; vector: Float32Array | null }[],
     removed: readonly string[],
   ): void {
-    this.last = null;
+    this.recent.clear();
     const vectors = this.users.get(userId);
     if (!vectors) return;
     for (const id of removed) vectors.remove(id);
@@ -160,7 +434,7 @@ export class VectorCache {
   }
 
   drop(userId?: string): void {
-    this.last = null;
+    this.recent.clear();
     if (userId === undefined) this.users.clear();
     else this.users.delete(userId);
   }

@@ -26,6 +26,7 @@ import type {
   StoragePort,
   StorageStats,
   TextQuery,
+  TextStats,
   VectorQuery,
   VectorStats,
   WriteBatch,
@@ -44,7 +45,7 @@ import {
 import { purgeUser } from "./sqlite-purge.js";
 import { SqliteQueue } from "./sqlite-queue.js";
 import { scanRecords } from "./sqlite-scan.js";
-import { textSearch, VectorCache } from "./sqlite-search.js";
+import { FullTextSearch, VectorCache } from "./sqlite-search.js";
 import { readStats } from "./sqlite-stats.js";
 import { applyBatch, prepareWrites, type WriteStatements } from "./sqlite-writes.js";
 
@@ -75,6 +76,7 @@ export class SqliteStorage implements StoragePort {
   private readonly db: Database.Database;
   private readonly writes: WriteStatements;
   private readonly vectors: VectorCache;
+  private readonly fullText: FullTextSearch;
   private readonly queue: SqliteQueue;
   private readonly now: () => Date;
   private dataVersion: number;
@@ -108,6 +110,7 @@ export class SqliteStorage implements StoragePort {
     this.db = db;
     this.writes = prepareWrites(this.db);
     this.vectors = new VectorCache(this.db);
+    this.fullText = new FullTextSearch(this.db, this.writes.blocks);
     this.queue = new SqliteQueue(this.db);
     this.dataVersion = this.readDataVersion();
   }
@@ -116,9 +119,10 @@ export class SqliteStorage implements StoragePort {
     this.guard(scope, "write");
     assertBatchScope(scope, batch);
     const now = this.now().toISOString();
-    const removed = this.run("write", () =>
+    const { removed, reindexed } = this.run("write", () =>
       this.db.transaction(() => applyBatch(this.writes, scope, batch, now))(),
     );
+    this.fullText.invalidate(reindexed);
     const upserts = (batch.upsert ?? []).map(({ record, vector }) => ({
       id: record.id,
       kind: record.kind,
@@ -134,12 +138,10 @@ export class SqliteStorage implements StoragePort {
     if (ids.length === 0) return [];
     // By primary key, no ORDER BY: the planner must not walk the user's time index instead.
     const rows = this.run("get", () =>
-      this.db
-        .prepare(
-          `SELECT ${RECORD_COLUMNS} FROM memories m
-           WHERE m.id IN (SELECT value FROM json_each(?)) AND +m.user_id = ?`,
-        )
-        .all(JSON.stringify(ids), scope.userId),
+      this.cached(
+        `SELECT ${RECORD_COLUMNS} FROM memories m
+         WHERE m.id IN (SELECT value FROM json_each(?)) AND +m.user_id = ?`,
+      ).all(JSON.stringify(ids), scope.userId),
     ) as MemoryRow[];
     const byId = new Map(rows.map((r) => [r.id, rowToRecord(r)]));
     return ids.flatMap((id) => byId.get(id) ?? []);
@@ -181,7 +183,14 @@ export class SqliteStorage implements StoragePort {
 
   async textSearch(scope: Scope, query: TextQuery): Promise<Hit[]> {
     this.guard(scope, "textSearch");
-    return this.run("textSearch", () => textSearch(this.db, this.writes.blocks, scope.userId, query));
+    this.syncWithOtherConnections();
+    return this.run("textSearch", () => this.fullText.search(scope.userId, query));
+  }
+
+  async textStats(scope: Scope, query: TextQuery): Promise<TextStats | null> {
+    this.guard(scope, "textStats");
+    this.syncWithOtherConnections();
+    return this.run("textStats", () => this.fullText.stats(scope.userId, query));
   }
 
   async vectorSearch(scope: Scope, query: VectorQuery): Promise<Hit[]> {
@@ -290,6 +299,7 @@ export class SqliteStorage implements StoragePort {
       this.db.transaction(() => purgeUser(this.db, scope.userId))(),
     );
     this.vectors.drop(scope.userId);
+    this.fullText.drop();
     // Rewrite the full-text index without the deleted entries, then move the WAL into the main file and
     // truncate it: with secure_delete on, freed pages are zeroed, so the user's bytes are gone from disk.
     this.run("forgetUser", () => {
@@ -329,11 +339,12 @@ export class SqliteStorage implements StoragePort {
     return this.run("scan", () => scanRecords(this.db, this.writes.blocks, scope.userId, options));
   }
 
-  /** Another process may have written the same file: then cached vectors are stale. */
+  /** Another process may have written the same file: then cached vectors and term counts are stale. */
   private syncWithOtherConnections(): void {
     const version = this.readDataVersion();
     if (version !== this.dataVersion) {
       this.vectors.drop();
+      this.fullText.drop();
       this.dataVersion = version;
     }
   }
@@ -342,7 +353,7 @@ export class SqliteStorage implements StoragePort {
     return this.db.pragma("data_version", { simple: true }) as number;
   }
 
-  /** Key-value reads are a checkpointer's hot path: their statements are prepared once, not per call. */
+  /** Hot paths (key-value reads for checkpoints, record reads for search) prepare their statements once. */
   private cached(sql: string): Database.Statement {
     let statement = this.statements.get(sql);
     if (!statement) {

@@ -110,7 +110,12 @@ type Upsert = NonNullable<WriteBatch["upsert"]>[number];
  * what is searched changed (a tier move or a metadata change does not); a new kind moves the row into
  * that kind's rowid block.
  */
-function upsertRecord(s: WriteStatements, scope: Scope, { record, vector }: Upsert): void {
+function upsertRecord(
+  s: WriteStatements,
+  scope: Scope,
+  { record, vector }: Upsert,
+  reindexed: number[],
+): void {
   const params = recordToParams(record);
   const row = s.find.get(record.id) as FoundRow | undefined;
   if (row && row.user_id !== scope.userId) {
@@ -122,11 +127,13 @@ function upsertRecord(s: WriteStatements, scope: Scope, { record, vector }: Upse
     rowid = row.rowid;
     s.update.run({ ...params, rowid });
     if (indexedText(row) !== body) {
+      reindexed.push(rowid);
       s.ftsDelete.run(rowid, indexedText(row));
       s.ftsInsert.run(rowid, body);
     }
   } else {
     if (row) {
+      reindexed.push(row.rowid);
       s.ftsDelete.run(row.rowid, indexedText(row));
       s.deleteMemory.run(row.rowid);
     }
@@ -138,19 +145,29 @@ function upsertRecord(s: WriteStatements, scope: Scope, { record, vector }: Upse
   else s.vectorDelete.run(rowid);
 }
 
-/** Applies a batch inside the caller's transaction. Returns the ids actually removed. */
-export function applyBatch(s: WriteStatements, scope: Scope, batch: WriteBatch, now: string): string[] {
+/**
+ * Applies a batch inside the caller's transaction. Returns the ids actually removed, and the rowids whose
+ * full-text entry was deleted or rewritten (not those only appended).
+ */
+export function applyBatch(
+  s: WriteStatements,
+  scope: Scope,
+  batch: WriteBatch,
+  now: string,
+): { removed: string[]; reindexed: number[] } {
   const removed: string[] = [];
+  const reindexed: number[] = [];
   for (const id of batch.deleteIds ?? []) {
     const row = s.find.get(id) as FoundRow | undefined;
     if (!row || row.user_id !== scope.userId) continue;
+    reindexed.push(row.rowid);
     s.ftsDelete.run(row.rowid, indexedText(row));
     s.deleteMemory.run(row.rowid);
     s.deleteHistory.run(scope.userId, id);
     s.deleteEdges.run(scope.userId, id, id);
     removed.push(id);
   }
-  for (const upsert of batch.upsert ?? []) upsertRecord(s, scope, upsert);
+  for (const upsert of batch.upsert ?? []) upsertRecord(s, scope, upsert, reindexed);
   for (const v of batch.history ?? []) {
     s.history.run(v.memoryId, v.userId, v.version, v.event, v.text, JSON.stringify(v.metadata), v.at);
   }
@@ -161,5 +178,5 @@ export function applyBatch(s: WriteStatements, scope: Scope, batch: WriteBatch, 
   for (const e of batch.kvPut ?? [])
     s.kvPut.run(scope.userId, cubeKey(e.namespace), e.key, e.value, now, now);
   for (const e of batch.kvDelete ?? []) s.kvDelete.run(scope.userId, cubeKey(e.namespace), e.key);
-  return removed;
+  return { removed, reindexed };
 }

@@ -1,0 +1,193 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { MemoryRecord } from "../../model/index.js";
+import { seededRandom } from "../../testing/index.js";
+import type { TextQuery } from "../storage-port.js";
+import { COMMON_SHARE } from "./common-terms.js";
+import { ftsMatch } from "./sqlite-search.js";
+import { SqliteStorage } from "./sqlite-storage.js";
+
+function record(id: string, userId: string, text: string): MemoryRecord {
+  const at = "2026-01-01T00:00:00.000Z";
+  return {
+    ...{ id, userId, cube: ["user", userId], agentId: null, sessionId: null, kind: "message" },
+    ...{ tier: "short", role: null, name: null, text, context: null, key: null, metadata: {} },
+    ...{ status: "ready", version: 1, validFrom: at, validTo: null, createdAt: at, updatedAt: at },
+    expiredAt: null,
+  } as MemoryRecord;
+}
+
+// "alice" is in about half of the rows and "river" in a fifth: common (over 5%). "kite", "zeppelin"
+// and "harbour" are each in about 2%: rare. Filler words pad the rows to varied lengths.
+const FILLER = "morning evening garden window letter market bridge lantern pocket meadow".split(" ");
+function text(random: () => number): string {
+  const words: string[] = [];
+  if (random() < 0.5) words.push("alice");
+  if (random() < 0.2) words.push("river");
+  if (random() < 0.02) words.push("kite");
+  if (random() < 0.02) words.push("zeppelin");
+  if (random() < 0.02) words.push("harbour");
+  const filler = 2 + Math.floor(random() * 12);
+  for (let i = 0; i < filler; i++) words.push(FILLER[Math.floor(random() * FILLER.length)] as string);
+  for (let i = words.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [words[i], words[j]] = [words[j] as string, words[i] as string];
+  }
+  return words.join(" ");
+}
+
+describe("full-text search with common terms remembered", () => {
+  const dir = mkdtempSync(join(tmpdir(), "engram-common-terms-"));
+  const path = join(dir, "engram.db");
+  const storage = new SqliteStorage({ path });
+  let reference: Database.Database;
+  const u1 = { userId: "u1" };
+  const random = seededRandom(42);
+  let next = 0;
+  const add = async (userId: string, count: number, make = () => text(random)) => {
+    const upsert = Array.from({ length: count }, () => ({
+      record: record(`${userId}-${next++}`, userId, make()),
+      vector: null,
+    }));
+    await storage.write({ userId }, { upsert });
+  };
+
+  /** Every match of the whole query in u1's rows, by FTS5 alone: [id, score (higher is better)]. */
+  const exact = (query: string): Map<string, number> => {
+    const rows = reference
+      .prepare(
+        `SELECT m.id, bm25(memories_fts) AS s FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
+         WHERE memories_fts MATCH ? AND m.user_id = 'u1'`,
+      )
+      .raw()
+      .all(ftsMatch(query)) as [string, number][];
+    return new Map(rows.map(([id, s]) => [id, -s]));
+  };
+  const holds = (id: string, words: string[]): boolean => {
+    const row = reference.prepare("SELECT text FROM memories WHERE id = ?").pluck().get(id) as string;
+    return words.some((w) => row.split(" ").includes(w));
+  };
+  const statsOf = (scores: number[], k: number) => {
+    const top = [...scores].sort((a, b) => b - a).slice(0, k);
+    const mean = top.reduce((a, b) => a + b, 0) / top.length;
+    const sd = Math.sqrt(top.reduce((a, b) => a + (b - mean) ** 2, 0) / top.length);
+    return { mean, sd, count: top.length, floor: Math.min(...top) };
+  };
+
+  beforeAll(async () => {
+    await add("u1", 600);
+    await add("u2", 300, () => `kite zeppelin alice ${text(random)}`);
+    reference = new Database(path, { readonly: true });
+  });
+
+  afterAll(async () => {
+    reference.close();
+    await storage.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("lists each row holding a rare term with the whole query's exact BM25, best first", async () => {
+    for (const query of [
+      "alice kite",
+      "Alice and the river zeppelin",
+      "harbour river",
+      "kite zeppelin harbour",
+    ]) {
+      const hits = await storage.textSearch(u1, { text: query, k: 1000 });
+      const want = exact(query);
+      const rare = ["kite", "zeppelin", "harbour"].filter((w) => query.toLowerCase().includes(w));
+      const listed = [...want.keys()].filter((id) => holds(id, rare));
+      expect(hits.map((h) => h.id).sort()).toEqual(listed.sort());
+      for (const h of hits) expect(h.score).toBeCloseTo(want.get(h.id) as number, 9);
+      for (let i = 1; i < hits.length; i++) {
+        expect(hits[i - 1]?.score as number).toBeGreaterThanOrEqual(hits[i]?.score as number);
+      }
+    }
+  });
+
+  it("counts rows matching common terms only in textStats, over the best statsOver matches", async () => {
+    const query: TextQuery = { text: "alice kite", k: 10, statsOver: 100 };
+    const hits = await storage.textSearch(u1, query);
+    const kites = [...exact("kite").keys()].length;
+    expect(kites).toBeGreaterThan(0);
+    expect(hits).toHaveLength(Math.min(10, kites));
+    const all = [...exact("alice kite").values()];
+    expect(all.length).toBeGreaterThan(200); // "alice" alone matches about half of the 600 rows
+    const stats = await storage.textStats(u1, query);
+    const want = statsOf(all, 100);
+    expect(stats?.count).toBe(100);
+    expect(stats?.mean).toBeCloseTo(want.mean, 9);
+    expect(stats?.sd).toBeCloseTo(want.sd, 9);
+    expect(stats?.floor).toBeCloseTo(want.floor, 9);
+    // Over every match when statsOver exceeds them.
+    const wide = await storage.textStats(u1, { ...query, statsOver: 10_000 });
+    expect(wide?.count).toBe(all.length);
+    expect(wide?.mean).toBeCloseTo(statsOf(all, all.length).mean, 9);
+  });
+
+  it("treats as common exactly the terms found in more than 5% of the range's rows", async () => {
+    const rows = 600;
+    const share = (word: string) =>
+      (reference
+        .prepare(
+          "SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ? AND rowid IN (SELECT rowid FROM memories WHERE user_id = 'u1')",
+        )
+        .pluck()
+        .get(`"${word}"`) as number) / rows;
+    expect(share("alice")).toBeGreaterThan(COMMON_SHARE);
+    expect(share("river")).toBeGreaterThan(COMMON_SHARE);
+    expect(share("kite")).toBeLessThan(COMMON_SHARE);
+    // A query of common terms only lists its best matches, exact.
+    const hits = await storage.textSearch(u1, { text: "alice river", k: 50 });
+    const want = [...exact("alice river").values()].sort((a, b) => b - a);
+    expect(hits).toHaveLength(50);
+    for (const [i, h] of hits.entries()) expect(h.score).toBeCloseTo(want[i] as number, 9);
+  });
+
+  it("stays exact as rows are appended, rewritten and deleted after the terms were remembered", async () => {
+    const query = "alice river kite";
+    const first = "u1-0";
+    await storage.write(u1, {
+      upsert: [{ record: record(first, "u1", "alice alice river kite"), vector: null }],
+    });
+    await storage.textSearch(u1, { text: query, k: 1000 }); // remember "alice" and "river", u1-0 included
+    // Under 10% more rows, so the remembered scores are extended, not retaken.
+    await add("u1", 20);
+    await storage.write(u1, { upsert: [{ record: record(first, "u1", "kite harbour"), vector: null }] });
+    await storage.write(u1, { deleteIds: ["u1-1", "u1-2"] });
+    const hits = await storage.textSearch(u1, { text: query, k: 1000 });
+    const want = exact(query);
+    expect(hits.map((h) => h.id).sort()).toEqual([...want.keys()].filter((id) => holds(id, ["kite"])).sort());
+    for (const h of hits) expect(h.score).toBeCloseTo(want.get(h.id) as number, 9);
+    expect(hits.find((h) => h.id === first)?.score).toBeCloseTo(want.get(first) as number, 9);
+    expect(hits.some((h) => h.id === "u1-1" || h.id === "u1-2")).toBe(false);
+  });
+
+  it("keeps only the wanted ids, with the same scores and statistics over them", async () => {
+    const want = exact("alice zeppelin");
+    const ids = [...want.keys()].filter((_, i) => i % 3 === 0);
+    const query: TextQuery = { text: "alice zeppelin", k: 1000, statsOver: 1000, filter: { ids } };
+    const hits = await storage.textSearch(u1, query);
+    expect(hits.length).toBeGreaterThan(0);
+    for (const h of hits) {
+      expect(ids).toContain(h.id);
+      expect(holds(h.id, ["zeppelin"])).toBe(true);
+      expect(h.score).toBeCloseTo(want.get(h.id) as number, 9);
+    }
+    const stats = await storage.textStats(u1, query);
+    expect(stats?.count).toBe(ids.length);
+  });
+
+  it("never ranks or counts another user's rows", async () => {
+    const hits = await storage.textSearch(u1, { text: "kite zeppelin alice", k: 1000, statsOver: 5000 });
+    expect(hits.every((h) => h.id.startsWith("u1-"))).toBe(true);
+    const stats = await storage.textStats(u1, { text: "kite zeppelin alice", k: 1000, statsOver: 5000 });
+    expect(stats?.count).toBe(exact("kite zeppelin alice").size);
+    const other = await storage.textSearch({ userId: "u2" }, { text: "kite", k: 1000 });
+    expect(other).toHaveLength(300);
+    expect(other.every((h) => h.id.startsWith("u2-"))).toBe(true);
+  });
+});

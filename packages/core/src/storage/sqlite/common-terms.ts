@@ -1,0 +1,166 @@
+import type Database from "better-sqlite3";
+import type { RowRange } from "./row-blocks.js";
+
+/** A query term found in more than this share of a range's rows is common there. */
+export const COMMON_SHARE = 0.05;
+/**
+ * Ranges with fewer rows are ranked whole by one FTS5 query. Splitting pays off well below the sizes
+ * where scoring every match costs much, because FTS5 computes each phrase's IDF by reading its doclist
+ * over the whole index: a term common there costs a small range as much as a large one.
+ */
+export const MIN_SPLIT_ROWS = 32;
+/** Remembered counts and scores are retaken once the range or the whole index has grown this much. */
+const DRIFT = 0.1;
+/** Bound on the terms remembered per range. */
+const MAX_TERMS = 4096;
+
+export const quoteTerm = (term: string): string => `"${term.replaceAll('"', '""')}"`;
+export const anyOf = (terms: readonly string[]): string => terms.map(quoteTerm).join(" OR ");
+
+/** One common term's BM25 contribution to every row of a range that holds it. */
+export interface TermScores {
+  /** rowid - range.lo of each row holding the term, ascending. */
+  readonly offsets: Int32Array;
+  /** The term's part of those rows' BM25 (higher is better), as FTS5's bm25() computes it. */
+  readonly scores: Float64Array;
+  /** Rows after this rowid are not scored yet. */
+  readonly scoredTo: number;
+}
+
+interface RangeEntry {
+  /** The range's rows, and the index's rows, when the entry was started. */
+  readonly rows: number;
+  readonly indexRows: number;
+  readonly counts: Map<string, number>;
+  readonly scores: Map<string, TermScores>;
+}
+
+/** FTS5's row count (what BM25's IDF is computed over): the first varint of its averages record. */
+function readIndexRows(db: Database.Database): Database.Statement {
+  return db.prepare("SELECT block FROM memories_fts_data WHERE id = 1").pluck();
+}
+
+function varint(bytes: Uint8Array): number {
+  let value = 0;
+  for (let i = 0; i < 8 && i < bytes.length; i++) {
+    const b = bytes[i] as number;
+    value = value * 128 + (b & 0x7f);
+    if ((b & 0x80) === 0) return value;
+  }
+  return value * 256 + (bytes[8] ?? 0);
+}
+
+/**
+ * What the full-text search remembers per rowid range about its common terms: how many rows hold each
+ * query term (counted up to the threshold) and, for a common term, its BM25 contribution to every row
+ * that holds it. FTS5's BM25 is a sum over the query's phrases, so a row's score for the whole query is
+ * FTS5's score for the query's rare terms plus the remembered parts of its common terms: the rare terms
+ * are ranked by FTS5 on each query, and the common terms, which would have FTS5 score a large share of
+ * the scope every time (a speaker's name in a long conversation), are scored once.
+ *
+ * Rows appended to the range are scored on the next query; a row re-indexed or deleted in the range
+ * drops the range's entry, and so does a write from another connection or a forgotten user (a reused
+ * range never keeps a former owner's data). IDF and the average row length move as the index grows, so
+ * an entry is retaken once the range or the index has grown by 10% since it was started.
+ */
+export class CommonTerms {
+  private readonly ranges = new Map<number, RangeEntry>();
+  private readonly count: Database.Statement;
+  private readonly score: Database.Statement;
+  private readonly indexRowsStatement: Database.Statement;
+
+  constructor(db: Database.Database) {
+    this.count = db
+      .prepare(
+        `SELECT count(*) FROM (SELECT 1 FROM memories_fts
+         WHERE memories_fts MATCH ? AND rowid BETWEEN ? AND ? LIMIT ?)`,
+      )
+      .pluck();
+    this.score = db
+      .prepare(
+        `SELECT rowid, bm25(memories_fts) FROM memories_fts
+         WHERE memories_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rowid`,
+      )
+      .raw();
+    this.indexRowsStatement = readIndexRows(db);
+  }
+
+  /** The index's row count, as BM25 uses it. */
+  indexRows(): number {
+    const block = this.indexRowsStatement.get() as Uint8Array | undefined;
+    return block ? varint(block) : 0;
+  }
+
+  /**
+   * The terms found in more than COMMON_SHARE of the range's `rows` (none below MIN_SPLIT_ROWS rows),
+   * counting each term once per entry.
+   */
+  common(range: RowRange, rows: number, indexRows: number, terms: readonly string[]): Set<string> {
+    const out = new Set<string>();
+    if (rows < MIN_SPLIT_ROWS) return out;
+    const entry = this.entry(range, rows, indexRows);
+    const cap = Math.ceil(entry.rows * COMMON_SHARE);
+    for (const term of terms) {
+      let n = entry.counts.get(term);
+      if (n === undefined) {
+        n = this.count.get(quoteTerm(term), range.lo, range.hi, cap + 1) as number;
+        entry.counts.set(term, n);
+      }
+      if (n > cap) out.add(term);
+    }
+    return out;
+  }
+
+  /** A common term's contribution to each row of the range holding it, scoring rows appended since. */
+  scores(range: RowRange, rows: number, indexRows: number, term: string): TermScores {
+    const entry = this.entry(range, rows, indexRows);
+    const last = range.lo + rows - 1;
+    const old = entry.scores.get(term) ?? {
+      offsets: new Int32Array(0),
+      scores: new Float64Array(0),
+      scoredTo: range.lo - 1,
+    };
+    if (old.scoredTo >= last) return old;
+    const scores = this.append(old, term, range.lo, last);
+    entry.scores.set(term, scores);
+    return scores;
+  }
+
+  /** Rows re-indexed or deleted: the entries of their ranges no longer describe them. */
+  invalidate(rowids: Iterable<number>, rangeOf: (rowid: number) => number): void {
+    for (const rowid of rowids) this.ranges.delete(rangeOf(rowid));
+  }
+
+  drop(): void {
+    this.ranges.clear();
+  }
+
+  private append(old: TermScores, term: string, lo: number, to: number): TermScores {
+    const rows = this.score.all(quoteTerm(term), old.scoredTo + 1, to) as [number, number][];
+    if (rows.length === 0) return { ...old, scoredTo: to };
+    const offsets = new Int32Array(old.offsets.length + rows.length);
+    const scores = new Float64Array(old.scores.length + rows.length);
+    offsets.set(old.offsets);
+    scores.set(old.scores);
+    rows.forEach(([rowid, bm25], i) => {
+      offsets[old.offsets.length + i] = rowid - lo;
+      scores[old.scores.length + i] = -bm25;
+    });
+    return { offsets, scores, scoredTo: to };
+  }
+
+  private entry(range: RowRange, rows: number, indexRows: number): RangeEntry {
+    let entry = this.ranges.get(range.lo);
+    if (
+      !entry ||
+      rows > entry.rows * (1 + DRIFT) ||
+      rows < entry.rows * (1 - DRIFT) ||
+      Math.abs(indexRows - entry.indexRows) > entry.indexRows * DRIFT ||
+      entry.counts.size > MAX_TERMS
+    ) {
+      entry = { rows, indexRows, counts: new Map(), scores: new Map() };
+      this.ranges.set(range.lo, entry);
+    }
+    return entry;
+  }
+}
