@@ -40,6 +40,22 @@ describeConformance("edges", ({ test }) => {
     expect(await port.edges(U, { from: "p3" })).toEqual([]);
   });
 
+  test("takes several targets: the edges into any of them", async (port) => {
+    await writeGraph(port);
+    expect(keys(await port.edges(U, { to: ["seg", "p2"] }))).toEqual([
+      "p1-next->p2",
+      "p1-part_of->seg",
+      "p2-part_of->seg",
+    ]);
+    expect(keys(await port.edges(U, { to: ["seg", "p2"], type: "part_of" }))).toEqual([
+      "p1-part_of->seg",
+      "p2-part_of->seg",
+    ]);
+    expect(keys(await port.edges(U, { to: ["p3"] }))).toEqual(["p2-next->p3"]);
+    expect(await port.edges(U, { to: [] })).toEqual([]);
+    expect(await port.edges({ userId: "u2" }, { to: ["seg", "p2"] })).toEqual([]);
+  });
+
   test("stores an edge written twice once", async (port) => {
     await writeGraph(port);
     await port.write(U, { edges: [makeEdge("u1", "p1", "p2", "next")] });

@@ -58,9 +58,9 @@ async function pagesInSegments(
   segments: SearchResult[],
 ) {
   const scope = { userId: input.userId };
-  const members = (
-    await Promise.all(segments.map((s) => ctx.storage.edges(scope, { to: s.id, type: "part_of" })))
-  ).flat();
+  const members = segments.length
+    ? await ctx.storage.edges(scope, { to: segments.map((s) => s.id), type: "part_of" })
+    : [];
   if (members.length === 0) return { pages: [] as SearchResult[], owner: new Map<string, string>() };
   const owner = new Map(members.map((e) => [e.from, e.to]));
   const inside = await searchMemories(ctx, {

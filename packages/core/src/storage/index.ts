@@ -12,6 +12,7 @@ export {
 } from "./sqlite/index.js";
 export type {
   ClaimOptions,
+  EdgeQuery,
   ForgetReport,
   Hit,
   Job,
@@ -25,6 +26,7 @@ export type {
   StoragePort,
   StorageStats,
   TextQuery,
+  TextStats,
   VectorQuery,
   VectorStats,
   WriteBatch,

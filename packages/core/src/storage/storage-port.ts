@@ -48,6 +48,12 @@ export interface Hit {
   readonly score: number;
 }
 
+export interface EdgeQuery {
+  readonly from?: string;
+  readonly to?: string | readonly string[];
+  readonly type?: EdgeType;
+}
+
 export interface TextQuery {
   readonly text: string;
   readonly k: number;
@@ -196,7 +202,8 @@ export interface StoragePort {
   textStats?(scope: Scope, query: TextQuery): Promise<TextStats | null>;
 
   history(scope: Scope, memoryId: string): Promise<MemoryVersion[]>;
-  edges(scope: Scope, query: { from?: string; to?: string; type?: EdgeType }): Promise<MemoryEdge[]>;
+  /** The user's edges; `to` may name several targets (any of them), as retrieval reads several segments. */
+  edges(scope: Scope, query: EdgeQuery): Promise<MemoryEdge[]>;
 
   kvGet(scope: Scope, namespace: readonly string[], key: string): Promise<KvEntry | null>;
   kvList(scope: Scope, options?: KvListOptions): Promise<KvEntry[]>;

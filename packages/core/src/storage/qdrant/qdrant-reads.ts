@@ -8,6 +8,7 @@ import {
   TIERS,
 } from "../../model/index.js";
 import type {
+  EdgeQuery,
   Hit,
   KvEntry,
   KvListOptions,
@@ -20,6 +21,7 @@ import type {
 import { JOB_STATUSES } from "../storage-port.js";
 import type { Collections } from "./collections.js";
 import {
+  anyOf,
   match,
   memoryFilter,
   type QCondition,
@@ -151,10 +153,14 @@ export class QdrantReads {
       .sort((a, b) => a.version - b.version || a.at.localeCompare(b.at));
   }
 
-  async edges(scope: Scope, query: { from?: string; to?: string; type?: string }): Promise<MemoryEdge[]> {
+  async edges(scope: Scope, query: EdgeQuery): Promise<MemoryEdge[]> {
     const must = [scopeCondition(scope)];
     if (query.from !== undefined) must.push(match("src", query.from));
-    if (query.to !== undefined) must.push(match("dst", query.to));
+    if (typeof query.to === "string") must.push(match("dst", query.to));
+    else if (query.to !== undefined) {
+      if (query.to.length === 0) return [];
+      must.push(anyOf("dst", query.to));
+    }
     if (query.type !== undefined) must.push(match("type", query.type));
     const found = await this.points.scroll(this.names.edges, { must });
     return found.map((p) => payloadToEdge(p.payload)).sort((a, b) => a.createdAt.localeCompare(b.createdAt));

@@ -1,7 +1,6 @@
 import { ClosedError, EngramError, StorageError } from "../../errors/index.js";
 import {
   assertScope,
-  type EdgeType,
   type MemoryEdge,
   type MemoryRecord,
   type MemoryVersion,
@@ -10,6 +9,7 @@ import {
 import { assertBatchScope } from "../batch-scope.js";
 import type {
   ClaimOptions,
+  EdgeQuery,
   ForgetReport,
   Hit,
   Job,
@@ -136,7 +136,7 @@ export class QdrantStorage implements StoragePort {
     return this.scopedRun(scope, "history", (c) => c.reads.history(scope, memoryId));
   }
 
-  async edges(scope: Scope, query: { from?: string; to?: string; type?: EdgeType }): Promise<MemoryEdge[]> {
+  async edges(scope: Scope, query: EdgeQuery): Promise<MemoryEdge[]> {
     return this.scopedRun(scope, "edges", (c) => c.reads.edges(scope, query));
   }
 

@@ -6,14 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MemoryRecord } from "../../model/index.js";
 import { seededRandom } from "../../testing/index.js";
 import type { TextQuery } from "../storage-port.js";
-import { COMMON_SHARE } from "./common-terms.js";
+import { COMMON_SHARE, MIN_SPLIT_ROWS, WIDESPREAD_ROWS } from "./common-terms.js";
 import { ftsMatch } from "./sqlite-search.js";
 import { SqliteStorage } from "./sqlite-storage.js";
 
-function record(id: string, userId: string, text: string): MemoryRecord {
+function record(id: string, userId: string, text: string, kind = "message"): MemoryRecord {
   const at = "2026-01-01T00:00:00.000Z";
   return {
-    ...{ id, userId, cube: ["user", userId], agentId: null, sessionId: null, kind: "message" },
+    ...{ id, userId, cube: ["user", userId], agentId: null, sessionId: null, kind },
     ...{ tier: "short", role: null, name: null, text, context: null, key: null, metadata: {} },
     ...{ status: "ready", version: 1, validFrom: at, validTo: null, createdAt: at, updatedAt: at },
     expiredAt: null,
@@ -55,15 +55,15 @@ describe("full-text search with common terms remembered", () => {
     await storage.write({ userId }, { upsert });
   };
 
-  /** Every match of the whole query in u1's rows, by FTS5 alone: [id, score (higher is better)]. */
-  const exact = (query: string): Map<string, number> => {
+  /** Every match of the whole query in u1's rows of a kind, by FTS5 alone: [id, score (higher is better)]. */
+  const exact = (query: string, kind: string | null = null, userId = "u1"): Map<string, number> => {
     const rows = reference
       .prepare(
         `SELECT m.id, bm25(memories_fts) AS s FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
-         WHERE memories_fts MATCH ? AND m.user_id = 'u1'`,
+         WHERE memories_fts MATCH @q AND m.user_id = @userId AND (@kind IS NULL OR m.kind = @kind)`,
       )
       .raw()
-      .all(ftsMatch(query)) as [string, number][];
+      .all({ q: ftsMatch(query), kind, userId }) as [string, number][];
     return new Map(rows.map(([id, s]) => [id, -s]));
   };
   const holds = (id: string, words: string[]): boolean => {
@@ -179,6 +179,32 @@ describe("full-text search with common terms remembered", () => {
     }
     const stats = await storage.textStats(u1, query);
     expect(stats?.count).toBe(ids.length);
+  });
+
+  it("remembers a term widespread in the index even where it is rare, with the same scores and listing", async () => {
+    // A user with a few dozen facts: "alice", widespread across the index, is in one of them only.
+    const u3 = { userId: "u3" };
+    const facts = Array.from({ length: 40 }, (_, i) =>
+      record(
+        `u3-${i}`,
+        "u3",
+        i === 0 ? "alice keeps a kite" : i % 8 === 0 ? "a red kite" : `fact ${i} garden`,
+        "fact",
+      ),
+    );
+    await storage.write(u3, { upsert: facts.map((r) => ({ record: r, vector: null })) });
+    expect(facts.length).toBeGreaterThanOrEqual(MIN_SPLIT_ROWS);
+    expect(exact("alice").size).toBeGreaterThan(WIDESPREAD_ROWS);
+    const query: TextQuery = { text: "alice kite", k: 100, filter: { kinds: ["fact"] } };
+    for (let round = 0; round < 2; round++) {
+      const hits = await storage.textSearch(u3, query);
+      const want = exact("alice kite", "fact", "u3");
+      // "kite" is common among these facts (5 of 40), "alice" rare there: the fact holding "alice" is
+      // listed, with its exact score, and the kite-only facts count in the statistics.
+      expect(hits.map((h) => h.id)).toEqual(["u3-0"]);
+      expect(hits[0]?.score).toBeCloseTo(want.get("u3-0") as number, 9);
+      expect((await storage.textStats(u3, query))?.count).toBe(want.size);
+    }
   });
 
   it("never ranks or counts another user's rows", async () => {

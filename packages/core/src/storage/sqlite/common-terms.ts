@@ -9,8 +9,14 @@ export const COMMON_SHARE = 0.05;
  * over the whole index: a term common there costs a small range as much as a large one.
  */
 export const MIN_SPLIT_ROWS = 32;
+/**
+ * A term in more rows than this across the whole index is remembered in every range it is searched in,
+ * common there or not: FTS5 reads a term's whole doclist to compute its IDF on every query, so such a
+ * term costs a query over a dozen facts as much as one over thousands of messages.
+ */
+export const WIDESPREAD_ROWS = 256;
 /** Remembered counts and scores are retaken once the range or the whole index has grown this much. */
-const DRIFT = 0.1;
+const DRIFT = 0.05;
 /** Bound on the terms remembered per range. */
 const MAX_TERMS = 4096;
 
@@ -60,12 +66,25 @@ function varint(bytes: Uint8Array): number {
  *
  * Rows appended to the range are scored on the next query; a row re-indexed or deleted in the range
  * drops the range's entry, and so does a write from another connection or a forgotten user (a reused
- * range never keeps a former owner's data). IDF and the average row length move as the index grows, so
- * an entry is retaken once the range or the index has grown by 10% since it was started.
+ * range never keeps a former owner's data). IDF and the average row length move as the index grows: a
+ * remembered part keeps the values of when it was scored, and an entry is retaken once the range or the
+ * index has changed by 5% since it was started, which bounds how far those parts drift from a fresh score.
  */
+/** How a query's terms are ranked in one range. */
+export interface TermPlan {
+  /** Terms in more than COMMON_SHARE of the range's rows: they alone do not list a row. */
+  readonly common: ReadonlySet<string>;
+  /** Terms whose scores come from memory: the common ones and those widespread in the whole index. */
+  readonly remembered: ReadonlySet<string>;
+}
+
 export class CommonTerms {
   private readonly ranges = new Map<number, RangeEntry>();
+  /** Matches of a term over the whole index, counted up to WIDESPREAD_ROWS + 1. */
+  private readonly widespread = new Map<string, number>();
+  private widespreadIndexRows = 0;
   private readonly count: Database.Statement;
+  private readonly countAll: Database.Statement;
   private readonly score: Database.Statement;
   private readonly indexRowsStatement: Database.Statement;
 
@@ -75,6 +94,9 @@ export class CommonTerms {
         `SELECT count(*) FROM (SELECT 1 FROM memories_fts
          WHERE memories_fts MATCH ? AND rowid BETWEEN ? AND ? LIMIT ?)`,
       )
+      .pluck();
+    this.countAll = db
+      .prepare("SELECT count(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)")
       .pluck();
     this.score = db
       .prepare(
@@ -92,12 +114,13 @@ export class CommonTerms {
   }
 
   /**
-   * The terms found in more than COMMON_SHARE of the range's `rows` (none below MIN_SPLIT_ROWS rows),
-   * counting each term once per entry.
+   * Which of the query's terms are common in the range and which are remembered (none below
+   * MIN_SPLIT_ROWS rows), counting each term once per range entry and once over the whole index.
    */
-  common(range: RowRange, rows: number, indexRows: number, terms: readonly string[]): Set<string> {
-    const out = new Set<string>();
-    if (rows < MIN_SPLIT_ROWS) return out;
+  plan(range: RowRange, rows: number, indexRows: number, terms: readonly string[]): TermPlan {
+    const common = new Set<string>();
+    const remembered = new Set<string>();
+    if (rows < MIN_SPLIT_ROWS) return { common, remembered };
     const entry = this.entry(range, rows, indexRows);
     const cap = Math.ceil(entry.rows * COMMON_SHARE);
     for (const term of terms) {
@@ -106,12 +129,29 @@ export class CommonTerms {
         n = this.count.get(quoteTerm(term), range.lo, range.hi, cap + 1) as number;
         entry.counts.set(term, n);
       }
-      if (n > cap) out.add(term);
+      if (n > cap) common.add(term);
+      if (n > cap || this.isWidespread(term, indexRows)) remembered.add(term);
     }
-    return out;
+    return { common, remembered };
   }
 
-  /** A common term's contribution to each row of the range holding it, scoring rows appended since. */
+  private isWidespread(term: string, indexRows: number): boolean {
+    if (
+      Math.abs(indexRows - this.widespreadIndexRows) > this.widespreadIndexRows * DRIFT ||
+      this.widespread.size > MAX_TERMS
+    ) {
+      this.widespread.clear();
+      this.widespreadIndexRows = indexRows;
+    }
+    let n = this.widespread.get(term);
+    if (n === undefined) {
+      n = this.countAll.get(quoteTerm(term), WIDESPREAD_ROWS + 1) as number;
+      this.widespread.set(term, n);
+    }
+    return n > WIDESPREAD_ROWS;
+  }
+
+  /** A remembered term's contribution to each row of the range holding it, scoring rows appended since. */
   scores(range: RowRange, rows: number, indexRows: number, term: string): TermScores {
     const entry = this.entry(range, rows, indexRows);
     const last = range.lo + rows - 1;
@@ -133,6 +173,7 @@ export class CommonTerms {
 
   drop(): void {
     this.ranges.clear();
+    this.widespread.clear();
   }
 
   private append(old: TermScores, term: string, lo: number, to: number): TermScores {

@@ -5,6 +5,9 @@ import { filterToSql } from "./filter-sql.js";
 import type { RowBlocks } from "./row-blocks.js";
 import { type MemoryRow, RECORD_COLUMNS, rowToRecord } from "./row-mapping.js";
 
+/** Prepares a statement (the storage's cache of prepared statements). */
+export type Prepare = (sql: string) => Database.Statement;
+
 /** Up to this many rows of the wanted kinds, a scan reads their rowid blocks and sorts them. */
 const SORTED_SCAN_ROWS = 4096;
 
@@ -14,7 +17,7 @@ const SORTED_SCAN_ROWS = 4096;
  * blocks instead and sorted. Null: the user has no row of those kinds.
  */
 function scanSource(
-  db: Database.Database,
+  prepare: Prepare,
   blocks: RowBlocks,
   userId: string,
   filter: ScanOptions["filter"],
@@ -24,7 +27,7 @@ function scanSource(
   if (!kinds) return plain;
   // Few rows of these kinds in these tiers (the short-term queue among thousands of older messages):
   // read them through the (user, kind, tier) index and sort, rather than walk the time index past them.
-  if (kinds.length && filter?.tiers?.length && fewInTiers(db, userId, kinds, filter.tiers)) {
+  if (kinds.length && filter?.tiers?.length && fewInTiers(prepare, userId, kinds, filter.tiers)) {
     return { from: "memories m INDEXED BY memories_user_kind", sql: "", params: [] };
   }
   const ranges = blocks.ranges(userId, kinds);
@@ -39,17 +42,16 @@ function scanSource(
 
 /** Whether at most SORTED_SCAN_ROWS rows of the user have one of the kinds and tiers (an index count). */
 function fewInTiers(
-  db: Database.Database,
+  prepare: Prepare,
   userId: string,
   kinds: readonly string[],
   tiers: readonly string[],
 ): boolean {
   const list = (n: number) => Array.from({ length: n }, () => "?").join(",");
-  const rows = db
-    .prepare(
-      `SELECT count(*) FROM (SELECT 1 FROM memories INDEXED BY memories_user_kind
-       WHERE user_id = ? AND kind IN (${list(kinds.length)}) AND tier IN (${list(tiers.length)}) LIMIT ?)`,
-    )
+  const rows = prepare(
+    `SELECT count(*) FROM (SELECT 1 FROM memories INDEXED BY memories_user_kind
+     WHERE user_id = ? AND kind IN (${list(kinds.length)}) AND tier IN (${list(tiers.length)}) LIMIT ?)`,
+  )
     .pluck()
     .get(userId, ...kinds, ...tiers, SORTED_SCAN_ROWS + 1) as number;
   return rows <= SORTED_SCAN_ROWS;
@@ -57,20 +59,18 @@ function fewInTiers(
 
 /** A user's records under a filter, in event-time order (then system time, then insertion). */
 export function scanRecords(
-  db: Database.Database,
+  prepare: Prepare,
   blocks: RowBlocks,
   userId: string,
   options: ScanOptions,
 ): MemoryRecord[] {
   const where = filterToSql(userId, options.filter);
   const dir = options.order === "desc" ? "DESC" : "ASC";
-  const source = scanSource(db, blocks, userId, options.filter);
+  const source = scanSource(prepare, blocks, userId, options.filter);
   if (!source) return [];
-  const rows = db
-    .prepare(
-      `SELECT ${RECORD_COLUMNS} FROM ${source.from} WHERE ${where.sql}${source.sql}
-       ORDER BY coalesce(m.valid_from, m.created_at) ${dir}, m.created_at ${dir}, m.rowid ${dir} LIMIT ? OFFSET ?`,
-    )
-    .all(...where.params, ...source.params, options.limit ?? -1, options.offset ?? 0) as MemoryRow[];
+  const rows = prepare(
+    `SELECT ${RECORD_COLUMNS} FROM ${source.from} WHERE ${where.sql}${source.sql}
+     ORDER BY coalesce(m.valid_from, m.created_at) ${dir}, m.created_at ${dir}, m.rowid ${dir} LIMIT ? OFFSET ?`,
+  ).all(...where.params, ...source.params, options.limit ?? -1, options.offset ?? 0) as MemoryRow[];
   return rows.map(rowToRecord);
 }

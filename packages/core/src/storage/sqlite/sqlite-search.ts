@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import { queryTerms } from "../../model/index.js";
 import type { Hit, MemoryFilter, TextQuery, TextStats, VectorQuery, VectorStats } from "../storage-port.js";
-import { anyOf, CommonTerms } from "./common-terms.js";
+import { anyOf, CommonTerms, type TermPlan } from "./common-terms.js";
 import { filterToSql, needsSqlPrefilter } from "./filter-sql.js";
 import { BLOCK_BITS, type RowBlocks, type RowRange } from "./row-blocks.js";
 import { blobToVector } from "./row-mapping.js";
@@ -43,13 +43,13 @@ interface RangeMatches {
  * while filtering leaves fewer than k. BM25's statistics are the whole index's, so scores from different
  * ranges compare.
  *
- * In a large range, terms common there (in more than 5% of its rows: a speaker's name in a long
- * conversation) are not given to FTS5: their part of each row's BM25 is remembered per range
+ * In a range of 32 rows or more, terms common there (in more than 5% of its rows: a speaker's name in a
+ * long conversation) are not given to FTS5: their part of each row's BM25 is remembered per range
  * (`common-terms.ts`) and added to FTS5's score for the rare terms, so every match gets its exact score
  * while FTS5 ranks only the rows holding a rare term. A row whose only matches are common terms is not
  * listed (a name said in half the conversation is no evidence on its own), but its score counts in the
- * channel's statistics, which `textStats` gives the fusion: mean, deviation and floor over the top-k
- * scores of every match.
+ * channel's statistics, which `textStats` gives the fusion: mean, deviation and floor over the best
+ * `statsOver` scores of every match.
  */
 export class FullTextSearch {
   private readonly common: CommonTerms;
@@ -75,8 +75,9 @@ export class FullTextSearch {
     // SQLite's own sorter keeps the best `n` (a bounded heap): FTS5 does not take this ORDER BY.
     this.ranked = db.prepare(`${select} ORDER BY score, rowid LIMIT @n`).raw();
     this.matches = db.prepare(select).raw();
+    // The id index alone (it holds the rowid): the user's rows are told by their rowid blocks.
     this.rowids = db
-      .prepare("SELECT rowid FROM memories WHERE id IN (SELECT value FROM json_each(?)) AND +user_id = ?")
+      .prepare("SELECT rowid FROM memories WHERE id IN (SELECT value FROM json_each(?))")
       .pluck();
   }
 
@@ -84,27 +85,33 @@ export class FullTextSearch {
     const key = statsKey(userId, query);
     const terms = queryTerms(query.text);
     const ids = query.filter?.ids;
-    const wanted = ids && terms.length ? (this.rowids.all(JSON.stringify(ids), userId) as number[]) : null;
-    const indexRows = terms.length ? this.common.indexRows() : 0;
+    const ranges = terms.length ? this.blocks.ranges(userId, query.filter?.kinds) : [];
+    const wanted =
+      ids && ranges.length
+        ? (this.rowids.all(JSON.stringify(ids)) as number[]).filter((rowid) =>
+            ranges.some((r) => rowid >= r.lo && rowid <= r.hi),
+          )
+        : null;
+    const indexRows = ranges.length ? this.common.indexRows() : 0;
     // Per kind block: the block itself when it splits its terms (an id filter then keeps the wanted rows
     // of its matches), else the span of the wanted rows in it, ranked by one FTS5 query.
-    const plans = terms.length
-      ? this.blocks.ranges(userId, query.filter?.kinds).flatMap((range) => {
+    const plans = ranges.length
+      ? ranges.flatMap((range) => {
           const rows = this.blocks.rowsAtMost([range]);
-          const common = this.common.common(range, rows, indexRows, terms);
-          if (common.size > 0) return [{ range, rows, common, only: wanted ? new Set(wanted) : null }];
+          const plan = this.common.plan(range, rows, indexRows, terms);
+          if (plan.remembered.size > 0) return [{ range, rows, plan, only: wanted ? new Set(wanted) : null }];
           const span = wanted ? spanWithin(range, wanted) : range;
-          return span ? [{ range: span, rows, common, only: null }] : [];
+          return span ? [{ range: span, rows, plan, only: null }] : [];
         })
       : [];
     if (plans.length === 0) {
       this.remember(key, []);
       return [];
     }
-    const match = (plan: (typeof plans)[number], n: number) =>
-      plan.common.size > 0
-        ? this.splitMatches(plan.range, plan.rows, indexRows, terms, plan.common, plan.only)
-        : this.rankedMatches(plan.range, terms, n);
+    const match = (p: (typeof plans)[number], n: number) =>
+      p.plan.remembered.size > 0
+        ? this.splitMatches(p.range, p.rows, indexRows, terms, p.plan, p.only)
+        : this.rankedMatches(p.range, terms, n);
     let window = query.k + 16;
     // The first pass also keeps the best `statsOver` scores of each range, for textStats.
     let perRange = plans.map((plan) => match(plan, Math.max(window, query.statsOver ?? 0)));
@@ -204,10 +211,10 @@ export class FullTextSearch {
     rows: number,
     indexRows: number,
     terms: readonly string[],
-    common: ReadonlySet<string>,
+    plan: TermPlan,
     only: ReadonlySet<number> | null,
   ): RangeMatches {
-    const scored = this.scoreSplit(range, rows, indexRows, terms, common);
+    const scored = this.scoreSplit(range, rows, indexRows, terms, plan);
     const all = new Float64Array(scored.offsets.length);
     const listed: [number, number][] = [];
     let kept = 0;
@@ -232,11 +239,11 @@ export class FullTextSearch {
     rows: number,
     indexRows: number,
     terms: readonly string[],
-    common: ReadonlySet<string>,
+    plan: TermPlan,
   ): SplitScores {
     const key = JSON.stringify([range.lo, rows, indexRows, terms]);
     if (this.lastSplit?.key === key) return this.lastSplit.scores;
-    const rare = terms.filter((t) => !common.has(t));
+    const ranked = terms.filter((t) => !plan.remembered.has(t));
     if (this.sum.length < rows) {
       this.sum = new Float64Array(rows);
       this.mark = new Uint8Array(rows);
@@ -246,29 +253,30 @@ export class FullTextSearch {
     // mark: 0 no match, 1 common terms only, 2 a rare term.
     let matched = 0;
     try {
-      if (rare.length) {
-        for (const [rowid, bm25] of this.matches.all({ match: anyOf(rare), lo: range.lo, hi: range.hi }) as [
-          number,
-          number,
-        ][]) {
+      if (ranked.length) {
+        for (const [rowid, bm25] of this.matches.all({
+          match: anyOf(ranked),
+          lo: range.lo,
+          hi: range.hi,
+        }) as [number, number][]) {
           const offset = rowid - range.lo;
           sum[offset] = -bm25;
           mark[offset] = 2;
           touched[matched++] = offset;
         }
       }
-      for (const term of common) {
+      for (const term of plan.remembered) {
         const part = this.common.scores(range, rows, indexRows, term);
+        const termMark = plan.common.has(term) ? 1 : 2;
         for (let i = 0; i < part.offsets.length; i++) {
           const offset = part.offsets[i] as number;
           sum[offset] = (sum[offset] as number) + (part.scores[i] as number);
-          if (mark[offset] === 0) {
-            mark[offset] = 1;
-            touched[matched++] = offset;
-          }
+          if (mark[offset] === 0) touched[matched++] = offset;
+          if ((mark[offset] as number) < termMark) mark[offset] = termMark;
         }
       }
-      const listedMark = rare.length ? 2 : 1;
+      // Listed: rows holding a term rare in the range; with no such term, every match.
+      const listedMark = terms.some((t) => !plan.common.has(t)) ? 2 : 1;
       const scores: SplitScores = {
         offsets: touched.slice(0, matched),
         scores: new Float64Array(matched),
@@ -303,7 +311,7 @@ interface SplitScores {
 const RECENT_SEARCHES = 8;
 
 const statsKey = (userId: string, query: TextQuery): string =>
-  JSON.stringify([userId, query.text, query.filter ?? {}]);
+  JSON.stringify([userId, query.text, query.filter ?? {}, query.statsOver ?? query.k]);
 
 /** Start of the rowid block holding a rowid. */
 const blockStart = (rowid: number): number => Math.floor(rowid / 2 ** BLOCK_BITS) * 2 ** BLOCK_BITS;

@@ -14,6 +14,7 @@ import {
 import { assertBatchScope } from "../batch-scope.js";
 import type {
   ClaimOptions,
+  EdgeQuery,
   ForgetReport,
   Hit,
   Job,
@@ -151,12 +152,10 @@ export class SqliteStorage implements StoragePort {
     this.guard(scope, "getVectors");
     const where = filterToSql(scope.userId, { ids });
     const rows = this.run("getVectors", () =>
-      this.db
-        .prepare(
-          `SELECT m.id AS id, v.embedding AS embedding FROM memories m JOIN vectors v ON v.rowid = m.rowid
-           WHERE ${where.sql}`,
-        )
-        .all(...where.params),
+      this.cached(
+        `SELECT m.id AS id, v.embedding AS embedding FROM memories m JOIN vectors v ON v.rowid = m.rowid
+         WHERE ${where.sql}`,
+      ).all(...where.params),
     ) as { id: string; embedding: Buffer }[];
     const out = new Map<string, Float32Array>();
     for (const r of rows) {
@@ -215,21 +214,27 @@ export class SqliteStorage implements StoragePort {
     return rows.map(rowToVersion);
   }
 
-  async edges(scope: Scope, query: { from?: string; to?: string; type?: EdgeType }): Promise<MemoryEdge[]> {
+  async edges(scope: Scope, query: EdgeQuery): Promise<MemoryEdge[]> {
     this.guard(scope, "edges");
-    // Only the given conditions, as plain equalities, so SQLite can use the src or dst index.
+    // Only the given conditions, as plain equalities (or one list of targets), so SQLite can use the src
+    // or dst index.
+    const targets = typeof query.to === "string" ? [query.to] : query.to;
     const conditions = [
-      ...(query.from === undefined ? [] : [["src", query.from]]),
-      ...(query.to === undefined ? [] : [["dst", query.to]]),
-      ...(query.type === undefined ? [] : [["type", query.type]]),
+      ...(query.from === undefined ? [] : [["src = ?", query.from]]),
+      ...(targets === undefined
+        ? []
+        : [
+            targets.length === 1
+              ? ["dst = ?", targets[0]]
+              : ["dst IN (SELECT value FROM json_each(?))", JSON.stringify(targets)],
+          ]),
+      ...(query.type === undefined ? [] : [["type = ?", query.type]]),
     ] as [string, string][];
-    const where = conditions.map(([column]) => ` AND ${column} = ?`).join("");
+    const where = conditions.map(([condition]) => ` AND ${condition}`).join("");
     const rows = this.run("edges", () =>
-      this.db
-        .prepare(
-          `SELECT user_id, src, dst, type, created_at FROM edges WHERE user_id = ?${where} ORDER BY created_at`,
-        )
-        .all(scope.userId, ...conditions.map(([, value]) => value)),
+      this.cached(
+        `SELECT user_id, src, dst, type, created_at FROM edges WHERE user_id = ?${where} ORDER BY created_at`,
+      ).all(scope.userId, ...conditions.map(([, value]) => value)),
     ) as { user_id: string; src: string; dst: string; type: EdgeType; created_at: string }[];
     return rows.map((r) => ({
       userId: r.user_id,
@@ -336,7 +341,9 @@ export class SqliteStorage implements StoragePort {
   }
 
   private select(scope: Scope, options: ScanOptions): MemoryRecord[] {
-    return this.run("scan", () => scanRecords(this.db, this.writes.blocks, scope.userId, options));
+    return this.run("scan", () =>
+      scanRecords((sql) => this.cached(sql), this.writes.blocks, scope.userId, options),
+    );
   }
 
   /** Another process may have written the same file: then cached vectors and term counts are stale. */
@@ -350,13 +357,17 @@ export class SqliteStorage implements StoragePort {
   }
 
   private readDataVersion(): number {
-    return this.db.pragma("data_version", { simple: true }) as number;
+    return this.cached("PRAGMA data_version").pluck().get() as number;
   }
 
-  /** Hot paths (key-value reads for checkpoints, record reads for search) prepare their statements once. */
+  /**
+   * Hot paths (key-value reads for checkpoints, record reads and scans for retrieval) prepare their
+   * statements once per SQL text; the cache is bounded, as filters of many shapes make many texts.
+   */
   private cached(sql: string): Database.Statement {
     let statement = this.statements.get(sql);
     if (!statement) {
+      if (this.statements.size >= 256) this.statements.clear();
       statement = this.db.prepare(sql);
       this.statements.set(sql, statement);
     }
