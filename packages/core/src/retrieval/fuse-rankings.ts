@@ -88,12 +88,16 @@ export function fuseRankings(
     const hits = lists[channel] as readonly Hit[];
     const norm = normaliser(options.method, hits, options.stats?.[channel]);
     const weight = options.weights[channel];
-    hits.forEach((hit, i) => {
-      const entry = fused.get(hit.id) ?? { score: 0, channels: {} };
+    for (let i = 0; i < hits.length; i++) {
+      const hit = hits[i] as Hit;
+      let entry = fused.get(hit.id);
+      if (!entry) {
+        entry = { score: 0, channels: {} };
+        fused.set(hit.id, entry);
+      }
       entry.score += weight * norm(hit.score, i + 1);
       entry.channels[channel] = { rank: i + 1, score: hit.score };
-      fused.set(hit.id, entry);
-    });
+    }
   }
   // A candidate one channel did not return gets that channel's floor: its lowest listed score
   // (rrf: nothing), so being missed counts as ranking last, not as an average.
@@ -104,7 +108,7 @@ export function fuseRankings(
       for (const entry of fused.values()) if (!entry.channels[channel]) entry.score += floor;
     }
   }
-  return [...fused.entries()]
-    .map(([id, e]) => ({ id, score: e.score, channels: e.channels }))
-    .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+  const out: FusedHit[] = [];
+  for (const [id, e] of fused) out.push({ id, score: e.score, channels: e.channels });
+  return out.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
 }

@@ -215,18 +215,17 @@ export class FullTextSearch {
     only: ReadonlySet<number> | null,
   ): RangeMatches {
     const scored = this.scoreSplit(range, rows, indexRows, terms, plan);
+    if (!only) return { listed: scored.listed, all: scored.scores, complete: true };
     const all = new Float64Array(scored.offsets.length);
-    const listed: [number, number][] = [];
     let kept = 0;
     for (let i = 0; i < scored.offsets.length; i++) {
-      const rowid = range.lo + (scored.offsets[i] as number);
-      if (only && !only.has(rowid)) continue;
-      const score = scored.scores[i] as number;
-      all[kept++] = score;
-      if (scored.listed[i]) listed.push([rowid, score]);
+      if (only.has(range.lo + (scored.offsets[i] as number))) all[kept++] = scored.scores[i] as number;
     }
-    listed.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-    return { listed, all: all.subarray(0, kept), complete: true };
+    return {
+      listed: scored.listed.filter(([rowid]) => only.has(rowid)),
+      all: all.subarray(0, kept),
+      complete: true,
+    };
   }
 
   /**
@@ -280,13 +279,15 @@ export class FullTextSearch {
       const scores: SplitScores = {
         offsets: touched.slice(0, matched),
         scores: new Float64Array(matched),
-        listed: new Uint8Array(matched),
+        listed: [],
       };
       for (let i = 0; i < matched; i++) {
         const offset = touched[i] as number;
-        scores.scores[i] = sum[offset] as number;
-        scores.listed[i] = (mark[offset] as number) >= listedMark ? 1 : 0;
+        const score = sum[offset] as number;
+        scores.scores[i] = score;
+        if ((mark[offset] as number) >= listedMark) scores.listed.push([range.lo + offset, score]);
       }
+      scores.listed.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
       this.lastSplit = { key, scores };
       return scores;
     } finally {
@@ -300,11 +301,11 @@ export class FullTextSearch {
   }
 }
 
-/** A range's matches under the split: offsets from range.lo, scores, listed flags. */
+/** A range's matches under the split: offsets from range.lo and scores; the listed ones, best first. */
 interface SplitScores {
   readonly offsets: Int32Array;
   readonly scores: Float64Array;
-  readonly listed: Uint8Array;
+  readonly listed: [rowid: number, score: number][];
 }
 
 /** Searches whose match scores are kept for textStats. */
