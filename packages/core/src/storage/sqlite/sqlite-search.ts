@@ -214,7 +214,8 @@ export class FullTextSearch {
     plan: TermPlan,
     only: ReadonlySet<number> | null,
   ): RangeMatches {
-    const scored = this.scoreSplit(range, rows, indexRows, terms, plan);
+    // Only a search restricted to some ids (retrieval's second one) reuses the previous search's scores.
+    const scored = this.scoreSplit(range, rows, indexRows, terms, plan, only !== null);
     if (!only) return { listed: scored.listed, all: scored.scores, complete: true };
     const all = new Float64Array(scored.offsets.length);
     let kept = 0;
@@ -230,8 +231,8 @@ export class FullTextSearch {
 
   /**
    * Every match of the range with its score, and whether it is listed (holds a rare term; with no rare
-   * term, every match). The last result is kept until the next write: retrieval ranks the same query
-   * over the same messages twice (all of them, then those of the best segments).
+   * term, every match). The last result is kept until the next write, for `reuse`: retrieval ranks the
+   * same query over the same messages twice (all of them, then those of the best segments).
    */
   private scoreSplit(
     range: RowRange,
@@ -239,9 +240,10 @@ export class FullTextSearch {
     indexRows: number,
     terms: readonly string[],
     plan: TermPlan,
+    reuse: boolean,
   ): SplitScores {
     const key = JSON.stringify([range.lo, rows, indexRows, terms]);
-    if (this.lastSplit?.key === key) return this.lastSplit.scores;
+    if (reuse && this.lastSplit?.key === key) return this.lastSplit.scores;
     const ranked = terms.filter((t) => !plan.remembered.has(t));
     if (this.sum.length < rows) {
       this.sum = new Float64Array(rows);
