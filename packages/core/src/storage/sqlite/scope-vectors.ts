@@ -52,10 +52,14 @@ export class ScopeVectors {
   ): { hits: Hit[]; stats: VectorStats | null } {
     const sets = this.sets(kinds);
     const results = sets.map((set) => set.searchWithStats(query, k, filter));
-    const hits = results
-      .flatMap((r) => r.hits)
-      .sort((a, b) => b.score - a.score)
-      .slice(0, k);
+    const one = results.length === 1 ? (results[0] as (typeof results)[number]).hits : null;
+    // One set's hits are its best k; they need sorting only if the index did not return them in order.
+    const hits = one?.every((h, i) => i === 0 || (one[i - 1] as Hit).score >= h.score)
+      ? one
+      : results
+          .flatMap((r) => r.hits)
+          .sort((a, b) => b.score - a.score)
+          .slice(0, k);
     const exact = sets.every((set) => set.scansExactly(k, filter));
     return { hits, stats: exact ? pool(results.map((r) => r.stats)) : null };
   }
