@@ -174,3 +174,38 @@ describe("search", () => {
     }
   });
 });
+
+describe("search with full-text statistics from the backend", () => {
+  it("lists textCandidates full-text hits and standardises them over the best candidates matches", async () => {
+    const small = fs.mkdtempSync(path.join(os.tmpdir(), "engram-textstats-"));
+    const options = { tiers: false, background: false, embedder: null } as const;
+    const narrow = await createEngram({
+      ...options,
+      ids: sequentialIds(),
+      path: path.join(small, "a.db"),
+      fusion: { textCandidates: 2 },
+    });
+    const wide = await createEngram({ ...options, ids: sequentialIds(), path: path.join(small, "b.db") });
+    try {
+      // "kite" in every line, "red" in a few: ten matches, with distinct scores.
+      const lines = Array.from({ length: 10 }, (_, i) => `kite ${"red ".repeat(i % 3)}number ${i}`);
+      for (const e of [narrow, wide]) {
+        await e.add({ ...u1, messages: lines.map((content) => ({ role: "user" as const, content })) });
+      }
+      const few = await narrow.search({ ...u1, query: "red kite", k: 2 });
+      const all = await wide.search({ ...u1, query: "red kite", k: 2 });
+      // The same order and the same fused scores: the statistics come from all matches either way.
+      expect(few.map((r) => r.text)).toEqual(all.map((r) => r.text));
+      for (const [i, r] of few.entries()) expect(r.score).toBeCloseTo(all[i]?.score as number, 9);
+      expect(few.every((r) => (r.channels.fulltext?.rank ?? 0) <= 2)).toBe(true);
+      const error = await createEngram({ ...options, path: ":memory:", fusion: { textCandidates: 0 } }).catch(
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(ValidationError);
+    } finally {
+      await narrow.close();
+      await wide.close();
+      fs.rmSync(small, { recursive: true, force: true });
+    }
+  });
+});
