@@ -207,6 +207,24 @@ describe("full-text search with common terms remembered", () => {
     }
   });
 
+  it("follows an id to its new row when the record is deleted and written again, or changes kind", async () => {
+    const id = "u1-10";
+    const query: TextQuery = { text: "alice zeppelin", k: 10, filter: { ids: [id] } };
+    await storage.write(u1, { upsert: [{ record: record(id, "u1", "alice zeppelin"), vector: null }] });
+    expect((await storage.textSearch(u1, query)).map((h) => h.id)).toEqual([id]);
+    await storage.write(u1, { deleteIds: [id] });
+    expect(await storage.textSearch(u1, query)).toEqual([]);
+    await storage.write(u1, {
+      upsert: [{ record: record(id, "u1", "zeppelin alice", "fact"), vector: null }],
+    });
+    const hits = await storage.textSearch(u1, { ...query, filter: { ids: [id], kinds: ["fact"] } });
+    expect(hits.map((h) => h.id)).toEqual([id]);
+    expect(hits[0]?.score).toBeCloseTo(exact("alice zeppelin", "fact").get(id) as number, 9);
+    // And back to a message: a new rowid again.
+    await storage.write(u1, { upsert: [{ record: record(id, "u1", "zeppelin"), vector: null }] });
+    expect((await storage.textSearch(u1, query)).map((h) => h.id)).toEqual([id]);
+  });
+
   it("never ranks or counts another user's rows", async () => {
     const hits = await storage.textSearch(u1, { text: "kite zeppelin alice", k: 1000, statsOver: 5000 });
     expect(hits.every((h) => h.id.startsWith("u1-"))).toBe(true);

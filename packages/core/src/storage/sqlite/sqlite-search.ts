@@ -60,6 +60,7 @@ export class FullTextSearch {
   private readonly kept = new Map<string, Database.Statement>();
   private readonly rowids: Database.Statement;
   private lastSplit: { key: string; scores: SplitScores } | null = null;
+  private readonly rowidById = new Map<string, number>();
   /** Per-row scratch space of a range's split ranking, grown as needed; zero between calls. */
   private sum = new Float64Array(0);
   private mark = new Uint8Array(0);
@@ -77,8 +78,8 @@ export class FullTextSearch {
     this.matches = db.prepare(select).raw();
     // The id index alone (it holds the rowid): the user's rows are told by their rowid blocks.
     this.rowids = db
-      .prepare("SELECT rowid FROM memories WHERE id IN (SELECT value FROM json_each(?))")
-      .pluck();
+      .prepare("SELECT id, rowid FROM memories WHERE id IN (SELECT value FROM json_each(?))")
+      .raw();
   }
 
   search(userId: string, query: TextQuery): Hit[] {
@@ -88,9 +89,7 @@ export class FullTextSearch {
     const ranges = terms.length ? this.blocks.ranges(userId, query.filter?.kinds) : [];
     const wanted =
       ids && ranges.length
-        ? (this.rowids.all(JSON.stringify(ids)) as number[]).filter((rowid) =>
-            ranges.some((r) => rowid >= r.lo && rowid <= r.hi),
-          )
+        ? this.rowidsOf(ids).filter((rowid) => ranges.some((r) => rowid >= r.lo && rowid <= r.hi))
         : null;
     const indexRows = ranges.length ? this.common.indexRows() : 0;
     // Per kind block: the block itself when it splits its terms (an id filter then keeps the wanted rows
@@ -119,7 +118,10 @@ export class FullTextSearch {
       key,
       perRange.map((m) => m.all),
     );
-    const where = filterToSql(userId, query.filter);
+    // Rows listed under an id filter by the split are the wanted ones already: the join need not test ids.
+    const idsTested = plans.every((p) => p.only !== null) && query.filter ? { ...query.filter } : null;
+    if (idsTested) delete (idsTested as { ids?: unknown }).ids;
+    const where = filterToSql(userId, idsTested ?? query.filter);
     const kept = this.keptStatement(where.sql);
     for (;;) {
       const listed =
@@ -142,6 +144,24 @@ export class FullTextSearch {
       window *= 4;
       perRange = perRange.map((m, i) => (m.complete ? m : match(plans[i] as (typeof plans)[number], window)));
     }
+  }
+
+  /**
+   * The rowids of these ids (any user's: the caller keeps those inside the user's ranges). Remembered,
+   * since retrieval asks for the pages of the same segments again and again; a rowid changes only when
+   * its row is deleted or changes kind, which clears the memory (`invalidate`).
+   */
+  private rowidsOf(ids: readonly string[]): number[] {
+    const missing = ids.filter((id) => !this.rowidById.has(id));
+    if (missing.length) {
+      if (this.rowidById.size + missing.length > MAX_REMEMBERED_IDS) this.rowidById.clear();
+      const found = this.rowids.all(JSON.stringify(missing)) as [string, number][];
+      for (const [id, rowid] of found) this.rowidById.set(id, rowid);
+    }
+    return ids.flatMap((id) => {
+      const rowid = this.rowidById.get(id);
+      return rowid === undefined ? [] : [rowid];
+    });
   }
 
   /** The join of ranked rowids to the rows the filter keeps, prepared once per filter shape. */
@@ -175,7 +195,10 @@ export class FullTextSearch {
 
   /** Rows re-indexed or deleted by a write. */
   invalidate(rowids: readonly number[]): void {
-    if (rowids.length) this.common.invalidate(rowids, blockStart);
+    if (rowids.length) {
+      this.common.invalidate(rowids, blockStart);
+      this.rowidById.clear();
+    }
     this.recent.clear();
     this.lastSplit = null;
   }
@@ -183,6 +206,7 @@ export class FullTextSearch {
   /** Forgets everything remembered (another connection wrote, or a user was forgotten). */
   drop(): void {
     this.common.drop();
+    this.rowidById.clear();
     this.recent.clear();
     this.lastSplit = null;
   }
@@ -309,6 +333,9 @@ interface SplitScores {
   readonly scores: Float64Array;
   readonly listed: [rowid: number, score: number][];
 }
+
+/** Bound on the ids whose rowids are remembered. */
+const MAX_REMEMBERED_IDS = 65_536;
 
 /** Searches whose match scores are kept for textStats. */
 const RECENT_SEARCHES = 8;
