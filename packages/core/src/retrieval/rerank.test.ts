@@ -46,3 +46,54 @@ describe("rerank", () => {
     expect(rerank([], { k: 3, lambda: 0.7, relativeThreshold: 0.2 })).toEqual([]);
   });
 });
+
+/** MMR as its definition reads: every round, each candidate's redundancy against every chosen one. */
+function naiveMmr(
+  candidates: { id: string; rel: number; vector: Float32Array | null }[],
+  k: number,
+  lambda: number,
+): string[] {
+  const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * (b[i] as number), 0);
+  const pool = [...candidates];
+  const chosen: typeof pool = [];
+  while (chosen.length < k && pool.length) {
+    let pick = 0;
+    let best = Number.NEGATIVE_INFINITY;
+    pool.forEach((x, i) => {
+      const red = Math.max(0, ...chosen.map((y) => (x.vector && y.vector ? dot(x.vector, y.vector) : 0)));
+      const value = lambda * x.rel - (1 - lambda) * red;
+      if (value > best) [pick, best] = [i, value];
+    });
+    chosen.push(...pool.splice(pick, 1));
+  }
+  return chosen.map((x) => x.id);
+}
+
+describe("rerank's MMR", () => {
+  it("picks exactly what the round-by-round definition picks", () => {
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    for (let trial = 0; trial < 50; trial++) {
+      const n = 1 + Math.floor(random() * 25);
+      const candidates = Array.from({ length: n }, (_, i) => ({
+        id: `c${i}`,
+        score: random(),
+        vector: random() < 0.1 ? null : v(random() - 0.5, random() - 0.5, random() - 0.5, random() - 0.5),
+      }));
+      const lambda = random();
+      const k = 1 + Math.floor(random() * n);
+      const scores = candidates.map((c) => c.score);
+      const min = Math.min(...scores);
+      const range = Math.max(...scores) - min;
+      const rel = candidates.map((c) => ({
+        id: c.id,
+        vector: c.vector,
+        rel: range > 0 ? (c.score - min) / range : 1,
+      }));
+      expect(rerank(candidates, { k, lambda, relativeThreshold: 0 })).toEqual(naiveMmr(rel, k, lambda));
+    }
+  });
+});

@@ -34,21 +34,25 @@ export function rerank(candidates: readonly RerankCandidate[], options: RerankOp
   const relevance = candidates.map((c) => (range > 0 ? (c.score - min) / range : 1) + (c.boost ?? 0));
   const best = Math.max(...relevance);
   const pool = candidates
-    .map((c, i) => ({ c, rel: relevance[i] as number }))
+    .map((c, i) => ({ c, rel: relevance[i] as number, redundancy: 0 }))
     .filter((x) => best <= 0 || x.rel >= options.relativeThreshold * best);
   const chosen: typeof pool = [];
   while (chosen.length < options.k && pool.length > 0) {
     let pick = 0;
     let pickValue = Number.NEGATIVE_INFINITY;
-    pool.forEach((x, i) => {
-      const redundancy = Math.max(
-        0,
-        ...chosen.map((y) => (x.c.vector && y.c.vector ? dot(x.c.vector, y.c.vector) : 0)),
-      );
-      const value = options.lambda * x.rel - (1 - options.lambda) * redundancy;
+    for (let i = 0; i < pool.length; i++) {
+      const x = pool[i] as (typeof pool)[number];
+      const value = options.lambda * x.rel - (1 - options.lambda) * x.redundancy;
       if (value > pickValue) [pick, pickValue] = [i, value];
-    });
-    chosen.push(...pool.splice(pick, 1));
+    }
+    const [picked] = pool.splice(pick, 1) as [(typeof pool)[number]];
+    chosen.push(picked);
+    // Each remaining candidate's redundancy is its highest cosine to any chosen one: update it with the
+    // new pick only, instead of comparing against every chosen candidate again next round.
+    for (const x of pool) {
+      if (x.c.vector && picked.c.vector)
+        x.redundancy = Math.max(x.redundancy, dot(x.c.vector, picked.c.vector));
+    }
   }
   return chosen.map((x) => x.c.id);
 }
