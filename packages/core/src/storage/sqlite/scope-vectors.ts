@@ -33,6 +33,12 @@ export class ScopeVectors {
     this.kindOf.set(entry.id, entry.kind);
   }
 
+  /** A copy of the id's vector, or undefined. */
+  vectorOf(id: string): Float32Array | undefined {
+    const kind = this.kindOf.get(id);
+    return kind === undefined ? undefined : this.kinds.get(kind)?.vectorOf(id);
+  }
+
   remove(id: string): void {
     const kind = this.kindOf.get(id);
     if (kind === undefined) return;

@@ -455,6 +455,18 @@ export class VectorCache {
     };
   }
 
+  /** Copies of the loaded vectors of these ids (none when the user is not loaded). */
+  copies(userId: string, ids: readonly string[]): Map<string, Float32Array> {
+    const out = new Map<string, Float32Array>();
+    const vectors = this.users.get(userId);
+    if (!vectors) return out;
+    for (const id of ids) {
+      const vector = vectors.vectorOf(id);
+      if (vector) out.set(id, vector);
+    }
+    return out;
+  }
+
   /** Applies a committed write to a loaded user; unloaded users are read fresh on their next search. */
   apply(
     userId: string,

@@ -114,6 +114,31 @@ describe("SqliteStorage across connections", () => {
     expect((await reader.vectorSearch(u1, { vector: query, k: 5 })).map((h) => h.id)).toEqual(["m1"]);
   });
 
+  it("reads vectors from the loaded set as the file holds them, after this and another connection wrote", async () => {
+    const writer = store();
+    const reader = store();
+    await writer.write(u1, {
+      upsert: [memory("m1", "u1", "one", [1, 0, 0]), memory("m2", "u1", "two", [0, 1, 0])],
+    });
+    await reader.vectorSearch(u1, { vector: normalize([1, 0, 0]), k: 5 }); // loads u1's vectors
+    const read = async () =>
+      Object.fromEntries(
+        [...(await reader.getVectors(u1, ["m1", "m2", "m3"]))].map(([id, v]) => [id, [...v]]),
+      );
+    expect(await read()).toEqual({ m1: [...normalize([1, 0, 0])], m2: [...normalize([0, 1, 0])] });
+    // A copy: changing it does not change the store's vector.
+    const [copy] = (await reader.getVectors(u1, ["m1"])).values();
+    copy?.fill(0);
+    expect((await read()).m1).toEqual([...normalize([1, 0, 0])]);
+    await writer.write(u1, {
+      upsert: [memory("m1", "u1", "one", [0, 0, 1]), memory("m3", "u1", "three", [0, 1, 1])],
+    });
+    await writer.write(u1, { deleteIds: ["m2"] });
+    expect(await read()).toEqual({ m1: [...normalize([0, 0, 1])], m3: [...normalize([0, 1, 1])] });
+    await reader.write(u1, { upsert: [memory("m3", "u1", "three", null)] });
+    expect(await read()).toEqual({ m1: [...normalize([0, 0, 1])] });
+  });
+
   it("keeps its own cache current without reloading", async () => {
     const s = store();
     await s.write(u1, { upsert: [memory("m1", "u1", "one", [1, 0])] });

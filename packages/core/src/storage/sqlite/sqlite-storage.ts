@@ -150,14 +150,18 @@ export class SqliteStorage implements StoragePort {
 
   async getVectors(scope: Scope, ids: readonly string[]): Promise<Map<string, Float32Array>> {
     this.guard(scope, "getVectors");
-    const where = filterToSql(scope.userId, { ids });
+    this.syncWithOtherConnections();
+    // From the loaded vector set when the user has one (copies), else (or for ids it lacks) from SQL.
+    const out = this.vectors.copies(scope.userId, ids);
+    const missing = ids.filter((id) => !out.has(id));
+    if (missing.length === 0) return out;
+    const where = filterToSql(scope.userId, { ids: missing });
     const rows = this.run("getVectors", () =>
       this.cached(
         `SELECT m.id AS id, v.embedding AS embedding FROM memories m JOIN vectors v ON v.rowid = m.rowid
          WHERE ${where.sql}`,
       ).all(...where.params),
     ) as { id: string; embedding: Buffer }[];
-    const out = new Map<string, Float32Array>();
     for (const r of rows) {
       const v = new Float32Array(r.embedding.byteLength / 4);
       new Uint8Array(v.buffer).set(r.embedding);

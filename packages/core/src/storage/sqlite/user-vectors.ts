@@ -120,6 +120,12 @@ export class UserVectors {
     this.ann?.set(slot, entry.vector);
   }
 
+  /** A copy of the id's vector, or undefined. */
+  vectorOf(id: string): Float32Array | undefined {
+    const slot = this.slotById.get(id);
+    return slot === undefined ? undefined : this.data.slice(slot * this.dim, (slot + 1) * this.dim);
+  }
+
   remove(id: string): void {
     const slot = this.slotById.get(id);
     if (slot === undefined) return;
