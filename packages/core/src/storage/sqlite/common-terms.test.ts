@@ -7,7 +7,7 @@ import type { MemoryRecord } from "../../model/index.js";
 import { seededRandom } from "../../testing/index.js";
 import type { TextQuery } from "../storage-port.js";
 import { COMMON_SHARE, MIN_SPLIT_ROWS, WIDESPREAD_ROWS } from "./common-terms.js";
-import { ftsMatch } from "./sqlite-search.js";
+import { ftsMatch } from "./full-text-search.js";
 import { SqliteStorage } from "./sqlite-storage.js";
 
 function record(id: string, userId: string, text: string, kind = "message"): MemoryRecord {

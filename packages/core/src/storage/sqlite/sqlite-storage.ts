@@ -33,6 +33,7 @@ import type {
   WriteBatch,
 } from "../storage-port.js";
 import { filterToSql } from "./filter-sql.js";
+import { FullTextSearch } from "./full-text-search.js";
 import { assertSchemaSupported, migrate } from "./migrations.js";
 import {
   type HistoryRow,
@@ -46,9 +47,9 @@ import {
 import { purgeUser } from "./sqlite-purge.js";
 import { SqliteQueue } from "./sqlite-queue.js";
 import { scanRecords } from "./sqlite-scan.js";
-import { FullTextSearch, VectorCache } from "./sqlite-search.js";
 import { readStats } from "./sqlite-stats.js";
 import { applyBatch, prepareWrites, type WriteStatements } from "./sqlite-writes.js";
+import { VectorCache } from "./vector-cache.js";
 
 export interface SqliteStorageOptions {
   /** Database file; `:memory:` for a throwaway store. Default `.engram/engram.db`. */

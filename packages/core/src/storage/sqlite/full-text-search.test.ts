@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MemoryRecord } from "../../model/index.js";
-import { ftsMatch } from "./sqlite-search.js";
+import { ftsMatch } from "./full-text-search.js";
 import { SqliteStorage } from "./sqlite-storage.js";
 
 function record(

@@ -1,12 +1,11 @@
 import type Database from "better-sqlite3";
 import { queryTerms } from "../../model/index.js";
-import type { Hit, MemoryFilter, TextQuery, TextStats, VectorQuery, VectorStats } from "../storage-port.js";
+import type { Hit, TextQuery, TextStats } from "../storage-port.js";
 import { anyOf, CommonTerms, type TermPlan } from "./common-terms.js";
-import { filterToSql, needsSqlPrefilter } from "./filter-sql.js";
+import { filterToSql } from "./filter-sql.js";
+import { setRecent } from "./recent.js";
 import { BLOCK_BITS, type RowBlocks, type RowRange } from "./row-blocks.js";
-import { blobToVector } from "./row-mapping.js";
-import { ScopeVectors } from "./scope-vectors.js";
-import type { VectorAttrs, VectorFilter } from "./user-vectors.js";
+import { topStats } from "./top-stats.js";
 
 /** FTS5 query: any of the query's content words, each quoted so no FTS5 syntax reaches the engine. */
 export function ftsMatch(text: string): string | null {
@@ -188,9 +187,7 @@ export class FullTextSearch {
   }
 
   private remember(key: string, scores: Float64Array[]): void {
-    this.recent.delete(key);
-    if (this.recent.size >= RECENT_SEARCHES) this.recent.delete(this.recent.keys().next().value as string);
-    this.recent.set(key, scores);
+    setRecent(this.recent, key, scores, RECENT_SEARCHES);
   }
 
   /** Rows re-indexed or deleted by a write. */
@@ -345,178 +342,3 @@ const statsKey = (userId: string, query: TextQuery): string =>
 
 /** Start of the rowid block holding a rowid. */
 const blockStart = (rowid: number): number => Math.floor(rowid / 2 ** BLOCK_BITS) * 2 ** BLOCK_BITS;
-
-/** Mean, deviation and lowest score of the best `k` scores over all ranges; null without any. */
-function topStats(parts: readonly Float64Array[], k: number): TextStats | null {
-  const total = parts.reduce((n, p) => n + p.length, 0);
-  if (total === 0) return null;
-  let all: Float64Array;
-  if (parts.length === 1) all = parts[0] as Float64Array;
-  else {
-    all = new Float64Array(total);
-    let at = 0;
-    for (const p of parts) {
-      all.set(p, at);
-      at += p.length;
-    }
-  }
-  const top = total > k ? bestOf(all, k) : all;
-  let sum = 0;
-  let floor = Number.POSITIVE_INFINITY;
-  for (const s of top) {
-    sum += s;
-    if (s < floor) floor = s;
-  }
-  const mean = sum / top.length;
-  let sq = 0;
-  for (const s of top) sq += (s - mean) ** 2;
-  return { mean, sd: Math.sqrt(sq / top.length), count: top.length, floor };
-}
-
-/** The k largest values (in no order), by quickselect on a copy. */
-function bestOf(values: Float64Array, k: number): Float64Array {
-  const a = Float64Array.from(values);
-  // Partition so that a[lo..] holds the k largest: select the (n - k)th smallest.
-  const target = a.length - k;
-  let lo = 0;
-  let hi = a.length - 1;
-  while (lo < hi) {
-    const pivot = a[(lo + hi) >>> 1] as number;
-    let i = lo;
-    let j = hi;
-    while (i <= j) {
-      while ((a[i] as number) < pivot) i++;
-      while ((a[j] as number) > pivot) j--;
-      if (i <= j) {
-        const t = a[i] as number;
-        a[i] = a[j] as number;
-        a[j] = t;
-        i++;
-        j--;
-      }
-    }
-    if (target <= j) hi = j;
-    else if (target >= i) lo = i;
-    else break;
-  }
-  return a.subarray(target);
-}
-
-/** Per-user in-memory vector sets, loaded on first search and kept current by this connection's writes. */
-export class VectorCache {
-  private readonly users = new Map<string, ScopeVectors>();
-  /** Recent searches' whole-scope statistics by (user, filter); cleared by any change to the vectors. */
-  private readonly recent = new Map<string, { vector: Float32Array; stats: VectorStats | null }>();
-
-  constructor(private readonly db: Database.Database) {}
-
-  search(userId: string, query: VectorQuery): Hit[] {
-    const vectors = this.load(userId, query.vector.length);
-    if (!vectors) return [];
-    const { hits, stats } = vectors.searchWithStats(
-      query.vector,
-      query.k,
-      this.acceptor(userId, query.filter),
-      query.filter?.kinds,
-    );
-    const key = JSON.stringify([userId, query.filter ?? {}]);
-    this.recent.delete(key);
-    if (this.recent.size >= RECENT_SEARCHES) this.recent.delete(this.recent.keys().next().value as string);
-    this.recent.set(key, { vector: query.vector, stats });
-    return hits;
-  }
-
-  /**
-   * The statistics of a recent search with the same query (one scan serves both; retrieval runs several
-   * searches concurrently), else a new scan.
-   */
-  stats(userId: string, query: VectorQuery): VectorStats | null {
-    const recent = this.recent.get(JSON.stringify([userId, query.filter ?? {}]));
-    if (recent && recent.vector === query.vector) return recent.stats;
-    const vectors = this.load(userId, query.vector.length);
-    return vectors
-      ? vectors.stats(query.vector, this.acceptor(userId, query.filter), query.filter?.kinds)
-      : null;
-  }
-
-  /**
-   * The vector filter for a storage filter. Kinds pick the per-kind sets; tiers and currency are tested
-   * on cached attributes; anything else is resolved in SQL to the allowed ids, searched directly.
-   */
-  private acceptor(userId: string, filter: MemoryFilter = {}): VectorFilter {
-    const tiers = filter.tiers ? new Set<string>(filter.tiers) : null;
-    // Ids alone need no SQL: the cache holds this user's vectors only, and an id it lacks matches nothing.
-    const { ids, ...rest } = filter;
-    const allowed = needsSqlPrefilter(rest) ? this.allowedIds(userId, filter) : ids ? new Set(ids) : null;
-    return {
-      ...(tiers ? { accept: (attrs: VectorAttrs) => tiers.has(attrs.tier) } : {}),
-      ...(filter.current ? { current: true } : {}),
-      ...(allowed ? { ids: allowed } : {}),
-    };
-  }
-
-  /** Copies of the loaded vectors of these ids (none when the user is not loaded). */
-  copies(userId: string, ids: readonly string[]): Map<string, Float32Array> {
-    const out = new Map<string, Float32Array>();
-    const vectors = this.users.get(userId);
-    if (!vectors) return out;
-    for (const id of ids) {
-      const vector = vectors.vectorOf(id);
-      if (vector) out.set(id, vector);
-    }
-    return out;
-  }
-
-  /** Applies a committed write to a loaded user; unloaded users are read fresh on their next search. */
-  apply(
-    userId: string,
-    upserts: { id: string; kind: string; tier: string; expired: boolean; vector: Float32Array | null }[],
-    removed: readonly string[],
-  ): void {
-    this.recent.clear();
-    const vectors = this.users.get(userId);
-    if (!vectors) return;
-    for (const id of removed) vectors.remove(id);
-    for (const u of upserts) {
-      if (u.vector) vectors.upsert({ ...u, vector: u.vector });
-      else vectors.remove(u.id);
-    }
-  }
-
-  drop(userId?: string): void {
-    this.recent.clear();
-    if (userId === undefined) this.users.clear();
-    else this.users.delete(userId);
-  }
-
-  private load(userId: string, dim: number): ScopeVectors | null {
-    const cached = this.users.get(userId);
-    if (cached && cached.dim === dim) return cached;
-    const rows = this.db
-      .prepare(
-        `SELECT m.id, m.kind, m.tier, m.expired_at, v.embedding FROM memories m JOIN vectors v ON v.rowid = m.rowid
-         WHERE m.user_id = ? ORDER BY m.rowid`,
-      )
-      .all(userId) as {
-      id: string;
-      kind: string;
-      tier: string;
-      expired_at: string | null;
-      embedding: Buffer;
-    }[];
-    if (rows.length === 0) return null;
-    const vectors = new ScopeVectors(dim);
-    for (const r of rows) {
-      const vector = blobToVector(r.embedding);
-      vectors.upsert({ id: r.id, kind: r.kind, tier: r.tier, expired: r.expired_at !== null, vector });
-    }
-    this.users.set(userId, vectors);
-    return vectors;
-  }
-
-  private allowedIds(userId: string, filter: MemoryFilter): Set<string> {
-    const where = filterToSql(userId, filter);
-    const rows = this.db.prepare(`SELECT m.id AS id FROM memories m WHERE ${where.sql}`).all(...where.params);
-    return new Set((rows as { id: string }[]).map((r) => r.id));
-  }
-}
