@@ -4,3 +4,4 @@ export {
   hashEmbeddingModel,
 } from "./hash-embedding-model.js";
 export { seededRandom } from "./seeded-random.js";
+export { testRecord } from "./test-record.js";

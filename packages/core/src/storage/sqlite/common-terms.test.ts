@@ -4,21 +4,14 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MemoryRecord } from "../../model/index.js";
-import { seededRandom } from "../../testing/index.js";
+import { seededRandom, testRecord } from "../../testing/index.js";
 import type { TextQuery } from "../storage-port.js";
 import { COMMON_SHARE, MIN_SPLIT_ROWS, WIDESPREAD_ROWS } from "./common-terms.js";
 import { ftsMatch } from "./full-text-search.js";
 import { SqliteStorage } from "./sqlite-storage.js";
 
-function record(id: string, userId: string, text: string, kind = "message"): MemoryRecord {
-  const at = "2026-01-01T00:00:00.000Z";
-  return {
-    ...{ id, userId, cube: ["user", userId], agentId: null, sessionId: null, kind },
-    ...{ tier: "short", role: null, name: null, text, context: null, key: null, metadata: {} },
-    ...{ status: "ready", version: 1, validFrom: at, validTo: null, createdAt: at, updatedAt: at },
-    expiredAt: null,
-  } as MemoryRecord;
-}
+const record = (id: string, userId: string, text: string, kind: MemoryRecord["kind"] = "message") =>
+  testRecord(id, userId, text, { kind });
 
 // "alice" is in about half of the rows and "river" in a fifth: common (over 5%). "kite", "zeppelin"
 // and "harbour" are each in about 2%: rare. Filler words pad the rows to varied lengths.

@@ -1,38 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MemoryRecord } from "../../model/index.js";
+import { testRecord } from "../../testing/index.js";
 import { ftsMatch } from "./full-text-search.js";
 import { SqliteStorage } from "./sqlite-storage.js";
 
-function record(
-  id: string,
-  userId: string,
-  text: string,
-  kind: MemoryRecord["kind"] = "message",
-): MemoryRecord {
-  const at = "2026-01-01T00:00:00.000Z";
-  return {
-    id,
-    userId,
-    cube: ["user", userId],
-    agentId: null,
-    sessionId: null,
-    kind,
-    tier: "short",
-    role: null,
-    name: null,
-    text,
-    context: null,
-    key: null,
-    metadata: {},
-    status: "ready",
-    version: 1,
-    validFrom: at,
-    validTo: null,
-    createdAt: at,
-    updatedAt: at,
-    expiredAt: null,
-  };
-}
+const record = (id: string, userId: string, text: string, kind: MemoryRecord["kind"] = "message") =>
+  testRecord(id, userId, text, { kind });
 
 describe("ftsMatch", () => {
   it("ORs the quoted content words", () => {

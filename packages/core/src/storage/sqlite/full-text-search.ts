@@ -5,6 +5,7 @@ import { anyOf, CommonTerms, type TermPlan } from "./common-terms.js";
 import { filterToSql } from "./filter-sql.js";
 import { setRecent } from "./recent.js";
 import { BLOCK_BITS, type RowBlocks, type RowRange } from "./row-blocks.js";
+import type { Prepare } from "./sqlite-scan.js";
 import { topStats } from "./top-stats.js";
 
 /** FTS5 query: any of the query's content words, each quoted so no FTS5 syntax reaches the engine. */
@@ -56,7 +57,6 @@ export class FullTextSearch {
   private readonly matches: Database.Statement;
   /** Recent searches' match scores, for textStats (retrieval runs several searches concurrently). */
   private readonly recent = new Map<string, Float64Array[]>();
-  private readonly kept = new Map<string, Database.Statement>();
   private readonly rowids: Database.Statement;
   private lastSplit: { key: string; scores: SplitScores } | null = null;
   private readonly rowidById = new Map<string, number>();
@@ -65,9 +65,11 @@ export class FullTextSearch {
   private mark = new Uint8Array(0);
   private touched = new Int32Array(0);
 
+  /** @param prepare the storage's cache of prepared statements, for the per-filter joins. */
   constructor(
-    private readonly db: Database.Database,
+    db: Database.Database,
     private readonly blocks: RowBlocks,
+    private readonly prepare: Prepare,
   ) {
     this.common = new CommonTerms(db);
     const select = `SELECT rowid, bm25(memories_fts) AS score FROM memories_fts
@@ -121,7 +123,10 @@ export class FullTextSearch {
     const idsTested = plans.every((p) => p.only !== null) && query.filter ? { ...query.filter } : null;
     if (idsTested) delete (idsTested as { ids?: unknown }).ids;
     const where = filterToSql(userId, idsTested ?? query.filter);
-    const kept = this.keptStatement(where.sql);
+    // CROSS JOIN keeps SQLite iterating the few ranked rowids, not the user's whole index.
+    const kept = this.prepare(
+      `SELECT m.rowid, m.id FROM json_each(?) AS j CROSS JOIN memories m ON m.rowid = j.value WHERE ${where.sql}`,
+    ).raw();
     for (;;) {
       const listed =
         perRange.length === 1 ? (perRange[0] as RangeMatches).listed : perRange.flatMap((m) => m.listed);
@@ -161,22 +166,6 @@ export class FullTextSearch {
       const rowid = this.rowidById.get(id);
       return rowid === undefined ? [] : [rowid];
     });
-  }
-
-  /** The join of ranked rowids to the rows the filter keeps, prepared once per filter shape. */
-  private keptStatement(where: string): Database.Statement {
-    let statement = this.kept.get(where);
-    if (!statement) {
-      if (this.kept.size >= 64) this.kept.clear();
-      // CROSS JOIN keeps SQLite iterating the few ranked rowids, not the user's whole index.
-      statement = this.db
-        .prepare(
-          `SELECT m.rowid, m.id FROM json_each(?) AS j CROSS JOIN memories m ON m.rowid = j.value WHERE ${where}`,
-        )
-        .raw();
-      this.kept.set(where, statement);
-    }
-    return statement;
   }
 
   /** Statistics over the best `statsOver` (else k) scores of the search just made with this query. */

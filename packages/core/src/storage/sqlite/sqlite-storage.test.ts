@@ -4,8 +4,9 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ClosedError, ScopeError, StorageError } from "../../errors/index.js";
-import type { MemoryRecord, StoredMemory } from "../../model/index.js";
+import type { StoredMemory } from "../../model/index.js";
 import { normalize } from "../../models/index.js";
+import { testRecord } from "../../testing/index.js";
 import { SqliteStorage } from "./sqlite-storage.js";
 
 let dir: string;
@@ -28,30 +29,10 @@ afterEach(async () => {
 });
 
 function memory(id: string, userId: string, text: string, vector: number[] | null = null): StoredMemory {
-  const at = "2026-01-01T00:00:00.000Z";
-  const record: MemoryRecord = {
-    id,
-    userId,
-    cube: ["user", userId],
-    agentId: null,
-    sessionId: null,
-    kind: "message",
-    tier: "short",
-    role: "user",
-    name: null,
-    text,
-    context: null,
-    key: null,
-    metadata: {},
-    status: "ready",
-    version: 1,
-    validFrom: at,
-    validTo: null,
-    createdAt: at,
-    updatedAt: at,
-    expiredAt: null,
+  return {
+    record: testRecord(id, userId, text, { role: "user" }),
+    vector: vector ? normalize(vector) : null,
   };
-  return { record, vector: vector ? normalize(vector) : null };
 }
 
 const u1 = { userId: "u1" };

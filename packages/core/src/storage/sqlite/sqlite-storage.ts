@@ -5,7 +5,6 @@ import { ClosedError, EngramError, StorageError } from "../../errors/index.js";
 import {
   assertScope,
   cubeKey,
-  type EdgeType,
   type MemoryEdge,
   type MemoryRecord,
   type MemoryVersion,
@@ -44,6 +43,7 @@ import {
   rowToRecord,
   rowToVersion,
 } from "./row-mapping.js";
+import { readEdges } from "./sqlite-edges.js";
 import { purgeUser } from "./sqlite-purge.js";
 import { SqliteQueue } from "./sqlite-queue.js";
 import { scanRecords } from "./sqlite-scan.js";
@@ -112,7 +112,7 @@ export class SqliteStorage implements StoragePort {
     this.db = db;
     this.writes = prepareWrites(this.db);
     this.vectors = new VectorCache(this.db);
-    this.fullText = new FullTextSearch(this.db, this.writes.blocks);
+    this.fullText = new FullTextSearch(this.db, this.writes.blocks, (sql) => this.cached(sql));
     this.queue = new SqliteQueue(this.db);
     this.dataVersion = this.readDataVersion();
   }
@@ -221,33 +221,7 @@ export class SqliteStorage implements StoragePort {
 
   async edges(scope: Scope, query: EdgeQuery): Promise<MemoryEdge[]> {
     this.guard(scope, "edges");
-    // Only the given conditions, as plain equalities (or one list of targets), so SQLite can use the src
-    // or dst index.
-    const targets = typeof query.to === "string" ? [query.to] : query.to;
-    const conditions = [
-      ...(query.from === undefined ? [] : [["src = ?", query.from]]),
-      ...(targets === undefined
-        ? []
-        : [
-            targets.length === 1
-              ? ["dst = ?", targets[0]]
-              : ["dst IN (SELECT value FROM json_each(?))", JSON.stringify(targets)],
-          ]),
-      ...(query.type === undefined ? [] : [["type = ?", query.type]]),
-    ] as [string, string][];
-    const where = conditions.map(([condition]) => ` AND ${condition}`).join("");
-    const rows = this.run("edges", () =>
-      this.cached(
-        `SELECT user_id, src, dst, type, created_at FROM edges WHERE user_id = ?${where} ORDER BY created_at`,
-      ).all(scope.userId, ...conditions.map(([, value]) => value)),
-    ) as { user_id: string; src: string; dst: string; type: EdgeType; created_at: string }[];
-    return rows.map((r) => ({
-      userId: r.user_id,
-      from: r.src,
-      to: r.dst,
-      type: r.type,
-      createdAt: r.created_at,
-    }));
+    return this.run("edges", () => readEdges((sql) => this.cached(sql), scope.userId, query));
   }
 
   async kvGet(scope: Scope, namespace: readonly string[], key: string): Promise<KvEntry | null> {
