@@ -56,6 +56,29 @@ describeConformance("edges", ({ test }) => {
     expect(await port.edges({ userId: "u2" }, { to: ["seg", "p2"] })).toEqual([]);
   });
 
+  test("reads of the same targets again see the edges written and deleted since, oldest first", async (port) => {
+    await writeGraph(port);
+    const members = () => port.edges(U, { to: ["seg", "p3"], type: "part_of" });
+    expect(keys(await members())).toEqual(["p1-part_of->seg", "p2-part_of->seg"]);
+    const later = (from: string, to: string) => ({
+      ...makeEdge("u1", from, to, "part_of"),
+      createdAt: "2027-01-01T00:00:00.000Z",
+    });
+    await port.write(U, {
+      upsert: [stored({ id: "p4", userId: "u1" })],
+      edges: [later("p4", "p3"), later("p4", "seg")],
+    });
+    const after = await members();
+    expect(keys(after)).toEqual(["p1-part_of->seg", "p2-part_of->seg", "p4-part_of->p3", "p4-part_of->seg"]);
+    expect(after.slice(2).map((e) => e.from)).toEqual(["p4", "p4"]); // the newer edges last
+    await port.write(U, { deleteIds: ["p1"] });
+    expect(keys(await members())).toEqual(["p2-part_of->seg", "p4-part_of->p3", "p4-part_of->seg"]);
+    expect(keys(await port.edges(U, { to: "seg", type: "part_of" }))).toEqual([
+      "p2-part_of->seg",
+      "p4-part_of->seg",
+    ]);
+  });
+
   test("stores an edge written twice once", async (port) => {
     await writeGraph(port);
     await port.write(U, { edges: [makeEdge("u1", "p1", "p2", "next")] });

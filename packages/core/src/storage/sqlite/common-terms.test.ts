@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MemoryRecord } from "../../model/index.js";
 import { seededRandom, testRecord } from "../../testing/index.js";
 import type { TextQuery } from "../storage-port.js";
-import { COMMON_SHARE, MIN_SPLIT_ROWS, WIDESPREAD_ROWS } from "./common-terms.js";
+import { COMMON_SHARE, CommonTerms, MIN_SPLIT_ROWS, WIDESPREAD_ROWS } from "./common-terms.js";
 import { ftsMatch } from "./full-text-search.js";
 import { SqliteStorage } from "./sqlite-storage.js";
 
@@ -159,6 +159,26 @@ describe("full-text search with common terms remembered", () => {
     expect(hits.some((h) => h.id === "u1-1" || h.id === "u1-2")).toBe(false);
   });
 
+  it("scores a row that takes the rowid of a deleted last row", async () => {
+    const query = "alice kite";
+    const last = () =>
+      reference
+        .prepare("SELECT id FROM memories WHERE user_id = 'u1' AND kind = 'message' ORDER BY rowid DESC")
+        .pluck()
+        .get() as string;
+    await storage.textSearch(u1, { text: query, k: 1000 }); // the range's rows and terms remembered
+    await storage.write(u1, { deleteIds: [last()] });
+    await storage.textSearch(u1, { text: query, k: 1000 }); // remembered again, without that row
+    await storage.write(u1, {
+      upsert: [{ record: record("u1-reused", "u1", "alice kite kite"), vector: null }],
+    });
+    expect(last()).toBe("u1-reused");
+    const hits = await storage.textSearch(u1, { text: query, k: 1000 });
+    const want = exact(query);
+    expect(hits.find((h) => h.id === "u1-reused")?.score).toBeCloseTo(want.get("u1-reused") as number, 9);
+    expect((await storage.textStats(u1, { text: query, k: 1000, statsOver: 5000 }))?.count).toBe(want.size);
+  });
+
   it("keeps only the wanted ids, with the same scores and statistics over them", async () => {
     const want = exact("alice zeppelin");
     const ids = [...want.keys()].filter((_, i) => i % 3 === 0);
@@ -226,5 +246,70 @@ describe("full-text search with common terms remembered", () => {
     const other = await storage.textSearch({ userId: "u2" }, { text: "kite", k: 1000 });
     expect(other).toHaveLength(300);
     expect(other.every((h) => h.id.startsWith("u2-"))).toBe(true);
+  });
+
+  describe("terms in more than WIDESPREAD_ROWS rows, not common in the range", () => {
+    // u3: 400 rows; "quartz" in 20 of them (5%, not more: not common, but widespread), "opal" in 4.
+    const u3 = { userId: "u3" };
+    const quartz = (i: number) => i % 20 === 0;
+    beforeAll(async () => {
+      const ids = Array.from({ length: 400 }, (_, i) => `u3-${i}`);
+      await storage.write(u3, {
+        upsert: ids.map((id, i) => ({
+          record: record(
+            id,
+            "u3",
+            `${quartz(i) ? "quartz " : ""}${i % 100 === 7 ? "opal " : ""}${text(random)}`,
+          ),
+          vector: null,
+        })),
+      });
+    });
+    const rangeOf = (db: Database.Database, userId: string) => {
+      const [lo, hi] = db
+        .prepare("SELECT min(rowid), max(rowid) FROM memories WHERE user_id = ? AND kind = 'message'")
+        .raw()
+        .get(userId) as [number, number];
+      return { range: { lo, hi }, rows: hi - lo + 1 };
+    };
+
+    it("remembers a term in more than WIDESPREAD_ROWS rows without making it common", () => {
+      const terms = new CommonTerms(reference);
+      const { range, rows } = rangeOf(reference, "u3");
+      const plan = terms.plan(range, rows, terms.indexRows(), ["quartz", "opal", "alice"]);
+      expect(exact("quartz", null, "u3").size).toBeGreaterThan(WIDESPREAD_ROWS);
+      expect(exact("opal", null, "u3").size).toBeLessThanOrEqual(WIDESPREAD_ROWS);
+      expect(exact("quartz", null, "u3").size / rows).toBeLessThanOrEqual(COMMON_SHARE);
+      expect([...plan.remembered].sort()).toEqual(["alice", "quartz"]);
+      expect([...plan.common]).toEqual(["alice"]);
+    });
+
+    it("lists the rows of a widespread term with the whole query's exact BM25, common terms added", async () => {
+      const hits = await storage.textSearch(u3, { text: "alice quartz opal", k: 1000 });
+      const want = exact("alice quartz opal", null, "u3");
+      const listed = [...want.keys()].filter((id) => holds(id, ["quartz", "opal"]));
+      expect(hits.map((h) => h.id).sort()).toEqual(listed.sort());
+      for (const hit of hits) expect(hit.score).toBeCloseTo(want.get(hit.id) as number, 9);
+      for (let i = 1; i < hits.length; i++) {
+        expect(hits[i - 1]?.score).toBeGreaterThanOrEqual(hits[i]?.score as number);
+      }
+    });
+
+    it("forgets the least recently used ranges past its bound, never the one in use, and scores alike", () => {
+      const bounded = new CommonTerms(reference, 50);
+      const one = rangeOf(reference, "u3");
+      const two = rangeOf(reference, "u1");
+      const indexRows = bounded.indexRows();
+      const first = bounded.scores(one.range, one.rows, indexRows, "quartz");
+      expect(bounded.rememberedParts).toBe(20);
+      // "alice" is in about half of u1's rows: over the bound alone, so u3's entry goes, u1's stays.
+      const alice = bounded.scores(two.range, two.rows, indexRows, "alice");
+      expect(alice.offsets.length).toBeGreaterThan(50);
+      expect(bounded.rememberedParts).toBe(alice.offsets.length);
+      // Scored again after being forgotten: the same parts.
+      const again = bounded.scores(one.range, one.rows, indexRows, "quartz");
+      expect([...again.scores]).toEqual([...first.scores]);
+      expect(bounded.rememberedParts).toBe(20);
+    });
   });
 });

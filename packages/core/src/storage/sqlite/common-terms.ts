@@ -11,14 +11,21 @@ export const COMMON_SHARE = 0.05;
 export const MIN_SPLIT_ROWS = 32;
 /**
  * A term in more rows than this across the whole index is remembered in every range it is searched in,
- * common there or not: FTS5 reads a term's whole doclist to compute its IDF on every query, so such a
- * term costs a query over a dozen facts as much as one over thousands of messages.
+ * common there or not. FTS5 reads a term's whole doclist to compute its IDF and scores every row in the
+ * range that holds it, on every query: such a term costs a query over a dozen facts nearly as much as one
+ * over thousands of messages, while a remembered part costs one addition per row of the range. Only the
+ * rarest terms, whose doclists are a few entries long, are left to FTS5.
  */
-export const WIDESPREAD_ROWS = 256;
+export const WIDESPREAD_ROWS = 16;
 /** Remembered counts and scores are retaken once the range or the whole index has grown this much. */
 const DRIFT = 0.05;
 /** Bound on the terms remembered per range. */
 const MAX_TERMS = 4096;
+/**
+ * Bound on the remembered parts over all ranges (12 bytes each: about 24 MiB): the least recently used
+ * ranges are forgotten first, never the one in use.
+ */
+const MAX_PARTS = 2_000_000;
 
 export const quoteTerm = (term: string): string => `"${term.replaceAll('"', '""')}"`;
 export const anyOf = (terms: readonly string[]): string => terms.map(quoteTerm).join(" OR ");
@@ -39,6 +46,8 @@ interface RangeEntry {
   readonly indexRows: number;
   readonly counts: Map<string, number>;
   readonly scores: Map<string, TermScores>;
+  /** Remembered parts (rows × terms) in `scores`. */
+  parts: number;
 }
 
 /** FTS5's row count (what BM25's IDF is computed over): the first varint of its averages record. */
@@ -56,20 +65,6 @@ function varint(bytes: Uint8Array): number {
   return value * 256 + (bytes[8] ?? 0);
 }
 
-/**
- * What the full-text search remembers per rowid range about its common terms: how many rows hold each
- * query term (counted up to the threshold) and, for a common term, its BM25 contribution to every row
- * that holds it. FTS5's BM25 is a sum over the query's phrases, so a row's score for the whole query is
- * FTS5's score for the query's rare terms plus the remembered parts of its common terms: the rare terms
- * are ranked by FTS5 on each query, and the common terms, which would have FTS5 score a large share of
- * the scope every time (a speaker's name in a long conversation), are scored once.
- *
- * Rows appended to the range are scored on the next query; a row re-indexed or deleted in the range
- * drops the range's entry, and so does a write from another connection or a forgotten user (a reused
- * range never keeps a former owner's data). IDF and the average row length move as the index grows: a
- * remembered part keeps the values of when it was scored, and an entry is retaken once the range or the
- * index has changed by 5% since it was started, which bounds how far those parts drift from a fresh score.
- */
 /** How a query's terms are ranked in one range. */
 export interface TermPlan {
   /** Terms in more than COMMON_SHARE of the range's rows: they alone do not list a row. */
@@ -78,8 +73,27 @@ export interface TermPlan {
   readonly remembered: ReadonlySet<string>;
 }
 
+/**
+ * What the full-text search remembers per rowid range about its frequent terms: how many rows hold each
+ * query term (counted up to the threshold) and, for a term common there or widespread in the index, its BM25
+ * contribution to every row that holds it. FTS5's BM25 is a sum over the query's phrases, so a row's score
+ * for the whole query is FTS5's score for the query's rare terms plus the remembered parts of its other
+ * terms: the rare terms are ranked by FTS5 on each query, and the others, which would have FTS5 score
+ * many rows every time (a speaker's name in a long conversation matches a large share of the scope), are
+ * scored once.
+ *
+ * Rows appended to the range are scored on the next query; a row re-indexed or deleted in the range
+ * drops the range's entry, and so does a write from another connection or a forgotten user (a reused
+ * range never keeps a former owner's data). IDF and the average row length move as the index grows: a
+ * remembered part keeps the values of when it was scored, and an entry is retaken once the range or the
+ * index has changed by 5% since it was started, which bounds how far those parts drift from a fresh score.
+ * The parts of all ranges together are bounded (MAX_PARTS); the least recently searched ranges go first.
+ */
 export class CommonTerms {
+  /** By range start, least recently used first. */
   private readonly ranges = new Map<number, RangeEntry>();
+  /** Remembered parts over all ranges. */
+  private parts = 0;
   /** Matches of a term over the whole index, counted up to WIDESPREAD_ROWS + 1. */
   private readonly widespread = new Map<string, number>();
   private widespreadIndexRows = 0;
@@ -87,8 +101,13 @@ export class CommonTerms {
   private readonly countAll: Database.Statement;
   private readonly score: Database.Statement;
   private readonly indexRowsStatement: Database.Statement;
+  private knownIndexRows: number | null = null;
 
-  constructor(db: Database.Database) {
+  /** @param maxParts bound on the remembered parts over all ranges. */
+  constructor(
+    db: Database.Database,
+    private readonly maxParts = MAX_PARTS,
+  ) {
     this.count = db
       .prepare(
         `SELECT count(*) FROM (SELECT 1 FROM memories_fts
@@ -107,10 +126,18 @@ export class CommonTerms {
     this.indexRowsStatement = readIndexRows(db);
   }
 
-  /** The index's row count, as BM25 uses it. */
+  /** The index's row count, as BM25 uses it; remembered until `written()`. */
   indexRows(): number {
-    const block = this.indexRowsStatement.get() as Uint8Array | undefined;
-    return block ? varint(block) : 0;
+    if (this.knownIndexRows === null) {
+      const block = this.indexRowsStatement.get() as Uint8Array | undefined;
+      this.knownIndexRows = block ? varint(block) : 0;
+    }
+    return this.knownIndexRows;
+  }
+
+  /** The index was written to: its row count is read again. */
+  written(): void {
+    this.knownIndexRows = null;
   }
 
   /**
@@ -163,17 +190,43 @@ export class CommonTerms {
     if (old.scoredTo >= last) return old;
     const scores = this.append(old, term, range.lo, last);
     entry.scores.set(term, scores);
+    const added = scores.offsets.length - old.offsets.length;
+    entry.parts += added;
+    this.parts += added;
+    if (this.parts > this.maxParts) this.evict(range.lo);
     return scores;
   }
 
   /** Rows re-indexed or deleted: the entries of their ranges no longer describe them. */
   invalidate(rowids: Iterable<number>, rangeOf: (rowid: number) => number): void {
-    for (const rowid of rowids) this.ranges.delete(rangeOf(rowid));
+    for (const rowid of rowids) this.forget(rangeOf(rowid));
   }
 
   drop(): void {
+    this.knownIndexRows = null;
     this.ranges.clear();
+    this.parts = 0;
     this.widespread.clear();
+  }
+
+  /** Total remembered parts (rows × terms) over all ranges. */
+  get rememberedParts(): number {
+    return this.parts;
+  }
+
+  private forget(lo: number): void {
+    const entry = this.ranges.get(lo);
+    if (!entry) return;
+    this.parts -= entry.parts;
+    this.ranges.delete(lo);
+  }
+
+  /** Forgets the least recently used ranges until the bound holds (or only the range in use is left). */
+  private evict(keep: number): void {
+    for (const lo of this.ranges.keys()) {
+      if (this.parts <= this.maxParts) return;
+      if (lo !== keep) this.forget(lo);
+    }
   }
 
   private append(old: TermScores, term: string, lo: number, to: number): TermScores {
@@ -199,9 +252,13 @@ export class CommonTerms {
       Math.abs(indexRows - entry.indexRows) > entry.indexRows * DRIFT ||
       entry.counts.size > MAX_TERMS
     ) {
-      entry = { rows, indexRows, counts: new Map(), scores: new Map() };
-      this.ranges.set(range.lo, entry);
+      this.forget(range.lo);
+      entry = { rows, indexRows, counts: new Map(), scores: new Map(), parts: 0 };
+    } else {
+      // Moved to the back: the Map's order is the order of last use.
+      this.ranges.delete(range.lo);
     }
+    this.ranges.set(range.lo, entry);
     return entry;
   }
 }

@@ -15,6 +15,13 @@ export function ftsMatch(text: string): string | null {
   return anyOf(terms);
 }
 
+/** Which rows of a range (by offset from its start) are among the given rowids. */
+function marks(range: RowRange, rows: number, rowids: readonly number[]): Uint8Array {
+  const marked = new Uint8Array(rows);
+  for (const rowid of rowids) if (rowid >= range.lo && rowid < range.lo + rows) marked[rowid - range.lo] = 1;
+  return marked;
+}
+
 /** The span of the given rowids inside a range, or null when none is in it. */
 function spanWithin(range: RowRange, rowids: readonly number[]): RowRange | null {
   let lo = Number.POSITIVE_INFINITY;
@@ -88,10 +95,7 @@ export class FullTextSearch {
     const terms = queryTerms(query.text);
     const ids = query.filter?.ids;
     const ranges = terms.length ? this.blocks.ranges(userId, query.filter?.kinds) : [];
-    const wanted =
-      ids && ranges.length
-        ? this.rowidsOf(ids).filter((rowid) => ranges.some((r) => rowid >= r.lo && rowid <= r.hi))
-        : null;
+    const wanted = ids && ranges.length ? this.rowidsOf(ids) : null;
     const indexRows = ranges.length ? this.common.indexRows() : 0;
     // Per kind block: the block itself when it splits its terms (an id filter then keeps the wanted rows
     // of its matches), else the span of the wanted rows in it, ranked by one FTS5 query.
@@ -99,7 +103,9 @@ export class FullTextSearch {
       ? ranges.flatMap((range) => {
           const rows = this.blocks.rowsAtMost([range]);
           const plan = this.common.plan(range, rows, indexRows, terms);
-          if (plan.remembered.size > 0) return [{ range, rows, plan, only: wanted ? new Set(wanted) : null }];
+          if (plan.remembered.size > 0) {
+            return [{ range, rows, plan, only: wanted ? marks(range, rows, wanted) : null }];
+          }
           const span = wanted ? spanWithin(range, wanted) : range;
           return span ? [{ range: span, rows, plan, only: null }] : [];
         })
@@ -156,16 +162,19 @@ export class FullTextSearch {
    * its row is deleted or changes kind, which clears the memory (`invalidate`).
    */
   private rowidsOf(ids: readonly string[]): number[] {
-    const missing = ids.filter((id) => !this.rowidById.has(id));
+    const missing: string[] = [];
+    for (const id of ids) if (!this.rowidById.has(id)) missing.push(id);
     if (missing.length) {
       if (this.rowidById.size + missing.length > MAX_REMEMBERED_IDS) this.rowidById.clear();
       const found = this.rowids.all(JSON.stringify(missing)) as [string, number][];
       for (const [id, rowid] of found) this.rowidById.set(id, rowid);
     }
-    return ids.flatMap((id) => {
+    const rowids: number[] = [];
+    for (const id of ids) {
       const rowid = this.rowidById.get(id);
-      return rowid === undefined ? [] : [rowid];
-    });
+      if (rowid !== undefined) rowids.push(rowid);
+    }
+    return rowids;
   }
 
   /** Statistics over the best `statsOver` (else k) scores of the search just made with this query. */
@@ -179,8 +188,9 @@ export class FullTextSearch {
     setRecent(this.recent, key, scores, RECENT_SEARCHES);
   }
 
-  /** Rows re-indexed or deleted by a write. */
+  /** After a write: the rows it re-indexed or deleted. */
   invalidate(rowids: readonly number[]): void {
+    this.common.written();
     if (rowids.length) {
       this.common.invalidate(rowids, blockStart);
       this.rowidById.clear();
@@ -222,7 +232,7 @@ export class FullTextSearch {
     indexRows: number,
     terms: readonly string[],
     plan: TermPlan,
-    only: ReadonlySet<number> | null,
+    only: Uint8Array | null,
   ): RangeMatches {
     // Only a search restricted to some ids (retrieval's second one) reuses the previous search's scores.
     const scored = this.scoreSplit(range, rows, indexRows, terms, plan, only !== null);
@@ -230,10 +240,12 @@ export class FullTextSearch {
     const all = new Float64Array(scored.offsets.length);
     let kept = 0;
     for (let i = 0; i < scored.offsets.length; i++) {
-      if (only.has(range.lo + (scored.offsets[i] as number))) all[kept++] = scored.scores[i] as number;
+      if (only[scored.offsets[i] as number]) all[kept++] = scored.scores[i] as number;
     }
+    const listed: [number, number][] = [];
+    for (const hit of scored.listed) if (only[hit[0] - range.lo]) listed.push(hit);
     return {
-      listed: scored.listed.filter(([rowid]) => only.has(rowid)),
+      listed,
       all: all.subarray(0, kept),
       complete: true,
     };

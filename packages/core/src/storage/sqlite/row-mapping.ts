@@ -2,57 +2,84 @@ import type { MemoryRecord, MemoryVersion } from "../../model/index.js";
 import { cubeKey, parseCubeKey } from "../../model/index.js";
 import type { KvEntry } from "../storage-port.js";
 
-export interface MemoryRow {
-  rowid: number;
-  id: string;
-  user_id: string;
-  cube: string;
-  agent_id: string | null;
-  session_id: string | null;
-  kind: string;
-  tier: string;
-  role: string | null;
-  name: string | null;
-  text: string;
-  context: string | null;
-  key: string | null;
-  metadata: string;
-  status: string;
-  version: number;
-  valid_from: string | null;
-  valid_to: string | null;
-  created_at: string;
-  updated_at: string;
-  expired_at: string | null;
-}
-
-/** Columns read for a record (never the embedding blob). */
+/** Columns read for a record (never the embedding blob), in the order of `MemoryRow`. */
 export const RECORD_COLUMNS =
   "rowid, id, user_id, cube, agent_id, session_id, kind, tier, role, name, text, context, key, metadata, " +
   "status, version, valid_from, valid_to, created_at, updated_at, expired_at";
 
+/**
+ * A record's row as a raw statement returns it: the values of RECORD_COLUMNS in order. Reading arrays
+ * spares building an object keyed by column name for every row, which cost more than reading the row.
+ */
+export type MemoryRow = [
+  rowid: number,
+  id: string,
+  user_id: string,
+  cube: string,
+  agent_id: string | null,
+  session_id: string | null,
+  kind: string,
+  tier: string,
+  role: string | null,
+  name: string | null,
+  text: string,
+  context: string | null,
+  key: string | null,
+  metadata: string,
+  status: string,
+  version: number,
+  valid_from: string | null,
+  valid_to: string | null,
+  created_at: string,
+  updated_at: string,
+  expired_at: string | null,
+];
+
 export function rowToRecord(row: MemoryRow): MemoryRecord {
+  const [
+    ,
+    id,
+    userId,
+    cube,
+    agentId,
+    sessionId,
+    kind,
+    tier,
+    role,
+    name,
+    text,
+    context,
+    key,
+    metadata,
+    status,
+    version,
+    validFrom,
+    validTo,
+    createdAt,
+    updatedAt,
+    expiredAt,
+  ] = row;
   return {
-    id: row.id,
-    userId: row.user_id,
-    cube: parseCubeKey(row.cube),
-    agentId: row.agent_id,
-    sessionId: row.session_id,
-    kind: row.kind as MemoryRecord["kind"],
-    tier: row.tier as MemoryRecord["tier"],
-    role: row.role as MemoryRecord["role"],
-    name: row.name,
-    text: row.text,
-    context: row.context,
-    key: row.key,
-    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
-    status: row.status as MemoryRecord["status"],
-    version: row.version,
-    validFrom: row.valid_from,
-    validTo: row.valid_to,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    expiredAt: row.expired_at,
+    id,
+    userId,
+    cube: parseCubeKey(cube),
+    agentId,
+    sessionId,
+    kind: kind as MemoryRecord["kind"],
+    tier: tier as MemoryRecord["tier"],
+    role: role as MemoryRecord["role"],
+    name,
+    text,
+    context,
+    key,
+    metadata: JSON.parse(metadata) as Record<string, unknown>,
+    status: status as MemoryRecord["status"],
+    version,
+    validFrom,
+    validTo,
+    createdAt,
+    updatedAt,
+    expiredAt,
   };
 }
 

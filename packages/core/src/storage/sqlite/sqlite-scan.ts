@@ -71,6 +71,8 @@ export function scanRecords(
   const rows = prepare(
     `SELECT ${RECORD_COLUMNS} FROM ${source.from} WHERE ${where.sql}${source.sql}
      ORDER BY coalesce(m.valid_from, m.created_at) ${dir}, m.created_at ${dir}, m.rowid ${dir} LIMIT ? OFFSET ?`,
-  ).all(...where.params, ...source.params, options.limit ?? -1, options.offset ?? 0) as MemoryRow[];
+  )
+    .raw()
+    .all(...where.params, ...source.params, options.limit ?? -1, options.offset ?? 0) as MemoryRow[];
   return rows.map(rowToRecord);
 }

@@ -120,6 +120,52 @@ describe("SqliteStorage across connections", () => {
     expect(await read()).toEqual({ m1: [...normalize([0, 0, 1])] });
   });
 
+  it("finds rows another connection wrote in a new kind block, and rows written after a deleted last row", async () => {
+    const writer = store();
+    const reader = store();
+    await writer.write(u1, { upsert: [memory("m1", "u1", "quince orchard")] });
+    const ids = async (kinds?: string[]) =>
+      (await reader.textSearch(u1, { text: "quince", k: 10, ...(kinds ? { filter: { kinds } } : {}) }))
+        .map((h) => h.id)
+        .sort();
+    const scanned = async () => (await reader.scan(u1, { filter: { kinds: ["fact"] } })).map((r) => r.id);
+    expect(await ids()).toEqual(["m1"]); // the reader remembers u1's blocks and their last rows
+    expect(await scanned()).toEqual([]);
+    const fact = memory("f1", "u1", "quince jam");
+    await writer.write(u1, { upsert: [{ ...fact, record: { ...fact.record, kind: "fact" } }] });
+    expect(await ids()).toEqual(["f1", "m1"]);
+    expect(await ids(["fact"])).toEqual(["f1"]);
+    expect(await scanned()).toEqual(["f1"]);
+    // The writer deletes its last message and writes another, which takes the same rowid.
+    await writer.write(u1, { upsert: [memory("m2", "u1", "quince tart")] });
+    expect(await ids(["message"])).toEqual(["m1", "m2"]);
+    await writer.write(u1, { deleteIds: ["m2"] });
+    await writer.write(u1, { upsert: [memory("m3", "u1", "quince pie")] });
+    expect(await ids(["message"])).toEqual(["m1", "m3"]);
+  });
+
+  it("sees the edges another connection wrote into targets it read before", async () => {
+    const writer = store();
+    const reader = store();
+    const edge = (from: string, createdAt: string) => ({
+      userId: "u1",
+      from,
+      to: "seg",
+      type: "part_of" as const,
+      createdAt,
+    });
+    await writer.write(u1, {
+      upsert: [memory("p1", "u1", "one"), memory("p2", "u1", "two"), memory("seg", "u1", "segment")],
+      edges: [edge("p2", "2026-01-02T00:00:00.000Z")],
+    });
+    const members = async () => (await reader.edges(u1, { to: ["seg"], type: "part_of" })).map((e) => e.from);
+    expect(await members()).toEqual(["p2"]);
+    await writer.write(u1, { edges: [edge("p1", "2026-01-01T00:00:00.000Z")] });
+    expect(await members()).toEqual(["p1", "p2"]);
+    await writer.write(u1, { deleteIds: ["p2"] });
+    expect(await members()).toEqual(["p1"]);
+  });
+
   it("keeps its own cache current without reloading", async () => {
     const s = store();
     await s.write(u1, { upsert: [memory("m1", "u1", "one", [1, 0])] });

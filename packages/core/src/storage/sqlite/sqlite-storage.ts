@@ -43,7 +43,7 @@ import {
   rowToRecord,
   rowToVersion,
 } from "./row-mapping.js";
-import { readEdges } from "./sqlite-edges.js";
+import { EdgeMemory } from "./sqlite-edges.js";
 import { purgeUser } from "./sqlite-purge.js";
 import { SqliteQueue } from "./sqlite-queue.js";
 import { scanRecords } from "./sqlite-scan.js";
@@ -79,6 +79,7 @@ export class SqliteStorage implements StoragePort {
   private readonly writes: WriteStatements;
   private readonly vectors: VectorCache;
   private readonly fullText: FullTextSearch;
+  private readonly edgeMemory: EdgeMemory;
   private readonly queue: SqliteQueue;
   private readonly now: () => Date;
   private dataVersion: number;
@@ -114,6 +115,7 @@ export class SqliteStorage implements StoragePort {
     this.vectors = new VectorCache(this.db);
     this.fullText = new FullTextSearch(this.db, this.writes.blocks, (sql) => this.cached(sql));
     this.queue = new SqliteQueue(this.db);
+    this.edgeMemory = new EdgeMemory((sql) => this.cached(sql));
     this.dataVersion = this.readDataVersion();
   }
 
@@ -124,6 +126,9 @@ export class SqliteStorage implements StoragePort {
     const { removed, reindexed } = this.run("write", () =>
       this.db.transaction(() => applyBatch(this.writes, scope, batch, now))(),
     );
+    // A deleted or moved row can leave a range's remembered last row too high, and its rowid is reused.
+    if (reindexed.length) this.writes.blocks.changed();
+    if (removed.length || batch.edges?.length) this.edgeMemory.forget(scope.userId);
     this.fullText.invalidate(reindexed);
     const upserts = (batch.upsert ?? []).map(({ record, vector }) => ({
       id: record.id,
@@ -143,9 +148,11 @@ export class SqliteStorage implements StoragePort {
       this.cached(
         `SELECT ${RECORD_COLUMNS} FROM memories m
          WHERE m.id IN (SELECT value FROM json_each(?)) AND +m.user_id = ?`,
-      ).all(JSON.stringify(ids), scope.userId),
+      )
+        .raw()
+        .all(JSON.stringify(ids), scope.userId),
     ) as MemoryRow[];
-    const byId = new Map(rows.map((r) => [r.id, rowToRecord(r)]));
+    const byId = new Map(rows.map((r) => [r[1], rowToRecord(r)]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
@@ -173,6 +180,7 @@ export class SqliteStorage implements StoragePort {
 
   async scan(scope: Scope, options: ScanOptions = {}): Promise<MemoryRecord[]> {
     this.guard(scope, "scan");
+    this.syncWithOtherConnections();
     return this.select(scope, options);
   }
 
@@ -221,7 +229,8 @@ export class SqliteStorage implements StoragePort {
 
   async edges(scope: Scope, query: EdgeQuery): Promise<MemoryEdge[]> {
     this.guard(scope, "edges");
-    return this.run("edges", () => readEdges((sql) => this.cached(sql), scope.userId, query));
+    this.syncWithOtherConnections();
+    return this.run("edges", () => this.edgeMemory.read(scope.userId, query));
   }
 
   async kvGet(scope: Scope, namespace: readonly string[], key: string): Promise<KvEntry | null> {
@@ -284,6 +293,8 @@ export class SqliteStorage implements StoragePort {
     );
     this.vectors.drop(scope.userId);
     this.fullText.drop();
+    this.writes.blocks.changed();
+    this.edgeMemory.drop();
     // Rewrite the full-text index without the deleted entries, then move the WAL into the main file and
     // truncate it: with secure_delete on, freed pages are zeroed, so the user's bytes are gone from disk.
     this.run("forgetUser", () => {
@@ -331,6 +342,8 @@ export class SqliteStorage implements StoragePort {
     if (version !== this.dataVersion) {
       this.vectors.drop();
       this.fullText.drop();
+      this.writes.blocks.changed();
+      this.edgeMemory.drop();
       this.dataVersion = version;
     }
   }

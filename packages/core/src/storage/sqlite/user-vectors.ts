@@ -193,10 +193,12 @@ export class UserVectors {
   /** The wanted ids' slots (id-restricted search), or null to visit every slot. */
   private slotsOf(filter: VectorFilter): number[] | null {
     if (!filter.ids) return null;
-    return [...filter.ids].flatMap((id) => {
+    const slots: number[] = [];
+    for (const id of filter.ids) {
       const slot = this.slotById.get(id);
-      return slot === undefined ? [] : [slot];
-    });
+      if (slot !== undefined) slots.push(slot);
+    }
+    return slots;
   }
 
   /** Exact dot product of the query with every accepted vector. */
@@ -206,8 +208,9 @@ export class UserVectors {
     visit: (slot: number, score: number) => void,
   ): void {
     const { data, dim, ids } = this;
-    const test = this.tester(filter);
     const only = this.slotsOf(filter);
+    // The wanted ids' slots are visited alone: the test need not look the ids up again.
+    const test = this.tester(only ? { ...filter, ids: undefined } : filter);
     const count = only ? only.length : ids.length;
     for (let i = 0; i < count; i++) {
       const slot = only ? (only[i] as number) : i;
