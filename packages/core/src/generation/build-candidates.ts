@@ -58,10 +58,30 @@ function prepare<T>(
     if (seen.has(key)) continue;
     seen.add(key);
     const { head, text } = render(item);
-    const body = sanitizeMemoryText(text);
+    const body = sanitized(text);
     if (body) out.push({ item, key, head, body, rank });
   }
   return out;
+}
+
+/**
+ * Sanitised texts by their stored text: each assembly sanitises the same profile lines, facts and recent
+ * turns again, and NFKC with a dozen patterns per item was a visible share of a retrieval. Bounded; past
+ * the bound the memory starts over. Long texts are not kept.
+ */
+const SANITIZED = 4096;
+const MAX_KEPT_LENGTH = 4096;
+const sanitizedTexts = new Map<string, string>();
+
+function sanitized(text: string): string {
+  const known = sanitizedTexts.get(text);
+  if (known !== undefined) return known;
+  const clean = sanitizeMemoryText(text);
+  if (text.length <= MAX_KEPT_LENGTH) {
+    if (sanitizedTexts.size >= SANITIZED) sanitizedTexts.clear();
+    sanitizedTexts.set(text, clean);
+  }
+  return clean;
 }
 
 /** Stable sort, best first; a missing or non-finite score sorts last. */
