@@ -2,8 +2,8 @@ import type Database from "better-sqlite3";
 import type { MemoryRecord } from "../../model/index.js";
 import type { ScanOptions } from "../storage-port.js";
 import { filterToSql } from "./filter-sql.js";
+import type { RecordCache } from "./record-cache.js";
 import type { RowBlocks } from "./row-blocks.js";
-import { type MemoryRow, RECORD_COLUMNS, rowToRecord } from "./row-mapping.js";
 
 /** Prepares a statement (the storage's cache of prepared statements). */
 export type Prepare = (sql: string) => Database.Statement;
@@ -57,10 +57,14 @@ function fewInTiers(
   return rows <= SORTED_SCAN_ROWS;
 }
 
-/** A user's records under a filter, in event-time order (then system time, then insertion). */
+/**
+ * A user's records under a filter, in event-time order (then system time, then insertion): the ids are
+ * read in order, and the records through the record cache.
+ */
 export function scanRecords(
   prepare: Prepare,
   blocks: RowBlocks,
+  records: RecordCache,
   userId: string,
   options: ScanOptions,
 ): MemoryRecord[] {
@@ -68,11 +72,11 @@ export function scanRecords(
   const dir = options.order === "desc" ? "DESC" : "ASC";
   const source = scanSource(prepare, blocks, userId, options.filter);
   if (!source) return [];
-  const rows = prepare(
-    `SELECT ${RECORD_COLUMNS} FROM ${source.from} WHERE ${where.sql}${source.sql}
+  const ids = prepare(
+    `SELECT m.id FROM ${source.from} WHERE ${where.sql}${source.sql}
      ORDER BY coalesce(m.valid_from, m.created_at) ${dir}, m.created_at ${dir}, m.rowid ${dir} LIMIT ? OFFSET ?`,
   )
-    .raw()
-    .all(...where.params, ...source.params, options.limit ?? -1, options.offset ?? 0) as MemoryRow[];
-  return rows.map(rowToRecord);
+    .pluck()
+    .all(...where.params, ...source.params, options.limit ?? -1, options.offset ?? 0) as string[];
+  return records.read(userId, ids);
 }

@@ -166,6 +166,30 @@ describe("SqliteStorage across connections", () => {
     expect(await members()).toEqual(["p1"]);
   });
 
+  it("reads records as written by this and another connection, frozen, and only to their own user", async () => {
+    const writer = store();
+    const reader = store();
+    await writer.write(u1, { upsert: [memory("m1", "u1", "first text"), memory("m2", "u1", "second")] });
+    const texts = async () => (await reader.get(u1, ["m2", "m1"])).map((r) => r.text);
+    const scanned = async () => (await reader.scan(u1, {})).map((r) => r.text);
+    expect(await texts()).toEqual(["second", "first text"]); // remembered from here on
+    expect(await scanned()).toEqual(["first text", "second"]);
+    const [first] = await reader.get(u1, ["m1"]);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(Object.isFrozen(first?.metadata)).toBe(true);
+    expect(await reader.get({ userId: "u2" }, ["m1"])).toEqual([]);
+    expect(await reader.scan({ userId: "u2" }, {})).toEqual([]);
+    await writer.write(u1, { upsert: [memory("m1", "u1", "first text, edited")] });
+    expect(await texts()).toEqual(["second", "first text, edited"]);
+    await writer.write(u1, { deleteIds: ["m2"] });
+    expect(await texts()).toEqual(["first text, edited"]);
+    await reader.write(u1, { upsert: [memory("m1", "u1", "edited here")] });
+    expect(await texts()).toEqual(["edited here"]);
+    expect(await scanned()).toEqual(["edited here"]);
+    await reader.write(u1, { deleteIds: ["m1"] });
+    expect(await texts()).toEqual([]);
+  });
+
   it("keeps its own cache current without reloading", async () => {
     const s = store();
     await s.write(u1, { upsert: [memory("m1", "u1", "one", [1, 0])] });

@@ -34,6 +34,7 @@ import type {
 import { filterToSql } from "./filter-sql.js";
 import { FullTextSearch } from "./full-text-search.js";
 import { assertSchemaSupported, migrate } from "./migrations.js";
+import { RecordCache } from "./record-cache.js";
 import {
   type HistoryRow,
   type KvRow,
@@ -80,6 +81,7 @@ export class SqliteStorage implements StoragePort {
   private readonly vectors: VectorCache;
   private readonly fullText: FullTextSearch;
   private readonly edgeMemory: EdgeMemory;
+  private readonly records: RecordCache;
   private readonly queue: SqliteQueue;
   private readonly now: () => Date;
   private dataVersion: number;
@@ -116,6 +118,7 @@ export class SqliteStorage implements StoragePort {
     this.fullText = new FullTextSearch(this.db, this.writes.blocks, (sql) => this.cached(sql));
     this.queue = new SqliteQueue(this.db);
     this.edgeMemory = new EdgeMemory((sql) => this.cached(sql));
+    this.records = new RecordCache((sql) => this.cached(sql));
     this.dataVersion = this.readDataVersion();
   }
 
@@ -129,6 +132,8 @@ export class SqliteStorage implements StoragePort {
     // A deleted or moved row can leave a range's remembered last row too high, and its rowid is reused.
     if (reindexed.length) this.writes.blocks.changed();
     if (removed.length || batch.edges?.length) this.edgeMemory.forget(scope.userId);
+    this.records.forget(removed);
+    for (const { record } of batch.upsert ?? []) this.records.forget([record.id]);
     this.fullText.invalidate(reindexed);
     const upserts = (batch.upsert ?? []).map(({ record, vector }) => ({
       id: record.id,
@@ -143,17 +148,8 @@ export class SqliteStorage implements StoragePort {
   async get(scope: Scope, ids: readonly string[]): Promise<MemoryRecord[]> {
     this.guard(scope, "get");
     if (ids.length === 0) return [];
-    // By primary key, no ORDER BY: the planner must not walk the user's time index instead.
-    const rows = this.run("get", () =>
-      this.cached(
-        `SELECT ${RECORD_COLUMNS} FROM memories m
-         WHERE m.id IN (SELECT value FROM json_each(?)) AND +m.user_id = ?`,
-      )
-        .raw()
-        .all(JSON.stringify(ids), scope.userId),
-    ) as MemoryRow[];
-    const byId = new Map(rows.map((r) => [r[1], rowToRecord(r)]));
-    return ids.flatMap((id) => byId.get(id) ?? []);
+    this.syncWithOtherConnections();
+    return this.run("get", () => this.records.read(scope.userId, ids));
   }
 
   async getVectors(scope: Scope, ids: readonly string[]): Promise<Map<string, Float32Array>> {
@@ -295,6 +291,7 @@ export class SqliteStorage implements StoragePort {
     this.fullText.drop();
     this.writes.blocks.changed();
     this.edgeMemory.drop();
+    this.records.drop();
     // Rewrite the full-text index without the deleted entries, then move the WAL into the main file and
     // truncate it: with secure_delete on, freed pages are zeroed, so the user's bytes are gone from disk.
     this.run("forgetUser", () => {
@@ -332,7 +329,7 @@ export class SqliteStorage implements StoragePort {
 
   private select(scope: Scope, options: ScanOptions): MemoryRecord[] {
     return this.run("scan", () =>
-      scanRecords((sql) => this.cached(sql), this.writes.blocks, scope.userId, options),
+      scanRecords((sql) => this.cached(sql), this.writes.blocks, this.records, scope.userId, options),
     );
   }
 
@@ -344,6 +341,7 @@ export class SqliteStorage implements StoragePort {
       this.fullText.drop();
       this.writes.blocks.changed();
       this.edgeMemory.drop();
+      this.records.drop();
       this.dataVersion = version;
     }
   }
