@@ -39,9 +39,6 @@ import {
   type HistoryRow,
   type KvRow,
   kvRowToEntry,
-  type MemoryRow,
-  RECORD_COLUMNS,
-  rowToRecord,
   rowToVersion,
 } from "./row-mapping.js";
 import { EdgeMemory } from "./sqlite-edges.js";
