@@ -238,6 +238,21 @@ describe("full-text search with common terms remembered", () => {
     expect((await storage.textSearch(u1, query)).map((h) => h.id)).toEqual([id]);
   });
 
+  it("drops a listed record expired in place from current searches, and lists it again when restored", async () => {
+    const id = "u1-40";
+    const text = "alice harbour zeppelin";
+    const current: TextQuery = { text, k: 1000, filter: { current: true, kinds: ["message"] } };
+    const listed = async (query: TextQuery) => (await storage.textSearch(u1, query)).map((h) => h.id);
+    await storage.write(u1, { upsert: [{ record: record(id, "u1", text), vector: null }] });
+    expect(await listed(current)).toContain(id); // its row is remembered as current
+    const expired = testRecord(id, "u1", text, { kind: "message", expiredAt: "2026-02-01T00:00:00.000Z" });
+    await storage.write(u1, { upsert: [{ record: expired, vector: null }] });
+    expect(await listed(current)).not.toContain(id);
+    expect(await listed({ ...current, filter: { kinds: ["message"] } })).toContain(id);
+    await storage.write(u1, { upsert: [{ record: record(id, "u1", text), vector: null }] });
+    expect(await listed(current)).toContain(id);
+  });
+
   it("never ranks or counts another user's rows", async () => {
     const hits = await storage.textSearch(u1, { text: "kite zeppelin alice", k: 1000, statsOver: 5000 });
     expect(hits.every((h) => h.id.startsWith("u1-"))).toBe(true);

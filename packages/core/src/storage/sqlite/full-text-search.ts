@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import { queryTerms } from "../../model/index.js";
-import type { Hit, TextQuery, TextStats } from "../storage-port.js";
+import type { Hit, MemoryFilter, TextQuery, TextStats } from "../storage-port.js";
 import { anyOf, CommonTerms, type TermPlan } from "./common-terms.js";
 import { filterToSql } from "./filter-sql.js";
 import { setRecent } from "./recent.js";
@@ -66,7 +66,9 @@ export class FullTextSearch {
   private readonly recent = new Map<string, Float64Array[]>();
   private readonly rowids: Database.Statement;
   private lastSplit: { key: string; scores: SplitScores } | null = null;
+  /** Ids' rowids, and rows' ids and expiry, as last read; rowInfo's rows are all in rowidById. */
   private readonly rowidById = new Map<string, number>();
+  private readonly rowInfo = new Map<number, { id: string; expired: boolean }>();
   /** Per-row scratch space of a range's split ranking, grown as needed; zero between calls. */
   private sum = new Float64Array(0);
   private mark = new Uint8Array(0);
@@ -128,19 +130,13 @@ export class FullTextSearch {
     // Rows listed under an id filter by the split are the wanted ones already: the join need not test ids.
     const idsTested = plans.every((p) => p.only !== null) && query.filter ? { ...query.filter } : null;
     if (idsTested) delete (idsTested as { ids?: unknown }).ids;
-    const where = filterToSql(userId, idsTested ?? query.filter);
-    // CROSS JOIN keeps SQLite iterating the few ranked rowids, not the user's whole index.
-    const kept = this.prepare(
-      `SELECT m.rowid, m.id FROM json_each(?) AS j CROSS JOIN memories m ON m.rowid = j.value WHERE ${where.sql}`,
-    ).raw();
+    const keep = this.keeper(userId, idsTested ?? query.filter);
     for (;;) {
       const listed =
         perRange.length === 1 ? (perRange[0] as RangeMatches).listed : perRange.flatMap((m) => m.listed);
       if (perRange.length > 1) listed.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
       const hits = listed.slice(0, window);
-      const ids = new Map(
-        kept.all(JSON.stringify(hits.map((h) => h[0])), ...where.params) as [number, string][],
-      );
+      const ids = keep(hits.map((h) => h[0]));
       const out: Hit[] = [];
       for (const [rowid, score] of hits) {
         const id = ids.get(rowid);
@@ -157,6 +153,62 @@ export class FullTextSearch {
   }
 
   /**
+   * Which of the listed rows pass the filter, with their ids. Under a filter of kinds and currency alone
+   * (retrieval's), the rows' ids and expiry come from memory (`rowInfo`): the kinds are those of the
+   * ranges searched, and a row's user is that of its range. Otherwise the rows are joined with `memories`
+   * under the filter's SQL.
+   */
+  private keeper(
+    userId: string,
+    filter: MemoryFilter | undefined,
+  ): (rowids: number[]) => Map<number, string> {
+    const simple = Object.entries(filter ?? {}).every(
+      ([name, value]) => value === undefined || name === "kinds" || name === "current",
+    );
+    if (simple) {
+      const current = filter?.current === true;
+      return (rowids) => {
+        this.learnRows(userId, rowids);
+        const ids = new Map<number, string>();
+        for (const rowid of rowids) {
+          const row = this.rowInfo.get(rowid);
+          if (row && !(current && row.expired)) ids.set(rowid, row.id);
+        }
+        return ids;
+      };
+    }
+    const where = filterToSql(userId, filter);
+    // CROSS JOIN keeps SQLite iterating the few ranked rowids, not the user's whole index.
+    const kept = this.prepare(
+      `SELECT m.rowid, m.id FROM json_each(?) AS j CROSS JOIN memories m ON m.rowid = j.value WHERE ${where.sql}`,
+    ).raw();
+    return (rowids) => new Map(kept.all(JSON.stringify(rowids), ...where.params) as [number, string][]);
+  }
+
+  /** Reads the ids and expiry of the rows not yet known (the user's only). */
+  private learnRows(userId: string, rowids: readonly number[]): void {
+    const unknown: number[] = [];
+    for (const rowid of rowids) if (!this.rowInfo.has(rowid)) unknown.push(rowid);
+    if (unknown.length === 0) return;
+    if (this.rowInfo.size + unknown.length > MAX_REMEMBERED_IDS) this.forgetRows();
+    const rows = this.prepare(
+      `SELECT m.rowid, m.id, m.expired_at IS NOT NULL FROM json_each(?) AS j
+       CROSS JOIN memories m ON m.rowid = j.value WHERE m.user_id = ?`,
+    )
+      .raw()
+      .all(JSON.stringify(unknown), userId) as [number, string, number][];
+    for (const [rowid, id, expired] of rows) {
+      this.rowInfo.set(rowid, { id, expired: expired === 1 });
+      this.rowidById.set(id, rowid);
+    }
+  }
+
+  private forgetRows(): void {
+    this.rowidById.clear();
+    this.rowInfo.clear();
+  }
+
+  /**
    * The rowids of these ids (any user's: the caller keeps those inside the user's ranges). Remembered,
    * since retrieval asks for the pages of the same segments again and again; a rowid changes only when
    * its row is deleted or changes kind, which clears the memory (`invalidate`).
@@ -165,7 +217,7 @@ export class FullTextSearch {
     const missing: string[] = [];
     for (const id of ids) if (!this.rowidById.has(id)) missing.push(id);
     if (missing.length) {
-      if (this.rowidById.size + missing.length > MAX_REMEMBERED_IDS) this.rowidById.clear();
+      if (this.rowidById.size + missing.length > MAX_REMEMBERED_IDS) this.forgetRows();
       const found = this.rowids.all(JSON.stringify(missing)) as [string, number][];
       for (const [id, rowid] of found) this.rowidById.set(id, rowid);
     }
@@ -188,12 +240,17 @@ export class FullTextSearch {
     setRecent(this.recent, key, scores, RECENT_SEARCHES);
   }
 
-  /** After a write: the rows it re-indexed or deleted. */
-  invalidate(rowids: readonly number[]): void {
+  /** After a write: the rows it re-indexed or deleted, and the ids of the records it wrote. */
+  invalidate(rowids: readonly number[], written: readonly string[] = []): void {
     this.common.written();
     if (rowids.length) {
       this.common.invalidate(rowids, blockStart);
-      this.rowidById.clear();
+      this.forgetRows();
+    }
+    // A record written in place (expired, moved between tiers) keeps its rowid: its row is read again.
+    for (const id of written) {
+      const rowid = this.rowidById.get(id);
+      if (rowid !== undefined) this.rowInfo.delete(rowid);
     }
     this.recent.clear();
     this.lastSplit = null;
@@ -202,7 +259,7 @@ export class FullTextSearch {
   /** Forgets everything remembered (another connection wrote, or a user was forgotten). */
   drop(): void {
     this.common.drop();
-    this.rowidById.clear();
+    this.forgetRows();
     this.recent.clear();
     this.lastSplit = null;
   }

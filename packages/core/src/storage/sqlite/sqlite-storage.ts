@@ -35,12 +35,7 @@ import { filterToSql } from "./filter-sql.js";
 import { FullTextSearch } from "./full-text-search.js";
 import { assertSchemaSupported, migrate } from "./migrations.js";
 import { RecordCache } from "./record-cache.js";
-import {
-  type HistoryRow,
-  type KvRow,
-  kvRowToEntry,
-  rowToVersion,
-} from "./row-mapping.js";
+import { type HistoryRow, type KvRow, kvRowToEntry, rowToVersion } from "./row-mapping.js";
 import { EdgeMemory } from "./sqlite-edges.js";
 import { purgeUser } from "./sqlite-purge.js";
 import { SqliteQueue } from "./sqlite-queue.js";
@@ -131,7 +126,10 @@ export class SqliteStorage implements StoragePort {
     if (removed.length || batch.edges?.length) this.edgeMemory.forget(scope.userId);
     this.records.forget(removed);
     for (const { record } of batch.upsert ?? []) this.records.forget([record.id]);
-    this.fullText.invalidate(reindexed);
+    this.fullText.invalidate(
+      reindexed,
+      (batch.upsert ?? []).map(({ record }) => record.id),
+    );
     const upserts = (batch.upsert ?? []).map(({ record, vector }) => ({
       id: record.id,
       kind: record.kind,
