@@ -42,7 +42,7 @@ export async function writePlots(results: BenchResults, dir: string): Promise<st
       guide: { y: 2, label: "goal: p50 2 ms at 10k" },
     }),
     "search-channels.svg": lineChart({
-      title: `Channels alone (full-text k ${single[0]?.fulltextK}, vector k ${single[0]?.vectorK}), one scope`,
+      title: `Channels alone (full-text k ${single[0]?.fulltextK}, vector k ${single.find((x) => !x.annIndex)?.vectorK}, ${single.find((x) => x.annIndex)?.vectorK} through the graph), one scope`,
       xLabel: "memories in the scope",
       yLabel: "milliseconds",
       series: [

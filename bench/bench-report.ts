@@ -99,7 +99,7 @@ function ingestTables(r: BenchResults): Table[] {
 function searchTables(r: BenchResults): Table[] {
   return [
     {
-      title: `Search latency, ms (p50 / p95); k 10 hybrid; channels alone at the engine's settings (full-text ${r.search[0]?.fulltextK} hits, statistics over the best 1,000 matches; vector ${r.search[0]?.vectorK})`,
+      title: `Search latency, ms (p50 / p95); k 10 hybrid; channels alone at the engine's settings (full-text ${r.search[0]?.fulltextK} hits, statistics over the best 1,000 matches; vector ${r.search.find((x) => !x.annIndex)?.vectorK}, ${r.search.find((x) => x.annIndex)?.vectorK} through the HNSW graph)`,
       header: [
         "scenario",
         "queries (excl. / incl.)",

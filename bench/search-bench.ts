@@ -102,9 +102,11 @@ function searcher(engram: Engram, users: readonly string[]) {
 async function measureWarm(engram: Engram, run: SearchRun) {
   const search = searcher(engram, run.queryUsers);
   const scopeOf = (i: number) => ({ userId: run.queryUsers[i % run.queryUsers.length] as string });
-  const { candidates, textCandidates, vectorCandidates } = engram.config.fusion;
+  const { candidates, textCandidates, vectorCandidates, approximateCandidates } = engram.config.fusion;
   const fulltextK = textCandidates;
-  const vectorK = vectorCandidates;
+  // What hybrid search lists from the vector channel: fewer where the scope is searched through a graph.
+  const graph = run.corpus.memories / run.corpus.userIds.length >= ANN_THRESHOLD;
+  const vectorK = graph ? approximateCandidates : vectorCandidates;
   const budget = { maxSeconds: run.counts.maxSeconds };
   const warmup = run.warmup.map((text, i) => ({
     text,
@@ -122,7 +124,12 @@ async function measureWarm(engram: Engram, run: SearchRun) {
         await engram.storage.textStats?.(scopeOf(i), query);
       },
       vectorChannel: (q, i) =>
-        engram.storage.vectorSearch(scopeOf(i), { vector: q.vector, k: vectorK, filter: current }),
+        engram.storage.vectorSearch(scopeOf(i), {
+          vector: q.vector,
+          k: vectorCandidates,
+          approximateK: approximateCandidates,
+          filter: current,
+        }),
     },
     budget,
   );

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ValidationError } from "../errors/index.js";
 import { type MemoryRecord, sequentialIds } from "../model/index.js";
 import { embedderFromModel } from "../models/index.js";
+import type { VectorQuery } from "../storage/index.js";
 import { hashEmbeddingModel } from "../testing/index.js";
 import { createEngram, type Engram } from "./create-engram.js";
 
@@ -171,6 +172,39 @@ describe("search", () => {
       expect(error).toBeInstanceOf(ValidationError);
       expect((error as ValidationError).details.path).toBe(field);
       expect((error as ValidationError).message.startsWith(`search: ${field}: `)).toBe(true);
+    }
+  });
+});
+
+describe("vector candidates", () => {
+  it("asks the vector channel for vectorCandidates, and approximateCandidates from a graph", async () => {
+    const engram = await createEngram({
+      tiers: false,
+      background: false,
+      embedder: null,
+      path: ":memory:",
+      fusion: { vectorCandidates: 40, approximateCandidates: 12 },
+    });
+    try {
+      const asked: VectorQuery[] = [];
+      const search = engram.storage.vectorSearch.bind(engram.storage);
+      engram.storage.vectorSearch = (scope, query) => {
+        asked.push(query);
+        return search(scope, query);
+      };
+      const queryVector = Float32Array.from({ length: 512 }, (_, i) => (i === 0 ? 1 : 0));
+      await engram.search({ ...u1, query: "kite", k: 5, queryVector });
+      await engram.search({ ...u1, query: "kite", k: 20, queryVector });
+      expect(asked.map((q) => [q.k, q.approximateK])).toEqual([
+        [40, 12],
+        [40, 20],
+      ]);
+      const error = await createEngram({ path: ":memory:", fusion: { approximateCandidates: 0 } }).catch(
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(ValidationError);
+    } finally {
+      await engram.close();
     }
   });
 });

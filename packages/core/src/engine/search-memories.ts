@@ -49,7 +49,12 @@ export async function searchMemories(ctx: EngineContext, raw: SearchInput): Prom
   const [fulltext, dense] = await Promise.all([
     wanted.has("fulltext") ? ctx.storage.textSearch(scope, textQuery) : [],
     vector
-      ? ctx.storage.vectorSearch(scope, { vector, k: Math.max(ctx.fusion.vectorCandidates, input.k), filter })
+      ? ctx.storage.vectorSearch(scope, {
+          vector,
+          k: Math.max(ctx.fusion.vectorCandidates, input.k),
+          approximateK: Math.max(ctx.fusion.approximateCandidates, input.k),
+          filter,
+        })
       : ([] as Hit[]),
   ]);
   // z-scores of the vector channel over the whole scope, when the backend can tell (exact scans).

@@ -69,6 +69,12 @@ export interface VectorQuery {
   readonly vector: Float32Array;
   readonly k: number;
   readonly filter?: MemoryFilter;
+  /**
+   * For a backend that answers the query from an approximate index (SQLite's HNSW graph over a large
+   * kind): list at most this many candidates, as its search costs about as much as it lists. An exact
+   * scan lists k. Backends without such an index ignore it.
+   */
+  readonly approximateK?: number;
 }
 
 /** Distribution of a channel's scores over the whole scope. */

@@ -16,6 +16,7 @@ export interface EngineContext {
     readonly candidates: number;
     readonly textCandidates: number;
     readonly vectorCandidates: number;
+    readonly approximateCandidates: number;
   };
   /** Index each message together with the turn before it in its session. */
   readonly contextWindow: boolean;

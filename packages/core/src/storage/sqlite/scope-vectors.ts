@@ -47,17 +47,19 @@ export class ScopeVectors {
   }
 
   /**
-   * The top k over the wanted kinds (all when none are named), and the whole-set statistics when every
-   * searched set was scanned exactly (pooled over the sets).
+   * The top k over the wanted kinds (all when none are named; at most `approximateK` from a set searched
+   * through its graph), and the whole-set statistics when every searched set was scanned exactly (pooled
+   * over the sets).
    */
   searchWithStats(
     query: Float32Array,
     k: number,
     filter: VectorFilter,
     kinds?: readonly string[],
+    approximateK?: number,
   ): { hits: Hit[]; stats: VectorStats | null } {
     const sets = this.sets(kinds);
-    const results = sets.map((set) => set.searchWithStats(query, k, filter));
+    const results = sets.map((set) => set.searchWithStats(query, k, filter, approximateK));
     const one = results.length === 1 ? (results[0] as (typeof results)[number]).hits : null;
     // One set's hits are its best k; they need sorting only if the index did not return them in order.
     const hits = one?.every((h, i) => i === 0 || (one[i - 1] as Hit).score >= h.score)

@@ -137,6 +137,35 @@ describe("UserVectors", () => {
   });
 });
 
+describe("UserVectors approximateK", () => {
+  it("lists at most approximateK through the graph, and k from an exact scan", () => {
+    const next = seededRandom(9);
+    const build = (count: number) => {
+      const index = new UserVectors(DIM, 200);
+      for (let i = 0; i < count; i++) index.upsert({ id: `v${i}`, ...attrs, vector: randomVector(next) });
+      return index;
+    };
+    const query = randomVector(next);
+    const graph = build(400);
+    const few = graph.searchWithStats(query, 100, {}, 30);
+    expect(few.hits).toHaveLength(30);
+    expect(few.stats).toBeNull();
+    // The same best 30 as a graph search for 100 lists first.
+    expect(few.hits.map((h) => h.id)).toEqual(
+      graph
+        .search(query, 100, {})
+        .slice(0, 30)
+        .map((h) => h.id),
+    );
+    // More than the graph serves: an exact scan, which lists k.
+    expect(graph.searchWithStats(query, 300, {}, 30).hits).toHaveLength(300);
+    // A small set is scanned exactly: k, with statistics.
+    const small = build(150).searchWithStats(query, 100, {}, 30);
+    expect(small.hits).toHaveLength(100);
+    expect(small.stats?.count).toBe(150);
+  });
+});
+
 describe("UserVectors.stats", () => {
   it("gives the mean and sd of the cosine over every accepted vector, and null once the set is approximate", () => {
     const exact = new UserVectors(2, 10);

@@ -144,15 +144,19 @@ export class UserVectors {
   /**
    * The top k, and, when the set is scanned exactly, the mean and standard deviation of the cosine over
    * every accepted vector (for score normalisation), from the same scan. Stats are null when the set is
-   * large enough to be searched approximately: a full scan would defeat the index.
+   * large enough to be searched approximately: a full scan would defeat the index. A graph search lists
+   * at most `approximateK`, as it costs about as much as it lists.
    */
   searchWithStats(
     query: Float32Array,
     k: number,
     filter: VectorFilter = {},
+    approximateK?: number,
   ): { hits: Hit[]; stats: VectorStats | null } {
     // Approximate search pays off only for many vectors and a few hundred candidates.
-    if (!this.scansExactly(k, filter)) return { hits: this.searchAnn(query, k, filter), stats: null };
+    if (!this.scansExactly(k, filter)) {
+      return { hits: this.searchAnn(query, Math.min(k, approximateK ?? k), filter), stats: null };
+    }
     const top = new TopK(k);
     let n = 0;
     let sum = 0;

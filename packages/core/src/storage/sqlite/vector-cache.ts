@@ -25,6 +25,7 @@ export class VectorCache {
       query.k,
       this.acceptor(userId, query.filter),
       query.filter?.kinds,
+      query.approximateK,
     );
     const key = JSON.stringify([userId, query.filter ?? {}]);
     setRecent(this.recent, key, { vector: query.vector, stats }, RECENT_SEARCHES);
