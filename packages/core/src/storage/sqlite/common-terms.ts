@@ -44,6 +44,7 @@ interface RangeEntry {
   /** The range's rows, and the index's rows, when the entry was started. */
   readonly rows: number;
   readonly indexRows: number;
+  /** Rows of the range holding each term: exact, or an upper bound no larger than the common share. */
   readonly counts: Map<string, number>;
   readonly scores: Map<string, TermScores>;
   /** Remembered parts (rows × terms) in `scores`. */
@@ -151,13 +152,22 @@ export class CommonTerms {
     const entry = this.entry(range, rows, indexRows);
     const cap = Math.ceil(entry.rows * COMMON_SHARE);
     for (const term of terms) {
+      const widespread = this.isWidespread(term, indexRows);
       let n = entry.counts.get(term);
       if (n === undefined) {
-        n = this.count.get(quoteTerm(term), range.lo, range.hi, cap + 1) as number;
+        if (widespread) {
+          // Remembered anyway: its rows in the range are those of its remembered parts.
+          n = this.scores(range, rows, indexRows, term).offsets.length;
+        } else if (cap >= WIDESPREAD_ROWS) {
+          // In at most WIDESPREAD_ROWS rows of the whole index: not common in a range this large.
+          n = WIDESPREAD_ROWS;
+        } else {
+          n = this.count.get(quoteTerm(term), range.lo, range.hi, cap + 1) as number;
+        }
         entry.counts.set(term, n);
       }
       if (n > cap) common.add(term);
-      if (n > cap || this.isWidespread(term, indexRows)) remembered.add(term);
+      if (n > cap || widespread) remembered.add(term);
     }
     return { common, remembered };
   }
