@@ -156,6 +156,10 @@ describe("assembleContext on random inputs", () => {
         const wholeBlocks = counted.filter((t) => t.includes("\n</memory>"));
         expect(wholeBlocks).toEqual(result.text ? [result.text] : []);
         expectConsistent(input, result);
+        // The default tokenizer is additive: the same block, its size taken from its lines' counts.
+        const additive = assembleContext(input);
+        expect(additive.text).toBe(result.text);
+        expect(additive.tokens).toBe(result.tokens);
       }),
       { seed: 20260205, numRuns: 150 },
     );

@@ -102,6 +102,7 @@ export function assembleContext(input: ContextInput): AssembledContext {
     preamble.reduce((sum, line) => sum + tokenizer.count(`${line}\n`), 0) +
     tokenizer.count(MEMORY_CLOSE);
   const chosen: ChosenBySection = { profile: [], facts: [], pages: [], recent: [] };
+  let spent: number | undefined;
   if (frameCost <= budgetTokens) {
     const budget: Budget = { remaining: budgetTokens - frameCost };
     const candidates = buildCandidates(input);
@@ -115,29 +116,33 @@ export function assembleContext(input: ContextInput): AssembledContext {
       "pages",
       candidates.pages.filter((candidate) => !shown.has(candidate.key)),
     );
+    spent = budgetTokens - budget.remaining;
   }
-  return finish(input, chosen, preamble, tokenizer);
+  return finish(input, chosen, preamble, tokenizer, tokenizer.additive ? spent : undefined);
 }
 
 /**
- * Renders and counts the whole text once. Line counts add up exactly for o200k (a newline always ends a
- * pre-token), but a tokenizer whose counts are not additive could overshoot, so the lowest-priority
- * items are dropped until the exact count fits.
+ * Renders the text. With an additive tokenizer (o200k: a newline always ends a pre-token) the block
+ * costs exactly what its frame, headings and lines were counted at (`spent`). Otherwise the whole text is
+ * counted, as a tokenizer whose counts are not additive could overshoot, and the lowest-priority items
+ * are dropped until the exact count fits.
  */
 function finish(
   input: ContextInput,
   chosen: ChosenBySection,
   preamble: string[],
   tokenizer: Tokenizer,
+  spent: number | undefined,
 ): AssembledContext {
   for (;;) {
     const ordered = renderOrder(chosen);
     const empty = SECTION_ORDER.every((name) => ordered[name].length === 0);
     const text = empty ? "" : renderMemoryBlock(preamble, linesOf(ordered));
-    const tokens = empty ? 0 : tokenizer.count(text);
+    const tokens = empty ? 0 : (spent ?? tokenizer.count(text));
     if (tokens <= input.budgetTokens) return summarize(input, ordered, text, tokens);
     const lowest = CUT_ORDER.find((name) => chosen[name].length > 0);
     if (lowest) chosen[lowest].pop();
+    spent = undefined;
   }
 }
 

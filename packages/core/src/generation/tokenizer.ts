@@ -4,6 +4,12 @@ import { countTokens } from "gpt-tokenizer";
 export interface Tokenizer {
   readonly id: string;
   count(text: string): number;
+  /**
+   * True when the counts of lines that each end in a newline add up to the count of their concatenation
+   * (no token spans a newline). The context assembly then takes a block's size from its lines' counts
+   * instead of counting the whole block again.
+   */
+  readonly additive?: boolean;
 }
 
 /**
@@ -29,4 +35,7 @@ function cachedCount(text: string): number {
 export const defaultTokenizer: Tokenizer = {
   id: "o200k_base",
   count: cachedCount,
+  // o200k's pre-tokenizer ends a pre-token at a newline: a line's tokens never merge with the next line's
+  // (rendered lines never start with whitespace or "/"). Checked against whole-block counts in the tests.
+  additive: true,
 };
