@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ClosedError, ValidationError } from "../errors/index.js";
+import { rememberedTexts } from "../generation/build-candidates.js";
 import { sequentialIds } from "../model/index.js";
 import { embedderFromModel } from "../models/index.js";
 import { hashEmbeddingModel } from "../testing/index.js";
@@ -72,6 +73,9 @@ describe("createEngram", () => {
     });
     expect(await engram.stats()).toMatchObject({ memories: 5, vectors: 5, history: 6, users: 2 });
     expect(await engram.users()).toEqual(["u1", "u2"]);
+    // A context assembly remembers the texts it sanitised and counted; forget clears them.
+    expect((await engram.retrieve({ userId: "u1", query: "one" })).text).toContain("one, edited");
+    expect(rememberedTexts()).toBeGreaterThan(0);
 
     expect(await engram.forget({ userId: "u1" })).toEqual({
       memories: 3,
@@ -81,6 +85,7 @@ describe("createEngram", () => {
       jobs: 0,
     });
     expect(await engram.users()).toEqual(["u2"]);
+    expect(rememberedTexts()).toBe(0);
     expect(await engram.stats({ userId: "u1" })).toMatchObject({
       memories: 0,
       vectors: 0,

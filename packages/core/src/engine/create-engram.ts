@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ClosedError } from "../errors/index.js";
+import { forgetRememberedTexts } from "../generation/build-candidates.js";
 import { type Clock, type IdGenerator, parseInput, randomIds, systemClock } from "../model/index.js";
 import {
   type Embedder,
@@ -177,7 +178,9 @@ export class Engram {
     return this.worker.exclusive(async () => {
       this.visits.drop(userId);
       await this.visits.flush();
-      return this.ctx.storage.forgetUser({ userId });
+      const report = await this.ctx.storage.forgetUser({ userId });
+      forgetRememberedTexts();
+      return report;
     });
   }
 

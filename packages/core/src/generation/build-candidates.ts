@@ -8,6 +8,7 @@ import type {
 import { factHead, profileHead, turnHead } from "./render-memory-block.js";
 import { sanitizeMemoryText } from "./sanitize-memory-text.js";
 import type { Candidate } from "./select-within-budget.js";
+import { countedTexts, forgetCountedTexts } from "./tokenizer.js";
 
 export interface ContextCandidates {
   profile: Candidate<ContextProfileItem>[];
@@ -72,6 +73,20 @@ function prepare<T>(
 const SANITIZED = 4096;
 const MAX_KEPT_LENGTH = 4096;
 const sanitizedTexts = new Map<string, string>();
+
+/**
+ * Forgets the sanitised texts and token counts remembered for assembly: after `forget`, none of the
+ * user's texts stays in the process's memory either.
+ */
+export function forgetRememberedTexts(): void {
+  sanitizedTexts.clear();
+  forgetCountedTexts();
+}
+
+/** How many texts the assembly remembers (sanitised, and counted). */
+export function rememberedTexts(): number {
+  return sanitizedTexts.size + countedTexts();
+}
 
 function sanitized(text: string): string {
   const known = sanitizedTexts.get(text);

@@ -32,6 +32,16 @@ function cachedCount(text: string): number {
   return n;
 }
 
+/** Forgets every remembered count (a forgotten user's texts must not stay in memory). */
+export function forgetCountedTexts(): void {
+  counts.clear();
+}
+
+/** How many texts' counts are remembered. */
+export function countedTexts(): number {
+  return counts.size;
+}
+
 export const defaultTokenizer: Tokenizer = {
   id: "o200k_base",
   count: cachedCount,
