@@ -3,7 +3,7 @@ import { type MemoryRow, RECORD_COLUMNS, rowToRecord } from "./row-mapping.js";
 import type { Prepare } from "./sqlite-scan.js";
 
 /** Bound on the records remembered; past it the memory starts over. */
-const MAX_RECORDS = 65_536;
+const MAX_RECORDS = 32_768;
 
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {

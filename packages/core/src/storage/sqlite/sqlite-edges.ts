@@ -41,7 +41,7 @@ export function readEdges(prepare: Prepare, userId: string, query: EdgeQuery): M
 }
 
 /** Bound on the edges remembered over all users; past it the memory starts over. */
-const MAX_REMEMBERED = 262_144;
+const MAX_REMEMBERED = 65_536;
 
 const oldestFirst = (a: OrderedEdge, b: OrderedEdge): number =>
   a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.seq - b.seq;
