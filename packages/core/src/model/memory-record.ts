@@ -36,8 +36,11 @@ export interface MemoryRecord {
   readonly context: string | null;
   /** A caller-chosen key, unique per cube and kind when set (store items, facts). */
   readonly key: string | null;
-  /** Free-form JSON metadata. */
-  readonly metadata: Record<string, unknown>;
+  /**
+   * Free-form JSON metadata. Records read back may be shared, frozen snapshots (the SQLite backend
+   * remembers records it has read): copy before changing.
+   */
+  readonly metadata: Readonly<Record<string, unknown>>;
   readonly status: MemoryStatus;
   /** 1 on creation, +1 on every update; earlier versions live in history. */
   readonly version: number;
