@@ -3,6 +3,7 @@ import { queryTerms } from "../../model/index.js";
 import type { Hit, MemoryFilter, TextQuery, TextStats } from "../storage-port.js";
 import { anyOf, CommonTerms, type TermPlan } from "./common-terms.js";
 import { filterToSql } from "./filter-sql.js";
+import { KnownRows } from "./known-rows.js";
 import { setRecent } from "./recent.js";
 import { BLOCK_BITS, type RowBlocks, type RowRange } from "./row-blocks.js";
 import type { Prepare } from "./sqlite-scan.js";
@@ -64,11 +65,8 @@ export class FullTextSearch {
   private readonly matches: Database.Statement;
   /** Recent searches' match scores, for textStats (retrieval runs several searches concurrently). */
   private readonly recent = new Map<string, Float64Array[]>();
-  private readonly rowids: Database.Statement;
   private lastSplit: { key: string; scores: SplitScores } | null = null;
-  /** Ids' rowids, and rows' ids and expiry, as last read; rowInfo's rows are all in rowidById. */
-  private readonly rowidById = new Map<string, number>();
-  private readonly rowInfo = new Map<number, { id: string; expired: boolean }>();
+  private readonly known: KnownRows;
   /** Per-row scratch space of a range's split ranking, grown as needed; zero between calls. */
   private sum = new Float64Array(0);
   private mark = new Uint8Array(0);
@@ -86,10 +84,7 @@ export class FullTextSearch {
     // SQLite's own sorter keeps the best `n` (a bounded heap): FTS5 does not take this ORDER BY.
     this.ranked = db.prepare(`${select} ORDER BY score, rowid LIMIT @n`).raw();
     this.matches = db.prepare(select).raw();
-    // The id index alone (it holds the rowid): the user's rows are told by their rowid blocks.
-    this.rowids = db
-      .prepare("SELECT id, rowid FROM memories WHERE id IN (SELECT value FROM json_each(?))")
-      .raw();
+    this.known = new KnownRows(db, prepare);
   }
 
   search(userId: string, query: TextQuery): Hit[] {
@@ -97,7 +92,7 @@ export class FullTextSearch {
     const terms = queryTerms(query.text);
     const ids = query.filter?.ids;
     const ranges = terms.length ? this.blocks.ranges(userId, query.filter?.kinds) : [];
-    const wanted = ids && ranges.length ? this.rowidsOf(ids) : null;
+    const wanted = ids && ranges.length ? this.known.rowids(ids) : null;
     const indexRows = ranges.length ? this.common.indexRows() : 0;
     // Per kind block: the block itself when it splits its terms (an id filter then keeps the wanted rows
     // of its matches), else the span of the wanted rows in it, ranked by one FTS5 query.
@@ -154,7 +149,7 @@ export class FullTextSearch {
 
   /**
    * Which of the listed rows pass the filter, with their ids. Under a filter of kinds and currency alone
-   * (retrieval's), the rows' ids and expiry come from memory (`rowInfo`): the kinds are those of the
+   * (retrieval's), the rows' ids and expiry come from memory (`KnownRows`): the kinds are those of the
    * ranges searched, and a row's user is that of its range. Otherwise the rows are joined with `memories`
    * under the filter's SQL.
    */
@@ -168,10 +163,10 @@ export class FullTextSearch {
     if (simple) {
       const current = filter?.current === true;
       return (rowids) => {
-        this.learnRows(userId, rowids);
+        const known = this.known.rows(userId, rowids);
         const ids = new Map<number, string>();
         for (const rowid of rowids) {
-          const row = this.rowInfo.get(rowid);
+          const row = known.get(rowid);
           if (row && !(current && row.expired)) ids.set(rowid, row.id);
         }
         return ids;
@@ -183,50 +178,6 @@ export class FullTextSearch {
       `SELECT m.rowid, m.id FROM json_each(?) AS j CROSS JOIN memories m ON m.rowid = j.value WHERE ${where.sql}`,
     ).raw();
     return (rowids) => new Map(kept.all(JSON.stringify(rowids), ...where.params) as [number, string][]);
-  }
-
-  /** Reads the ids and expiry of the rows not yet known (the user's only). */
-  private learnRows(userId: string, rowids: readonly number[]): void {
-    const unknown: number[] = [];
-    for (const rowid of rowids) if (!this.rowInfo.has(rowid)) unknown.push(rowid);
-    if (unknown.length === 0) return;
-    if (this.rowInfo.size + unknown.length > MAX_REMEMBERED_IDS) this.forgetRows();
-    const rows = this.prepare(
-      `SELECT m.rowid, m.id, m.expired_at IS NOT NULL FROM json_each(?) AS j
-       CROSS JOIN memories m ON m.rowid = j.value WHERE m.user_id = ?`,
-    )
-      .raw()
-      .all(JSON.stringify(unknown), userId) as [number, string, number][];
-    for (const [rowid, id, expired] of rows) {
-      this.rowInfo.set(rowid, { id, expired: expired === 1 });
-      this.rowidById.set(id, rowid);
-    }
-  }
-
-  private forgetRows(): void {
-    this.rowidById.clear();
-    this.rowInfo.clear();
-  }
-
-  /**
-   * The rowids of these ids (any user's: the caller keeps those inside the user's ranges). Remembered,
-   * since retrieval asks for the pages of the same segments again and again; a rowid changes only when
-   * its row is deleted or changes kind, which clears the memory (`invalidate`).
-   */
-  private rowidsOf(ids: readonly string[]): number[] {
-    const missing: string[] = [];
-    for (const id of ids) if (!this.rowidById.has(id)) missing.push(id);
-    if (missing.length) {
-      if (this.rowidById.size + missing.length > MAX_REMEMBERED_IDS) this.forgetRows();
-      const found = this.rowids.all(JSON.stringify(missing)) as [string, number][];
-      for (const [id, rowid] of found) this.rowidById.set(id, rowid);
-    }
-    const rowids: number[] = [];
-    for (const id of ids) {
-      const rowid = this.rowidById.get(id);
-      if (rowid !== undefined) rowids.push(rowid);
-    }
-    return rowids;
   }
 
   /** Statistics over the best `statsOver` (else k) scores of the search just made with this query. */
@@ -245,13 +196,10 @@ export class FullTextSearch {
     this.common.written();
     if (rowids.length) {
       this.common.invalidate(rowids, blockStart);
-      this.forgetRows();
+      this.known.forget();
     }
     // A record written in place (expired, moved between tiers) keeps its rowid: its row is read again.
-    for (const id of written) {
-      const rowid = this.rowidById.get(id);
-      if (rowid !== undefined) this.rowInfo.delete(rowid);
-    }
+    this.known.written(written);
     this.recent.clear();
     this.lastSplit = null;
   }
@@ -259,7 +207,7 @@ export class FullTextSearch {
   /** Forgets everything remembered (another connection wrote, or a user was forgotten). */
   drop(): void {
     this.common.drop();
-    this.forgetRows();
+    this.known.forget();
     this.recent.clear();
     this.lastSplit = null;
   }
@@ -388,9 +336,6 @@ interface SplitScores {
   readonly scores: Float64Array;
   readonly listed: [rowid: number, score: number][];
 }
-
-/** Bound on the ids whose rowids are remembered. */
-const MAX_REMEMBERED_IDS = 65_536;
 
 /** Searches whose match scores are kept for textStats. */
 const RECENT_SEARCHES = 8;
