@@ -124,12 +124,9 @@ export class SqliteStorage implements StoragePort {
     // A deleted or moved row can leave a range's remembered last row too high, and its rowid is reused.
     if (reindexed.length) this.writes.blocks.changed();
     if (removed.length || batch.edges?.length) this.edgeMemory.forget(scope.userId);
-    this.records.forget(removed);
-    for (const { record } of batch.upsert ?? []) this.records.forget([record.id]);
-    this.fullText.invalidate(
-      reindexed,
-      (batch.upsert ?? []).map(({ record }) => record.id),
-    );
+    const written = (batch.upsert ?? []).map(({ record }) => record.id);
+    this.records.forget([...removed, ...written]);
+    this.fullText.invalidate(reindexed, written);
     const upserts = (batch.upsert ?? []).map(({ record, vector }) => ({
       id: record.id,
       kind: record.kind,
@@ -282,11 +279,7 @@ export class SqliteStorage implements StoragePort {
     const report = this.run("forgetUser", () =>
       this.db.transaction(() => purgeUser(this.db, scope.userId))(),
     );
-    this.vectors.drop(scope.userId);
-    this.fullText.drop();
-    this.writes.blocks.changed();
-    this.edgeMemory.drop();
-    this.records.drop();
+    this.forgetRemembered(scope.userId);
     // Rewrite the full-text index without the deleted entries, then move the WAL into the main file and
     // truncate it: with secure_delete on, freed pages are zeroed, so the user's bytes are gone from disk.
     this.run("forgetUser", () => {
@@ -328,17 +321,25 @@ export class SqliteStorage implements StoragePort {
     );
   }
 
-  /** Another process may have written the same file: then cached vectors and term counts are stale. */
+  /** Another process may have written the same file: then all this connection remembers is stale. */
   private syncWithOtherConnections(): void {
     const version = this.readDataVersion();
     if (version !== this.dataVersion) {
-      this.vectors.drop();
-      this.fullText.drop();
-      this.writes.blocks.changed();
-      this.edgeMemory.drop();
-      this.records.drop();
+      this.forgetRemembered();
       this.dataVersion = version;
     }
+  }
+
+  /**
+   * Forgets what this connection remembers of the file: loaded vectors (one user's, after a forget, or
+   * everyone's), full-text terms and rows, rowid blocks, edges and records.
+   */
+  private forgetRemembered(vectorsOf?: string): void {
+    this.vectors.drop(vectorsOf);
+    this.fullText.drop();
+    this.writes.blocks.changed();
+    this.edgeMemory.drop();
+    this.records.drop();
   }
 
   private readDataVersion(): number {
