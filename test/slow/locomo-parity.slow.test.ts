@@ -1,14 +1,11 @@
-import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { evalLocomo } from "@engram/cli/locomo";
 import { qdrantStorage } from "@engram/core";
 import { afterAll, expect, it } from "vitest";
 import { startQdrantDouble } from "../qdrant-double/index.js";
+import { LOCOMO_DEV as DATA, locomoDevAvailable } from "../support/shared-data.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
-// The LoCoMo development split sits next to the repository (see docs/benchmarks.md).
-const DATA = fileURLToPath(new URL("../../../shared/data/locomo/locomo-dev.json", import.meta.url));
 const dir = makeTempDir("engram-locomo-parity-");
 afterAll(() => dir.remove());
 
@@ -16,7 +13,7 @@ afterAll(() => dir.remove());
  * The whole engine (offline embedder, tiers, z-score fusion) on both backends over the dev split:
  * evidence recall must agree within 0.02 at every k. Slow: two full ingests with the offline embedder.
  */
-it.skipIf(!existsSync(DATA))(
+it.skipIf(!locomoDevAvailable())(
   "engram eval locomo gives the same recall on Qdrant as on SQLite, within 0.02 (needs the LoCoMo dev file)",
   async () => {
     const ks = [5, 10, 20];
