@@ -19,6 +19,10 @@ function num(value: unknown): string {
   return typeof value === "number" ? String(value) : "-";
 }
 
+function share(value: unknown): string {
+  return typeof value === "number" ? value.toFixed(4) : "-";
+}
+
 function recallCells(recall: Recall | undefined, ks: readonly string[]): string[] {
   return ks.map((k) => (typeof recall?.[k] === "number" ? (recall[k] as number).toFixed(4) : "-"));
 }
@@ -28,14 +32,20 @@ export function formatEvalReport(doc: Record<string, unknown>): string {
   const recall = (doc.recall ?? {}) as Recall;
   const ks = Object.keys(recall).sort((a, b) => Number(a) - Number(b));
   const byCategory = (doc.by_category ?? {}) as Record<string, CategoryRow>;
+  const inContext = (doc.context_evidence_recall_by_category ?? {}) as Record<string, number>;
   const rows = Object.keys(byCategory)
     .sort()
     .map((c) => {
       const row = byCategory[c] as CategoryRow;
-      return [`${c} ${CATEGORY_NAMES[c] ?? ""}`.trim(), num(row.n), ...recallCells(row.recall, ks)];
+      return [
+        `${c} ${CATEGORY_NAMES[c] ?? ""}`.trim(),
+        num(row.n),
+        ...recallCells(row.recall, ks),
+        share(inContext[c]),
+      ];
     });
-  rows.push(["overall", num(doc.questions), ...recallCells(recall, ks)]);
-  const table = formatTable(["category", "questions", ...ks.map((k) => `recall@${k}`)], rows);
+  rows.push(["overall", num(doc.questions), ...recallCells(recall, ks), share(doc.context_evidence_recall)]);
+  const table = formatTable(["category", "questions", ...ks.map((k) => `recall@${k}`), "in context"], rows);
   const footer = [
     `ingest ${num(doc.ingest_ms)} ms`,
     `query p50 ${num(doc.query_ms_p50)} ms, p95 ${num(doc.query_ms_p95)} ms`,

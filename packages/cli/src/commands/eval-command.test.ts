@@ -50,6 +50,9 @@ describe("engram eval locomo", () => {
     expect(doc.questions).toBe(2);
     expect(Object.keys(doc.recall as object).sort()).toEqual(["1", "2"]);
     expect(Object.keys(doc.by_category as object).sort()).toEqual(["2", "4"]);
+    // Three short turns fit any budget: every evidence turn is in the assembled context.
+    expect(doc.context_evidence_recall).toBe(1);
+    expect(doc.context_evidence_recall_by_category).toEqual({ "2": 1, "4": 1 });
     for (const key of [
       "context_tokens_avg",
       "full_context_tokens_avg",
@@ -91,13 +94,15 @@ describe("formatEvalReport", () => {
       query_ms_p95: 3,
       context_tokens_avg: 250,
       full_context_tokens_avg: 19000,
+      context_evidence_recall: 0.6667,
+      context_evidence_recall_by_category: { "4": 1 },
     });
     expect(text.split("\n")).toEqual([
       "LoCoMo evidence recall",
-      "category      questions  recall@5  recall@10",
-      "1 multi-hop   1          0.0000    0.0000",
-      "4 single-hop  2          0.5000    1.0000",
-      "overall       3          0.2500    0.5000",
+      "category      questions  recall@5  recall@10  in context",
+      "1 multi-hop   1          0.0000    0.0000     -",
+      "4 single-hop  2          0.5000    1.0000     1.0000",
+      "overall       3          0.2500    0.5000     0.6667",
       "ingest 120 ms · query p50 1.5 ms, p95 3 ms · context 250 tokens avg (full conversation 19000)",
     ]);
   });

@@ -7,9 +7,16 @@ import {
   type FusionConfig,
   type LanguageModel,
   type StoragePort,
+  sanitizeMemoryText,
   ValidationError,
 } from "@engram/core";
-import { goldTurnIds, isEligible, recallAccumulator } from "./evidence-recall.js";
+import {
+  contextEvidenceRecall,
+  goldTurnIds,
+  isEligible,
+  meanAccumulator,
+  recallAccumulator,
+} from "./evidence-recall.js";
 import {
   ingestLocomo,
   type LocomoConversation,
@@ -112,14 +119,19 @@ export async function evalLocomo(options: EvalLocomoOptions): Promise<Record<str
     await ingestAll(engram, conversations, options);
     const ingestMs = ms(ingestStart);
     const acc = recallAccumulator(ks);
+    const inContext = meanAccumulator();
     const latencies: number[] = [];
     const contextTokens: number[] = [];
     const fullTokens: number[] = [];
     const questions = conversations.flatMap((c) => c.qa.map((q) => ({ c, q })));
+    const turnTexts = new Map(
+      conversations.map((c) => [c.sampleId, new Map(c.turns.map((t) => [t.diaId, turnContent(t)]))]),
+    );
     const fullContext = new Map(conversations.map((c) => [c.sampleId, fullConversationTokens(c.turns)]));
     let done = 0;
     for (const { c, q } of questions) {
-      const gold = goldTurnIds(q.evidence, new Set(c.turns.map((t) => t.diaId)));
+      const textOf = turnTexts.get(c.sampleId) as Map<string, string>;
+      const gold = goldTurnIds(q.evidence, new Set(textOf.keys()));
       options.onProgress?.("query", ++done, questions.length);
       if (!isEligible(q.category, gold)) continue;
       const start = process.hrtime.bigint();
@@ -141,12 +153,17 @@ export async function evalLocomo(options: EvalLocomoOptions): Promise<Record<str
         budgetTokens,
       });
       contextTokens.push(context.context.tokens);
+      const texts = gold.map((id) => textOf.get(id) as string);
+      inContext.add(q.category, contextEvidenceRecall(texts, context.text, sanitizeMemoryText));
       fullTokens.push(fullContext.get(c.sampleId) as number);
     }
     latencies.sort((a, b) => a - b);
     const mean = (xs: number[]) => Math.round(xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length));
+    const held = inContext.summary();
     return {
       ...acc.summary(),
+      context_evidence_recall: held.all,
+      context_evidence_recall_by_category: held.by_category,
       context_tokens_avg: mean(contextTokens),
       full_context_tokens_avg: mean(fullTokens),
       ingest_ms: Math.round(ingestMs),
@@ -159,6 +176,8 @@ export async function evalLocomo(options: EvalLocomoOptions): Promise<Record<str
         conversations: conversations.length,
         unit: "turn (one message memory per dialogue turn; 1 turn id per result)",
         context_tokens: `engram.retrieve() memory block per question, budget ${budgetTokens} ${defaultTokenizer.id} tokens`,
+        context_evidence_recall:
+          "share of a question's evidence turns whose text (as the context renders it) is in that block",
         ...engram.config,
         k: ks,
       },

@@ -70,3 +70,44 @@ export function recallAccumulator(ks: readonly number[]): RecallAccumulator {
     },
   };
 }
+
+/**
+ * The share of gold turns whose text appears in a rendered context: a turn counts when its text, as the
+ * context renders it (`render`, e.g. the engine's sanitising), is a substring of the context.
+ */
+export function contextEvidenceRecall(
+  goldTexts: readonly string[],
+  context: string,
+  render: (text: string) => string = (text) => text,
+): number {
+  if (goldTexts.length === 0) return 0;
+  return goldTexts.filter((text) => context.includes(render(text))).length / goldTexts.length;
+}
+
+/** Means of one per-question figure, overall and per category (overall over questions, as recall@k). */
+export function meanAccumulator(): {
+  add(category: number, value: number): void;
+  summary(): { all: number; by_category: Record<string, number> };
+} {
+  const sums = new Map<string, { n: number; sum: number }>();
+  const add = (key: string, value: number) => {
+    const b = sums.get(key) ?? { n: 0, sum: 0 };
+    b.n++;
+    b.sum += value;
+    sums.set(key, b);
+  };
+  const mean = (key: string) => {
+    const b = sums.get(key);
+    return b?.n ? round(b.sum / b.n) : 0;
+  };
+  return {
+    add(category, value) {
+      add("all", value);
+      add(String(category), value);
+    },
+    summary() {
+      const categories = [...sums.keys()].filter((c) => c !== "all").sort();
+      return { all: mean("all"), by_category: Object.fromEntries(categories.map((c) => [c, mean(c)])) };
+    },
+  };
+}

@@ -1,7 +1,9 @@
 export { type EvalLocomoOptions, evalLocomo } from "./eval-locomo.js";
 export {
+  contextEvidenceRecall,
   goldTurnIds,
   isEligible,
+  meanAccumulator,
   type RecallAccumulator,
   recallAccumulator,
   recallAtK,

@@ -9,6 +9,7 @@ import {
   type LanguageModel,
   offlineEmbeddingModel,
 } from "../models/index.js";
+import { type RetrievalOptions, retrievalConfigSchema } from "../retrieval/index.js";
 import { type RunJobsReport, runDueJobs, Worker } from "../scheduler/index.js";
 import { type ForgetReport, type StoragePort, type StorageStats, sqliteStorage } from "../storage/index.js";
 import { applyFeedback, type FeedbackResult } from "../updating/apply-feedback.js";
@@ -50,6 +51,8 @@ export interface EngramOptions {
    */
   embedder?: EmbeddingModel | Embedder | null;
   fusion?: FusionConfig;
+  /** The query path behind `retrieve`: turns searched for the context, neighbours, stages on or off. */
+  retrieval?: RetrievalOptions;
   /** Search each message together with the turn before it in its session. Default true. */
   contextWindow?: boolean;
   /**
@@ -120,12 +123,14 @@ export class Engram {
     backend: string;
     embedder: string | null;
     fusion: EngineContext["fusion"];
+    retrieval: EngineContext["retrieval"];
     contextWindow: boolean;
   } {
     return {
       backend: this.ctx.storage.backend,
       embedder: this.ctx.embedder?.id ?? null,
       fusion: this.ctx.fusion,
+      retrieval: this.ctx.retrieval,
       contextWindow: this.ctx.contextWindow,
     };
   }
@@ -260,6 +265,7 @@ export class Engram {
 const optionsSchema = z.object({
   path: z.string().min(1).optional(),
   fusion: fusionConfigSchema.default(fusionConfigSchema.parse({})),
+  retrieval: retrievalConfigSchema.default(retrievalConfigSchema.parse({})),
   contextWindow: z.boolean().default(true),
   tiers: z.boolean().default(true),
   background: z.boolean().default(true),
@@ -267,7 +273,7 @@ const optionsSchema = z.object({
 
 /** Creates an Engram. With no options: the embedded SQLite store and the offline embedder. */
 export async function createEngram(options: EngramOptions = {}): Promise<Engram> {
-  const { fusion, contextWindow, path, tiers, background } = parseInput(
+  const { fusion, retrieval, contextWindow, path, tiers, background } = parseInput(
     optionsSchema,
     options,
     "createEngram",
@@ -278,6 +284,7 @@ export async function createEngram(options: EngramOptions = {}): Promise<Engram>
     clock: options.clock ?? systemClock,
     ids: options.ids ?? randomIds,
     fusion,
+    retrieval,
     contextWindow,
     tiers,
     policy: resolvePolicy(options.policy),

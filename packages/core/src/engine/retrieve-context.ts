@@ -8,7 +8,7 @@ import { segmentState } from "../updating/segment-record.js";
 import type { TierContext } from "../updating/tier-context.js";
 import { type ProfileTrait, readProfile } from "./profile.js";
 import { timeSchema } from "./schemas.js";
-import { type SearchResult, searchMemories } from "./search-memories.js";
+import { embedQuery, type SearchResult, searchMemories } from "./search-memories.js";
 
 export const retrieveInputSchema = z.object({
   userId: idString,
@@ -54,7 +54,7 @@ async function recentTurns(ctx: TierContext, scope: Scope): Promise<MemoryRecord
 /** Second stage: pages inside the best segments, searched among their members only. */
 async function pagesInSegments(
   ctx: TierContext,
-  input: { userId: string; query: string },
+  input: { userId: string; query: string; queryVector?: Float32Array },
   segments: SearchResult[],
 ) {
   const scope = { userId: input.userId };
@@ -83,21 +83,29 @@ export async function retrieveContext(
 ): Promise<RetrieveResult> {
   const input = parseInput(retrieveInputSchema, raw, "retrieve");
   const scope = { userId: input.userId };
+  // The query is embedded once for every search below.
+  const vector = await embedQuery(ctx, input.query);
   const base = {
     userId: input.userId,
     query: input.query,
+    ...(vector ? { queryVector: vector } : {}),
     ...(input.at ? { at: input.at } : {}),
     ...(input.cubes ? { cubes: input.cubes } : {}),
   };
+  const stages = ctx.retrieval;
+  const turns = Math.max(ctx.policy.retrievePages, stages.contextTurns);
   const [profile, facts, segments, direct, recent] = await Promise.all([
     readProfile(ctx.storage, scope, input.at),
     searchMemories(ctx, { ...base, k: ctx.policy.retrieveFacts, kinds: ["fact"] }),
-    searchMemories(ctx, { ...base, k: ctx.policy.retrieveSegments, kinds: ["segment"] }),
-    searchMemories(ctx, { ...base, k: ctx.policy.retrievePages, kinds: ["message"] }),
+    stages.segments
+      ? searchMemories(ctx, { ...base, k: ctx.policy.retrieveSegments, kinds: ["segment"] })
+      : Promise.resolve([] as SearchResult[]),
+    searchMemories(ctx, { ...base, k: turns, kinds: ["message"] }),
     recentTurns(ctx, scope),
   ]);
   const staged = await pagesInSegments(ctx, base, segments);
-  const pages = await rerankPages(ctx, scope, dedupe([...direct, ...staged.pages]), staged.owner);
+  const merged = dedupe([...direct, ...staged.pages]);
+  const pages = stages.rerank ? await rerankPages(ctx, scope, merged, staged.owner) : merged;
   const context = assembleContext({
     now: ctx.clock().toISOString(),
     profile: profile.map((t) => ({ key: t.key, value: t.value, confidence: t.confidence })),
@@ -116,8 +124,11 @@ export async function retrieveContext(
       at: p.at,
       score: p.score,
       sessionId: p.memory.sessionId,
+      before: leadOf(p.memory, stages.neighbours),
     })),
-    recent: recent.map((m) => ({ id: m.id, text: m.text, role: m.role, name: m.name, at: m.validFrom })),
+    recent: recent
+      .slice(recent.length - Math.min(recent.length, stages.recentTurns))
+      .map((m) => ({ id: m.id, text: m.text, role: m.role, name: m.name, at: m.validFrom })),
     budgetTokens: input.budgetTokens,
   });
   // A segment is visited when the context shows one of its pages (found directly or through it).
@@ -179,4 +190,10 @@ async function rerankPages(
 function dedupe(results: SearchResult[]): SearchResult[] {
   const seen = new Set<string>();
   return results.filter((r) => !seen.has(r.id) && seen.add(r.id));
+}
+
+/** The turn a retrieved turn answers (its session's turn before it), when the context should show it. */
+function leadOf(memory: MemoryRecord, neighbours: TierContext["retrieval"]["neighbours"]): string | null {
+  if (neighbours === "off" || !memory.context) return null;
+  return neighbours === "always" || memory.context.includes("?") ? memory.context : null;
 }

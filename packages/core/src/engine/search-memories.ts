@@ -1,7 +1,7 @@
 import { EngramError } from "../errors/index.js";
 import type { MemoryKind, MemoryRecord, Scope, Tier } from "../model/index.js";
 import { parseInput } from "../model/index.js";
-import { type Channel, type ChannelScore, fuseRankings } from "../retrieval/index.js";
+import { applyContentPrior, type Channel, type ChannelScore, fuseRankings } from "../retrieval/index.js";
 import type { Hit, MemoryFilter } from "../storage/index.js";
 import type { EngineContext } from "../updating/engine-context.js";
 import { type SearchInput, searchInputSchema } from "./schemas.js";
@@ -71,15 +71,21 @@ export async function searchMemories(ctx: EngineContext, raw: SearchInput): Prom
     ...(textStats ? { fulltext: textStats } : {}),
   };
   const fusion = vectorStats || textStats ? { ...ctx.fusion, stats } : ctx.fusion;
-  const fused = fuseRankings({ fulltext, vector: dense }, fusion).slice(0, input.k);
+  const prior = ctx.retrieval.contentPrior;
+  // The prior can lift a hit from below k: it re-ranks a few times more candidates than are returned.
+  const ranked = fuseRankings({ fulltext, vector: dense }, fusion).slice(
+    0,
+    prior > 0 ? input.k * 3 : input.k,
+  );
   const records = new Map(
     (
       await ctx.storage.get(
         scope,
-        fused.map((f) => f.id),
+        ranked.map((f) => f.id),
       )
     ).map((r) => [r.id, r]),
   );
+  const fused = applyContentPrior(ranked, (f) => records.get(f.id)?.text, prior).slice(0, input.k);
   return fused.flatMap((f) => {
     const memory = records.get(f.id);
     if (!memory) return [];
@@ -103,7 +109,11 @@ async function queryVector(
   query: string,
   given: Float32Array | undefined,
 ): Promise<Float32Array | null> {
-  if (given) return given;
+  return given ?? embedQuery(ctx, query);
+}
+
+/** The query's vector, or null without an embedder or when the embedding model is down. */
+export async function embedQuery(ctx: EngineContext, query: string): Promise<Float32Array | null> {
   if (!ctx.embedder) return null;
   try {
     const [vector] = await ctx.embedder.embed([query]);

@@ -69,7 +69,8 @@ describe("assembleContext rendering", () => {
         "## Facts",
         "- [2026-02-05] The user lives in Berlin.",
         "## Relevant past conversation",
-        "- [2026-01-12] Maya: I moved to Berlin last week.",
+        "[2026-01-12]",
+        "- Maya: I moved to Berlin last week.",
         "## Recent conversation",
         "- [2026-02-05 14:01] user: Any bakery tips near me?",
         "- [2026-02-05 14:02] assistant: Try Zeit für Brot.",
@@ -240,7 +241,7 @@ describe("assembleContext budget", () => {
 });
 
 describe("assembleContext pages", () => {
-  it("renders pages chronologically though chosen by score, undated last", () => {
+  it("renders pages by day, each day once, though chosen by score; undated last", () => {
     const pages = [
       page("late", "Late page.", "2026-01-20T10:00:00Z", 0.9),
       page("undated", "Undated page.", null, 0.8),
@@ -249,11 +250,14 @@ describe("assembleContext pages", () => {
     ];
     const result = assembleContext(input({ pages }));
     expect(ids(result.pages)).toEqual(["early", "mid", "late", "undated"]);
-    const lines = result.text.split("\n").filter((l) => l.includes(" page."));
-    expect(lines).toEqual([
-      "- [2025-03-01] Maya: Early page.",
-      "- [2025-11-11] Maya: Middle page.",
-      "- [2026-01-20] Maya: Late page.",
+    const section = result.text.split("## Relevant past conversation\n")[1]?.split("\n</memory>")[0];
+    expect(section?.split("\n")).toEqual([
+      "[2025-03-01]",
+      "- Maya: Early page.",
+      "[2025-11-11]",
+      "- Maya: Middle page.",
+      "[2026-01-20]",
+      "- Maya: Late page.",
       "- Maya: Undated page.",
     ]);
   });

@@ -1,5 +1,12 @@
 import { ValidationError } from "../errors/index.js";
 import { buildCandidates } from "./build-candidates.js";
+import type {
+  ContextFact,
+  ContextInput,
+  ContextPage,
+  ContextProfileItem,
+  ContextTurn,
+} from "./context-types.js";
 import {
   MEMORY_CLOSE,
   MEMORY_OPEN,
@@ -9,51 +16,14 @@ import {
   SECTION_ORDER,
   type SectionName,
 } from "./render-memory-block.js";
+import { byDay, type ChosenPage, pageLines, selectPages } from "./select-pages.js";
 import { type Budget, type Candidate, type Chosen, selectWithinBudget } from "./select-within-budget.js";
 import { defaultTokenizer, type Tokenizer } from "./tokenizer.js";
 
+export type { ContextFact, ContextInput, ContextPage, ContextProfileItem, ContextTurn };
+
 /** Tokens of memory context per query when the caller gives no budget. */
 export const DEFAULT_CONTEXT_BUDGET = 1500;
-
-export interface ContextProfileItem {
-  key: string;
-  value: string;
-  confidence: number;
-}
-export interface ContextFact {
-  id: string;
-  text: string;
-  subject: "user" | "assistant";
-  validFrom: string | null;
-  score: number;
-}
-export interface ContextTurn {
-  id: string;
-  text: string;
-  role: string | null;
-  name: string | null;
-  at: string | null;
-}
-export interface ContextPage extends ContextTurn {
-  score: number;
-  sessionId: string | null;
-}
-
-export interface ContextInput {
-  /** ISO 8601; rendered as the current time. */
-  now: string;
-  userName?: string | null;
-  profile: readonly ContextProfileItem[];
-  /** Best first. */
-  facts: readonly ContextFact[];
-  /** Retrieved dialogue turns, best first. */
-  pages: readonly ContextPage[];
-  /** Short-term turns, oldest first. */
-  recent: readonly ContextTurn[];
-  /** A non-negative integer. */
-  budgetTokens: number;
-  tokenizer?: Tokenizer;
-}
 
 type SectionCounts = Record<SectionName, number>;
 type SectionKeys = Record<SectionName, string[]>;
@@ -77,7 +47,7 @@ export interface AssembledContext {
 interface ChosenBySection {
   profile: Chosen<ContextProfileItem>[];
   facts: Chosen<ContextFact>[];
-  pages: Chosen<ContextPage>[];
+  pages: ChosenPage[];
   recent: Chosen<ContextTurn>[];
 }
 
@@ -103,6 +73,7 @@ export function assembleContext(input: ContextInput): AssembledContext {
     tokenizer.count(MEMORY_CLOSE);
   const chosen: ChosenBySection = { profile: [], facts: [], pages: [], recent: [] };
   let spent: number | undefined;
+  let asLeads: string[] = [];
   if (frameCost <= budgetTokens) {
     const budget: Budget = { remaining: budgetTokens - frameCost };
     const candidates = buildCandidates(input);
@@ -112,13 +83,17 @@ export function assembleContext(input: ContextInput): AssembledContext {
     chosen.facts = select("facts", candidates.facts);
     chosen.recent = select("recent", candidates.recent);
     const shown = new Set(chosen.recent.map((entry) => entry.key));
-    chosen.pages = select(
-      "pages",
-      candidates.pages.filter((candidate) => !shown.has(candidate.key)),
-    );
+    const pages = selectPages({
+      candidates: candidates.pages.filter((candidate) => !shown.has(candidate.key)),
+      heading: SECTION_HEADINGS.pages,
+      budget,
+      tokenizer,
+    });
+    chosen.pages = pages.chosen;
+    asLeads = pages.shownAsLeads;
     spent = budgetTokens - budget.remaining;
   }
-  return finish(input, chosen, preamble, tokenizer, tokenizer.additive ? spent : undefined);
+  return finish(input, chosen, preamble, tokenizer, tokenizer.additive ? spent : undefined, asLeads);
 }
 
 /**
@@ -133,16 +108,19 @@ function finish(
   preamble: string[],
   tokenizer: Tokenizer,
   spent: number | undefined,
+  asLeads: string[],
 ): AssembledContext {
+  let shownAsLeads = asLeads;
   for (;;) {
     const ordered = renderOrder(chosen);
     const empty = SECTION_ORDER.every((name) => ordered[name].length === 0);
     const text = empty ? "" : renderMemoryBlock(preamble, linesOf(ordered));
     const tokens = empty ? 0 : (spent ?? tokenizer.count(text));
-    if (tokens <= input.budgetTokens) return summarize(input, ordered, text, tokens);
+    if (tokens <= input.budgetTokens) return summarize(input, ordered, text, tokens, shownAsLeads);
     const lowest = CUT_ORDER.find((name) => chosen[name].length > 0);
     if (lowest) chosen[lowest].pop();
     spent = undefined;
+    shownAsLeads = []; // a cut may have taken a lead with it: count those turns as dropped
   }
 }
 
@@ -153,23 +131,18 @@ function renderOrder(chosen: ChosenBySection): ChosenBySection {
   return {
     profile: [...chosen.profile].sort(byRank),
     facts: chosen.facts,
-    pages: [...chosen.pages].sort(chronological),
+    pages: byDay(chosen.pages),
     recent: [...chosen.recent].sort(byRank),
   };
 }
 
-/** Pages by time, undated ones last; ties keep their score order. */
-function chronological(a: Chosen<ContextPage>, b: Chosen<ContextPage>): number {
-  return timeOf(a.item.at) - timeOf(b.item.at) || 0;
-}
-
-function timeOf(at: string | null): number {
-  const time = at ? Date.parse(at) : Number.NaN;
-  return Number.isNaN(time) ? Number.POSITIVE_INFINITY : time;
-}
-
 function linesOf(ordered: ChosenBySection): Map<SectionName, string[]> {
-  return new Map(SECTION_ORDER.map((name) => [name, ordered[name].map((entry) => entry.line)]));
+  return new Map(
+    SECTION_ORDER.map((name) => [
+      name,
+      name === "pages" ? pageLines(ordered.pages) : ordered[name].map((entry) => entry.line),
+    ]),
+  );
 }
 
 function summarize(
@@ -177,6 +150,7 @@ function summarize(
   ordered: ChosenBySection,
   text: string,
   tokens: number,
+  shownAsLeads: string[],
 ): AssembledContext {
   const items = <T>(list: Chosen<T>[]) => list.map((entry) => entry.item);
   const keys = (list: Chosen<unknown>[]) => list.map((entry) => entry.key);
@@ -197,8 +171,8 @@ function summarize(
         keys(ordered.profile),
       ),
       facts: missing(ids(input.facts), keys(ordered.facts)),
-      // A page shown among the recent turns is not dropped.
-      pages: missing(ids(input.pages), [...keys(ordered.pages), ...keys(ordered.recent)]),
+      // A page shown among the recent turns, or as the turn another one answers, is not dropped.
+      pages: missing(ids(input.pages), [...keys(ordered.pages), ...keys(ordered.recent), ...shownAsLeads]),
       recent: missing(ids(input.recent), keys(ordered.recent)),
     },
     truncated: {

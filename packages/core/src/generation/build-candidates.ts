@@ -4,9 +4,10 @@ import type {
   ContextPage,
   ContextProfileItem,
   ContextTurn,
-} from "./assemble-context.js";
+} from "./context-types.js";
 import { factHead, profileHead, turnHead } from "./render-memory-block.js";
 import { sanitizeMemoryText } from "./sanitize-memory-text.js";
+import { pageHead } from "./select-pages.js";
 import type { Candidate } from "./select-within-budget.js";
 import { countedTexts, forgetCountedTexts } from "./tokenizer.js";
 
@@ -37,7 +38,7 @@ export function buildCandidates(input: ContextInput): ContextCandidates {
     pages: prepare(
       byDescending(input.pages, (p) => p.score),
       (p) => p.id,
-      (p) => ({ head: turnHead(p, false), text: p.text }),
+      (p) => ({ head: pageHead(p), text: p.text }),
     ),
     recent: prepare(
       input.recent.map((item, rank) => ({ item, rank })).reverse(),

@@ -1,3 +1,4 @@
+export { applyContentPrior, contentWeight } from "./content-prior.js";
 export {
   CHANNELS,
   type Channel,
@@ -9,3 +10,4 @@ export {
   fuseRankings,
 } from "./fuse-rankings.js";
 export { type RerankCandidate, type RerankOptions, rerank } from "./rerank.js";
+export { type RetrievalConfig, type RetrievalOptions, retrievalConfigSchema } from "./retrieval-config.js";

@@ -1,6 +1,6 @@
 import type { Clock, IdGenerator } from "../model/index.js";
 import type { Embedder } from "../models/index.js";
-import type { FusionMethod } from "../retrieval/index.js";
+import type { FusionMethod, RetrievalConfig } from "../retrieval/index.js";
 import type { StoragePort } from "../storage/index.js";
 
 /** What every engine operation needs; built once by createEngram(). */
@@ -18,6 +18,8 @@ export interface EngineContext {
     readonly vectorCandidates: number;
     readonly approximateCandidates: number;
   };
+  /** The stages and sizes of the query path behind `retrieve`. */
+  readonly retrieval: RetrievalConfig;
   /** Index each message together with the turn before it in its session. */
   readonly contextWindow: boolean;
   /** Run the tiers (short-term overflow, segments, promotion to persona memory) after each add. */

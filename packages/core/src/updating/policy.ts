@@ -57,7 +57,7 @@ export const POLICY_PRESETS = {
     retrievePages: 10,
     retrieveFacts: 10,
     heatBoost: 0.1,
-    relativeThreshold: 0.2,
+    relativeThreshold: 0,
     mmrLambda: 0.7,
   },
   /** memoryos-pypi defaults: STM 10, MTM 2000 (LFU), recency tau 24 h, 5 segments / 7 pages / 20 facts. */
@@ -77,7 +77,7 @@ export const POLICY_PRESETS = {
     retrievePages: 7,
     retrieveFacts: 20,
     heatBoost: 0.1,
-    relativeThreshold: 0.2,
+    relativeThreshold: 0,
     mmrLambda: 0.7,
   },
 } as const satisfies Record<string, Policy>;

@@ -1,0 +1,195 @@
+// What reaches the model on the LoCoMo dev split: search recall@k and the evidence held by the context
+// `retrieve` assembles, for the tuning conversations (0-2) and the check conversations (3-4) apart.
+// The store is ingested once (tiers on, flushed per session) and reused; variants only change reads.
+// Usage: pnpm tsx --conditions=@engram/source bench/locomo-quality.ts [--data FILE] [--db DIR] [--variant NAME]
+import { existsSync, mkdirSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import {
+  contextEvidenceRecall,
+  goldTurnIds,
+  ingestLocomo,
+  isEligible,
+  type LocomoConversation,
+  meanAccumulator,
+  parseLocomo,
+  recallAccumulator,
+  turnContent,
+} from "@engram/cli/locomo";
+import {
+  createEngram,
+  type Embedder,
+  type EngramOptions,
+  embedderFromModel,
+  offlineEmbeddingModel,
+  sanitizeMemoryText,
+} from "@engram/core";
+
+export interface QualityVariant {
+  name: string;
+  options: Partial<EngramOptions>;
+}
+
+export interface QualityRow {
+  variant: string;
+  split: string;
+  questions: number;
+  recall: Record<string, number>;
+  by_category: Record<string, Record<string, number>>;
+  context_evidence_recall: number;
+  context_by_category: Record<string, number>;
+  context_tokens_avg: number;
+  retrieve_ms_p50: number;
+  retrieve_ms_p95: number;
+}
+
+/** The offline embedder with query vectors remembered, so variants pay for each question's vector once. */
+export function rememberingEmbedder(): Embedder {
+  const inner = embedderFromModel(offlineEmbeddingModel());
+  const known = new Map<string, Float32Array>();
+  return {
+    id: inner.id,
+    async embed(texts) {
+      const missing = [...new Set(texts.filter((t) => !known.has(t)))];
+      if (missing.length) {
+        const vectors = await inner.embed(missing);
+        for (const [i, t] of missing.entries()) known.set(t, vectors[i] as Float32Array);
+      }
+      return texts.map((t) => known.get(t) as Float32Array);
+    },
+  };
+}
+
+export const SPLITS: Record<string, (index: number) => boolean> = {
+  "tune 0-2": (i) => i <= 2,
+  "check 3-4": (i) => i >= 3,
+};
+
+const ks = [5, 10, 20];
+
+export async function ingestOnce(
+  path: string,
+  conversations: readonly LocomoConversation[],
+  embedder: Embedder,
+) {
+  if (existsSync(path)) return;
+  const engram = await createEngram({ path, embedder, background: false });
+  for (const c of conversations) {
+    await ingestLocomo(engram, c, { userId: `locomo/${c.sampleId}`, afterSession: () => engram.flush() });
+  }
+  await engram.close();
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted.length ? (sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number) : 0;
+}
+
+export async function measureVariant(
+  path: string,
+  conversations: readonly LocomoConversation[],
+  embedder: Embedder,
+  variant: QualityVariant,
+  budgetTokens = 1500,
+): Promise<QualityRow[]> {
+  const engram = await createEngram({ path, embedder, background: false, ...variant.options });
+  const rows: QualityRow[] = [];
+  try {
+    for (const [split, inSplit] of Object.entries(SPLITS)) {
+      const acc = recallAccumulator(ks);
+      const inContext = meanAccumulator();
+      const tokens: number[] = [];
+      const times: number[] = [];
+      for (const [index, c] of conversations.entries()) {
+        if (!inSplit(index)) continue;
+        const userId = `locomo/${c.sampleId}`;
+        const textOf = new Map(c.turns.map((t) => [t.diaId, turnContent(t)]));
+        for (const q of c.qa) {
+          const gold = goldTurnIds(q.evidence, new Set(textOf.keys()));
+          if (!isEligible(q.category, gold)) continue;
+          const results = await engram.search({ userId, query: q.question, k: 20, kinds: ["message"] });
+          acc.add(
+            q.category,
+            gold,
+            results.map((r) => String(r.memory.metadata.diaId)),
+          );
+          await embedder.embed([q.question]); // remembered before timing, as in the other variants
+          const start = performance.now();
+          const context = await engram.retrieve({ userId, query: q.question, budgetTokens });
+          times.push(performance.now() - start);
+          tokens.push(context.context.tokens);
+          const texts = gold.map((id) => textOf.get(id) as string);
+          inContext.add(q.category, contextEvidenceRecall(texts, context.text, sanitizeMemoryText));
+        }
+      }
+      const s = acc.summary();
+      const ctx = inContext.summary();
+      times.sort((a, b) => a - b);
+      rows.push({
+        variant: variant.name,
+        split,
+        questions: s.questions,
+        recall: s.recall,
+        by_category: Object.fromEntries(Object.entries(s.by_category).map(([k, v]) => [k, v.recall])),
+        context_evidence_recall: ctx.all,
+        context_by_category: ctx.by_category,
+        context_tokens_avg: Math.round(tokens.reduce((a, b) => a + b, 0) / Math.max(1, tokens.length)),
+        retrieve_ms_p50: Math.round(percentile(times, 0.5) * 100) / 100,
+        retrieve_ms_p95: Math.round(percentile(times, 0.95) * 100) / 100,
+      });
+    }
+  } finally {
+    await engram.close();
+  }
+  return rows;
+}
+
+export function formatQualityRow(r: QualityRow): string {
+  const f = (x: number | undefined) => (x ?? 0).toFixed(3);
+  const cats = ["1", "2", "3", "4"].map(
+    (c) => `c${c} ${f(r.by_category[c]?.["10"])}/${f(r.context_by_category[c])}`,
+  );
+  return (
+    `${r.variant.padEnd(24)} ${r.split.padEnd(9)} @5/10/20 ${f(r.recall["5"])} ${f(r.recall["10"])} ${f(r.recall["20"])}` +
+    ` | ctx ${f(r.context_evidence_recall)} at ${r.context_tokens_avg} tok | ${cats.join(" ")} | retrieve p50 ${r.retrieve_ms_p50} ms`
+  );
+}
+
+const isMain = import.meta.url === `file://${process.argv[1]}`;
+if (isMain) {
+  const { values } = parseArgs({
+    options: {
+      data: { type: "string", default: "../shared/data/locomo/locomo-dev.json" },
+      db: { type: "string", default: ".engram/bench-quality" },
+      variant: { type: "string", multiple: true },
+    },
+  });
+  const conversations = parseLocomo(JSON.parse(await readFile(values.data as string, "utf8")));
+  mkdirSync(values.db as string, { recursive: true });
+  const embedder = rememberingEmbedder();
+  const path = join(values.db as string, "tiers.db");
+  const start = Date.now();
+  await ingestOnce(path, conversations, embedder);
+  console.error(`store ready in ${Date.now() - start} ms`);
+  const variants: QualityVariant[] = [
+    { name: "default", options: {} },
+    { name: "neighbours off", options: { retrieval: { neighbours: "off" } } },
+    { name: "neighbours always", options: { retrieval: { neighbours: "always" } } },
+    { name: "turns 20", options: { retrieval: { contextTurns: 20 } } },
+    { name: "turns 60", options: { retrieval: { contextTurns: 60 } } },
+    { name: "rerank off", options: { retrieval: { rerank: false } } },
+    { name: "mmr off", options: { policy: { mmrLambda: 1 } } },
+    { name: "threshold 0.2", options: { policy: { relativeThreshold: 0.2 } } },
+    { name: "prior off", options: { retrieval: { contentPrior: 0 } } },
+    { name: "prior 0.5", options: { retrieval: { contentPrior: 0.5 } } },
+    { name: "prior 2", options: { retrieval: { contentPrior: 2 } } },
+    { name: "segments off", options: { retrieval: { segments: false } } },
+    { name: "recent 0", options: { retrieval: { recentTurns: 0 } } },
+    { name: "recent 14", options: { retrieval: { recentTurns: 14 } } },
+  ];
+
+  for (const v of variants.filter((v) => !values.variant || values.variant.includes(v.name))) {
+    for (const row of await measureVariant(path, conversations, embedder, v))
+      console.log(formatQualityRow(row));
+  }
+}

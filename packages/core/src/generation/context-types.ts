@@ -1,0 +1,44 @@
+import type { Tokenizer } from "./tokenizer.js";
+
+/** The inputs of context assembly: what retrieval found, best first, and the budget. */
+export interface ContextProfileItem {
+  key: string;
+  value: string;
+  confidence: number;
+}
+export interface ContextFact {
+  id: string;
+  text: string;
+  subject: "user" | "assistant";
+  validFrom: string | null;
+  score: number;
+}
+export interface ContextTurn {
+  id: string;
+  text: string;
+  role: string | null;
+  name: string | null;
+  at: string | null;
+}
+export interface ContextPage extends ContextTurn {
+  score: number;
+  sessionId: string | null;
+  /** The turn this one answers (`Name: text`), shown before it when the budget allows; else null. */
+  before?: string | null;
+}
+
+export interface ContextInput {
+  /** ISO 8601; rendered as the current time. */
+  now: string;
+  userName?: string | null;
+  profile: readonly ContextProfileItem[];
+  /** Best first. */
+  facts: readonly ContextFact[];
+  /** Retrieved dialogue turns, best first. */
+  pages: readonly ContextPage[];
+  /** Short-term turns, oldest first. */
+  recent: readonly ContextTurn[];
+  /** A non-negative integer. */
+  budgetTokens: number;
+  tokenizer?: Tokenizer;
+}

@@ -1,0 +1,48 @@
+import { tokenize } from "../model/query-terms.js";
+
+// Words that carry no content in a dialogue turn: function words, and the acknowledgements and
+// interjections that make up replies like "Thanks, Mel! That's so sweet of you."
+const EMPTY_WORDS = new Set(
+  (
+    "a about after again all also am an and any are as at be been being but by can could did do does doing " +
+    "for from had has have having he her here him his how i if in into is it its just me my no not now of oh " +
+    "on or our out really she so some such than that the their them then there these they this those to too " +
+    "up us very was we were what when where which who will with would yes yeah yep you your " +
+    "thanks thank thx cheers wow haha hahaha lol great awesome cool nice sweet glad sure okay ok totally " +
+    "definitely absolutely amazing lovely good sounds hey hi hello bye appreciate means much lot love " +
+    "s t m re ve ll d"
+  ).split(" "),
+);
+
+/** Content words in a text, capped at `saturation`, as a weight in [0, 1]. */
+export function contentWeight(text: string, saturation: number): number {
+  let words = 0;
+  for (const token of tokenize(text)) {
+    if (!EMPTY_WORDS.has(token) && ++words >= saturation) return 1;
+  }
+  return words / saturation;
+}
+
+/** Content words at which a turn counts as fully informative. */
+export const CONTENT_SATURATION = 4;
+
+/**
+ * A content prior on fused scores: a hit whose own text says little ("Noted!", "Haha yes") loses up to
+ * `strength` (in the fused score's units) so it does not rank beside the sentence that holds the answer.
+ * Its neighbouring context made it match; the neighbour itself is the better hit. Stable for ties.
+ */
+export function applyContentPrior<T extends { score: number }>(
+  hits: readonly T[],
+  ownText: (hit: T) => string | undefined,
+  strength: number,
+): T[] {
+  if (strength <= 0) return [...hits];
+  return hits
+    .map((hit, rank) => {
+      const text = ownText(hit);
+      const weight = text === undefined ? 1 : contentWeight(text, CONTENT_SATURATION);
+      return { hit: { ...hit, score: hit.score - strength * (1 - weight) }, rank };
+    })
+    .sort((a, b) => b.hit.score - a.hit.score || a.rank - b.rank)
+    .map((x) => x.hit);
+}

@@ -1,0 +1,34 @@
+import { z } from "zod";
+
+/**
+ * The switches and sizes of the query path behind `retrieve`. Each stage can be turned off, which is how
+ * the ablation in `pnpm bench` measures what it is worth.
+ */
+export const retrievalConfigSchema = z
+  .object({
+    /** Dialogue turns searched to fill the context, taken in rank order while the budget lasts. */
+    contextTurns: z.number().int().min(1).max(1000).default(40),
+    /**
+     * Show the turn a retrieved turn answers before it: `question` when that turn asks something (the
+     * evidence is often the answer), `always`, or `off`.
+     */
+    neighbours: z.enum(["question", "always", "off"]).default("always"),
+    /**
+     * The newest short-term turns shown as the recent conversation, before retrieved turns claim the
+     * rest of the budget. An agent usually sends the current conversation itself; these give continuity
+     * across sessions without crowding out what the query needs.
+     */
+    recentTurns: z.number().int().min(0).max(1000).default(6),
+    /**
+     * Score taken from a hit whose own text holds no content words (acknowledgements), less as it holds
+     * more (up to four); 0 turns the prior off. In units of the fused score.
+     */
+    contentPrior: z.number().min(0).max(100).default(1),
+    /** Second stage: turns inside the best mid-term segments, searched among their members. */
+    segments: z.boolean().default(true),
+    /** Heat boost, relative threshold and MMR over the retrieved turns. */
+    rerank: z.boolean().default(true),
+  })
+  .strict();
+export type RetrievalConfig = z.infer<typeof retrievalConfigSchema>;
+export type RetrievalOptions = z.input<typeof retrievalConfigSchema>;
