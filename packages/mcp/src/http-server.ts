@@ -4,21 +4,30 @@ import type { AddressInfo } from "node:net";
 import { type Engram, ValidationError } from "@engram/core";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { createEngramMcpServer } from "./create-mcp-server.js";
+import { createRequestGuard, type RequestGuard } from "./request-guard.js";
 
 export const DEFAULT_HTTP_HOST = "127.0.0.1";
 export const DEFAULT_HTTP_PORT = 8787;
 export const MCP_PATH = "/mcp";
 const MIN_TOKEN_LENGTH = 16;
 
-export interface HttpServerOptions {
-  readonly engram: Engram;
-  readonly defaultUserId?: string | undefined;
+/** Who may call the server and from where; checked before anything is opened. */
+export interface HttpAccessOptions {
   /** Default 127.0.0.1. Any other address needs an explicit `token`. */
   readonly host?: string | undefined;
-  /** Default 8787; 0 picks a free port. */
-  readonly port?: number | undefined;
   /** Bearer token clients must send. Default on loopback: a random one, returned in the handle. */
   readonly token?: string | undefined;
+  /** More Host names to answer besides loopback and the bound address: `name` or `name:port`. */
+  readonly allowedHosts?: readonly string[] | undefined;
+  /** More browser origins to answer besides loopback ones, e.g. `https://app.example.com`. */
+  readonly allowedOrigins?: readonly string[] | undefined;
+}
+
+export interface HttpServerOptions extends HttpAccessOptions {
+  readonly engram: Engram;
+  readonly defaultUserId?: string | undefined;
+  /** Default 8787; 0 picks a free port. */
+  readonly port?: number | undefined;
 }
 
 export interface HttpServerHandle {
@@ -27,6 +36,8 @@ export interface HttpServerHandle {
   readonly token: string;
   /** True when the token was generated because none was given. */
   readonly generatedToken: boolean;
+  /** The Host header names the server answers, e.g. for a status line. */
+  readonly hostNames: readonly string[];
   close(): Promise<void>;
 }
 
@@ -36,11 +47,12 @@ export function isLoopback(host: string): boolean {
 }
 
 /**
- * Checks the access rule before anything is opened: a non-loopback address needs a token, and a token
- * must be long enough to resist guessing.
+ * Checks the access rules before anything is opened: a non-loopback address needs a token, a token must
+ * be long enough to resist guessing, and the allow-lists must be well formed.
  */
-export function checkHttpAccess(host: string, token: string | undefined): void {
-  resolveToken(host, token);
+export function checkHttpAccess(options: HttpAccessOptions): void {
+  createRequestGuard({ ...options, host: options.host ?? DEFAULT_HTTP_HOST });
+  resolveToken(options.host ?? DEFAULT_HTTP_HOST, options.token);
 }
 
 function resolveToken(host: string, token: string | undefined): { token: string; generated: boolean } {
@@ -70,9 +82,14 @@ function authorized(req: IncomingMessage, expected: Buffer): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
+/**
+ * A JSON-RPC error body, as the SDK's transport writes for requests it refuses. 403 carries the SDK's
+ * code for it (-32000); 401/404/500 keep the -32001 they always had.
+ */
 function reject(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) {
+  const code = status === 403 ? -32000 : -32001;
   res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
 }
 
 /** Stateless: every request gets its own MCP server over the shared engine, so requests never share state. */
@@ -100,15 +117,25 @@ function listen(server: Server, host: string, port: number): Promise<AddressInfo
   });
 }
 
+function refused(req: IncomingMessage, res: ServerResponse, guard: RequestGuard): boolean {
+  const refusal = guard.refusal(req);
+  if (refusal) reject(res, 403, refusal);
+  return refusal !== undefined;
+}
+
 /**
- * Serves MCP over Streamable HTTP at `/mcp`. Bound to 127.0.0.1 by default; every request must carry
- * `Authorization: Bearer <token>` (401 otherwise), and a non-loopback address needs an explicit token.
+ * Serves MCP over Streamable HTTP at `/mcp`. Bound to 127.0.0.1 by default. A request whose Host or Origin
+ * is foreign gets 403 (DNS-rebinding protection), one without `Authorization: Bearer <token>` 401; a
+ * non-loopback address needs an explicit token.
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<HttpServerHandle> {
   const host = options.host ?? DEFAULT_HTTP_HOST;
+  const guard = createRequestGuard({ ...options, host });
   const { token, generated } = resolveToken(host, options.token);
   const expected = Buffer.from(token, "utf8");
   const http = createServer((req, res) => {
+    // Host and Origin first: a rebinding page learns nothing, not even whether a path or token is right.
+    if (refused(req, res, guard)) return;
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     if (path !== MCP_PATH) return reject(res, 404, `not found; the MCP endpoint is ${MCP_PATH}`);
     if (!authorized(req, expected)) {
@@ -126,6 +153,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     url: `http://${shownHost}:${address.port}${MCP_PATH}`,
     token,
     generatedToken: generated,
+    hostNames: guard.hostNames,
     close: () =>
       new Promise<void>((resolve, reject) => {
         http.close((error) => (error ? reject(error) : resolve()));

@@ -8,6 +8,7 @@ export {
   checkHttpAccess,
   DEFAULT_HTTP_HOST,
   DEFAULT_HTTP_PORT,
+  type HttpAccessOptions,
   type HttpServerHandle,
   type HttpServerOptions,
   isLoopback,

@@ -1,16 +1,14 @@
 import type { Engram } from "@engram/core";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createEngramMcpServer } from "./create-mcp-server.js";
-import { startHttpServer } from "./http-server.js";
+import { type HttpAccessOptions, isLoopback, startHttpServer } from "./http-server.js";
 
-export interface RunMcpServerOptions {
+export interface RunMcpServerOptions extends HttpAccessOptions {
   readonly engram: Engram;
   readonly defaultUserId?: string | undefined;
   /** `stdio` (default): for desktop clients that spawn the server. `http`: Streamable HTTP. */
   readonly transport?: "stdio" | "http";
-  readonly host?: string | undefined;
   readonly port?: number | undefined;
-  readonly token?: string | undefined;
   /** Where status lines go. Never stdout: under stdio, stdout carries the protocol. */
   readonly log?: (line: string) => void;
   /** Stops the server. Default: SIGINT or SIGTERM (and, under stdio, the client closing stdin). */
@@ -52,6 +50,9 @@ async function runHttp(options: RunMcpServerOptions, log: (line: string) => void
   const handle = await startHttpServer(options);
   log(`engram MCP server on ${handle.url}`);
   if (handle.generatedToken) log(`bearer token (generated for this run): ${handle.token}`);
+  if (!isLoopback(options.host ?? "127.0.0.1")) {
+    log(`answering Host names ${handle.hostNames.join(", ")}; add others with --allowed-hosts`);
+  }
   await stopped(options.signal);
   await handle.close();
 }

@@ -7,6 +7,8 @@ export interface ServeFlags {
   readonly host?: string | undefined;
   readonly port?: string | undefined;
   readonly token?: string | undefined;
+  readonly "allowed-hosts"?: string | undefined;
+  readonly "allowed-origins"?: string | undefined;
   readonly user?: string | undefined;
 }
 
@@ -15,10 +17,14 @@ export interface ServeSettings {
   readonly host: string;
   readonly port: number;
   readonly token: string | undefined;
+  readonly allowedHosts: readonly string[];
+  readonly allowedOrigins: readonly string[];
   readonly defaultUserId: string | undefined;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
+
+const HTTP_ONLY = ["host", "port", "token", "allowed-hosts", "allowed-origins"] as const;
 
 function portOf(value: string | undefined): number {
   if (value === undefined) return DEFAULT_HTTP_PORT;
@@ -34,27 +40,39 @@ function portOf(value: string | undefined): number {
   return n;
 }
 
+/** A comma-separated flag or variable as a list; empty items are dropped. */
+function listOf(value: string | undefined): string[] {
+  return (value ?? "")
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
+}
+
 /**
  * Flags first, then the environment: ENGRAM_USER (default user), ENGRAM_MCP_TOKEN (bearer token, so it
- * need not appear in a process list). HTTP-only flags without --http are an error, not silently ignored.
+ * need not appear in a process list), ENGRAM_MCP_ALLOWED_HOSTS and
+ * ENGRAM_MCP_ALLOWED_ORIGINS. HTTP-only flags without --http are an error, not silently ignored.
  */
 export function serveSettings(flags: ServeFlags, env: Env): ServeSettings {
   if (!flags.http) {
-    const stray = (["host", "port", "token"] as const).find((f) => flags[f] !== undefined);
+    const stray = HTTP_ONLY.find((f) => flags[f] !== undefined);
     if (stray) {
       throw new ValidationError(`--${stray} applies to the HTTP transport only; add --http`, {
         details: { path: stray },
       });
     }
   }
+  const http = flags.http === true;
   const settings: ServeSettings = {
-    transport: flags.http ? "http" : "stdio",
+    transport: http ? "http" : "stdio",
     host: flags.host ?? DEFAULT_HTTP_HOST,
     port: portOf(flags.port),
     token: flags.token ?? (env.ENGRAM_MCP_TOKEN || undefined),
+    allowedHosts: listOf(flags["allowed-hosts"] ?? env.ENGRAM_MCP_ALLOWED_HOSTS),
+    allowedOrigins: listOf(flags["allowed-origins"] ?? env.ENGRAM_MCP_ALLOWED_ORIGINS),
     defaultUserId: flags.user ?? (env.ENGRAM_USER || undefined),
   };
   // Refuse before the store is opened, so a refused start leaves no file behind.
-  if (settings.transport === "http") checkHttpAccess(settings.host, settings.token);
+  if (http) checkHttpAccess(settings);
   return settings;
 }

@@ -22,6 +22,11 @@ describe("engram serve", () => {
       /refusing to serve MCP on 0\.0\.0\.0 without a bearer token/,
     ],
     [["serve", "mcp", "--http", "--token", "abc"], /bearer token is too short/],
+    [
+      ["serve", "mcp", "--allowed-hosts", "mcp.example.com"],
+      /--allowed-hosts applies to the HTTP transport only/,
+    ],
+    [["serve", "mcp", "--http", "--allowed-hosts", "https://x.example.com"], /allowedHosts\[0\]/],
   ])("%j is a usage error and opens no store", async (argv, message) => {
     const db = join(dir, "u.db");
     const r = await runCliCaptured([...argv, "--db", db], { env: {} });
