@@ -17,3 +17,11 @@ export {
 } from "./http-server.js";
 export { type RunMcpServerOptions, runMcpServer } from "./run-mcp-server.js";
 export { type ServeFlags, type ServeSettings, serveSettings } from "./serve-settings.js";
+export {
+  loadTokenFile,
+  MIN_TOKEN_LENGTH,
+  parseTokenGrants,
+  TokenFileError,
+  type TokenGrant,
+} from "./token-grants.js";
+export { ForbiddenError } from "./user-scope.js";

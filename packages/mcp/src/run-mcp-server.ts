@@ -6,9 +6,11 @@ import { type HttpAccessOptions, isLoopback, startHttpServer } from "./http-serv
 export interface RunMcpServerOptions extends HttpAccessOptions {
   readonly engram: Engram;
   readonly defaultUserId?: string | undefined;
-  /** `stdio` (default): for desktop clients that spawn the server. `http`: Streamable HTTP. */
+  /** `stdio` (default): for desktop clients that spawn the server; it is local and trusted, so unscoped. */
   readonly transport?: "stdio" | "http";
   readonly port?: number | undefined;
+  /** Where `tokens` came from, named in the status line. */
+  readonly tokenFile?: string | undefined;
   /** Where status lines go. Never stdout: under stdio, stdout carries the protocol. */
   readonly log?: (line: string) => void;
   /** Stops the server. Default: SIGINT or SIGTERM (and, under stdio, the client closing stdin). */
@@ -50,6 +52,14 @@ async function runHttp(options: RunMcpServerOptions, log: (line: string) => void
   const handle = await startHttpServer(options);
   log(`engram MCP server on ${handle.url}`);
   if (handle.generatedToken) log(`bearer token (generated for this run): ${handle.token}`);
+  if (options.tokens) {
+    // Counts and names only: tokens are never printed.
+    const admins = options.tokens.filter((g) => g.admin === true).length;
+    const from = options.tokenFile ? ` from ${options.tokenFile}` : "";
+    log(
+      `${options.tokens.length} bearer token(s)${from}: ${admins} admin, ${options.tokens.length - admins} scoped`,
+    );
+  }
   if (!isLoopback(options.host ?? "127.0.0.1")) {
     log(`answering Host names ${handle.hostNames.join(", ")}; add others with --allowed-hosts`);
   }
