@@ -4,7 +4,8 @@ import { createEngram, DEFAULT_DB_PATH, EngramError } from "@engram/core";
 import { runMcpServer } from "./run-mcp-server.js";
 import { serveSettings } from "./serve-settings.js";
 
-const USAGE = `Usage: engram-mcp [--db PATH] [--user U] [--no-embed] [--http [--host H] [--port P] [--token T]]
+const USAGE = `Usage: engram-mcp [--db PATH] [--user U] [--no-embed] [--http [--host H] [--port P]
+                  [--token T | --token-file F] [--allowed-hosts LIST] [--allowed-origins LIST]]
 
 Serves Engram memory to MCP clients: over stdio by default (for desktop clients that spawn it),
 or over Streamable HTTP at http://127.0.0.1:8787/mcp with --http.
@@ -13,9 +14,16 @@ or over Streamable HTTP at http://127.0.0.1:8787/mcp with --http.
   --user U      the user for calls that pass no user_id (or $ENGRAM_USER)
   --no-embed    full-text only, no embedding model (or ENGRAM_EMBEDDER=none)
   --http        serve Streamable HTTP instead of stdio
-  --host H      address to bind (default 127.0.0.1; any other address needs --token)
+  --host H      address to bind (default 127.0.0.1; any other address needs --token or --token-file)
   --port P      port (default 8787; 0 picks a free one)
-  --token T     bearer token clients must send (or $ENGRAM_MCP_TOKEN; generated and printed if omitted)`;
+  --token T     admin bearer token clients must send (or $ENGRAM_MCP_TOKEN; generated and printed if
+                omitted on 127.0.0.1)
+  --token-file F  JSON file of bearer tokens, each for some users or admin (or $ENGRAM_MCP_TOKEN_FILE):
+                {"tokens": [{"token": "...", "users": ["alice"]}, {"token": "...", "admin": true}]}
+  --allowed-hosts LIST    comma-separated Host names to answer besides 127.0.0.1, localhost, [::1] and
+                the bound address, e.g. mcp.example.com (or $ENGRAM_MCP_ALLOWED_HOSTS)
+  --allowed-origins LIST  comma-separated browser origins to answer besides loopback ones, e.g.
+                https://app.example.com (or $ENGRAM_MCP_ALLOWED_ORIGINS)`;
 
 async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -29,6 +37,9 @@ async function main(argv: string[]): Promise<number> {
       host: { type: "string" },
       port: { type: "string" },
       token: { type: "string" },
+      "token-file": { type: "string" },
+      "allowed-hosts": { type: "string" },
+      "allowed-origins": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });

@@ -1,8 +1,10 @@
 import { type Engram, ValidationError } from "@engram/core";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
 import { registerMemoryResources } from "./memory-resources.js";
 import { registerReadTools } from "./read-tools.js";
 import { idString } from "./tool-schemas.js";
+import type { UserScope } from "./user-scope.js";
 import { registerWriteTools } from "./write-tools.js";
 
 export const SERVER_NAME = "engram";
@@ -16,6 +18,11 @@ export interface EngramMcpServerOptions {
    * name its user.
    */
   readonly defaultUserId?: string | undefined;
+  /**
+   * The only users calls may name (a scoped caller); others are refused with FORBIDDEN, and resource
+   * listings show these users. Default: every user.
+   */
+  readonly allowedUsers?: readonly string[] | undefined;
 }
 
 const INSTRUCTIONS =
@@ -34,15 +41,32 @@ function checkDefaultUser(value: string | undefined): string | undefined {
   );
 }
 
+const allowedUsersSchema = z
+  .array(idString("each allowed user"), { error: "expected allowedUsers as an array of user ids" })
+  .min(1, "allowedUsers must name at least one user; leave it out to allow every user");
+
+function checkAllowedUsers(value: readonly string[] | undefined): readonly string[] | undefined {
+  if (value === undefined) return undefined;
+  const parsed = allowedUsersSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new ValidationError(
+    `createEngramMcpServer: ${parsed.error.issues[0]?.message ?? "allowedUsers is invalid"}`,
+    { details: { path: "allowedUsers" } },
+  );
+}
+
 /** An MCP server with Engram's memory tools and resources, ready to connect to any transport. */
 export function createEngramMcpServer(options: EngramMcpServerOptions): McpServer {
-  const defaultUserId = checkDefaultUser(options.defaultUserId);
+  const scope: UserScope = {
+    defaultUserId: checkDefaultUser(options.defaultUserId),
+    allowedUsers: checkAllowedUsers(options.allowedUsers),
+  };
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
     { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {} } },
   );
-  registerReadTools(server, options.engram, defaultUserId);
-  registerWriteTools(server, options.engram, defaultUserId);
-  registerMemoryResources(server, options.engram, defaultUserId);
+  registerReadTools(server, options.engram, scope);
+  registerWriteTools(server, options.engram, scope);
+  registerMemoryResources(server, options.engram, scope);
   return server;
 }

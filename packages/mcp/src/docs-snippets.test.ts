@@ -40,6 +40,36 @@ it("docs: serve over HTTP from your own program, and call it with the SDK client
   await engram.close();
 });
 
+it("docs: scoped tokens and allowed hosts given in code", async () => {
+  const engram = await createEngram({ path: join(dir, "scoped.db"), embedder: hashEmbeddingModel() });
+  // --- snippet: scoped ---
+  const server = await startHttpServer({
+    engram,
+    port: 0,
+    tokens: [
+      { name: "alice-laptop", token: "alice-token-0123456789abcdef", users: ["alice"] },
+      { name: "ops", token: "admin-token-0123456789abcdef", admin: true },
+    ],
+    allowedHosts: ["mcp.example.com"],
+  });
+  // --- end ---
+  expect(server.hostNames).toContain("mcp.example.com");
+  const client = new Client({ name: "t", version: "0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(server.url), {
+      requestInit: { headers: { Authorization: "Bearer alice-token-0123456789abcdef" } },
+    }),
+  );
+  const added = await client.callTool({ name: "add_memory", arguments: { user_input: "I'm vegetarian" } });
+  expect(added.structuredContent).toMatchObject({ user_id: "alice" });
+  await expect(
+    client.callTool({ name: "get_user_profile", arguments: { user_id: "bob" } }),
+  ).rejects.toMatchObject({ code: 403, message: expect.stringContaining("may not use user") });
+  await client.close();
+  await server.close();
+  await engram.close();
+});
+
 it("docs: the server on any transport, here in-memory", async () => {
   const path = join(dir, "mem.db");
   // --- snippet: transport ---

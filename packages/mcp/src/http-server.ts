@@ -1,32 +1,56 @@
-import { randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Engram, ValidationError } from "@engram/core";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { createEngramMcpServer } from "./create-mcp-server.js";
+import { createRequestGuard, type RequestGuard } from "./request-guard.js";
+import {
+  bearerMatcher,
+  MIN_TOKEN_LENGTH,
+  parseTokenGrants,
+  TOKEN_HINT,
+  type TokenAccess,
+  type TokenGrant,
+} from "./token-grants.js";
+import { forbiddenTarget, scopeOf, type UserScope } from "./user-scope.js";
 
 export const DEFAULT_HTTP_HOST = "127.0.0.1";
 export const DEFAULT_HTTP_PORT = 8787;
 export const MCP_PATH = "/mcp";
-const MIN_TOKEN_LENGTH = 16;
+/** The SDK transport's own default limit, applied here because the body is read before it. */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-export interface HttpServerOptions {
+/** Who may call the server and from where; checked before anything is opened. */
+export interface HttpAccessOptions {
+  /** Default 127.0.0.1. Any other address needs an explicit `token` or `tokens`. */
+  readonly host?: string | undefined;
+  /** An admin bearer token (every user). Default on loopback without `tokens`: a random one. */
+  readonly token?: string | undefined;
+  /** Bearer tokens, each for some users or admin; instead of `token`. */
+  readonly tokens?: readonly TokenGrant[] | undefined;
+  /** More Host names to answer besides loopback and the bound address: `name` or `name:port`. */
+  readonly allowedHosts?: readonly string[] | undefined;
+  /** More browser origins to answer besides loopback ones, e.g. `https://app.example.com`. */
+  readonly allowedOrigins?: readonly string[] | undefined;
+}
+
+export interface HttpServerOptions extends HttpAccessOptions {
   readonly engram: Engram;
   readonly defaultUserId?: string | undefined;
-  /** Default 127.0.0.1. Any other address needs an explicit `token`. */
-  readonly host?: string | undefined;
   /** Default 8787; 0 picks a free port. */
   readonly port?: number | undefined;
-  /** Bearer token clients must send. Default on loopback: a random one, returned in the handle. */
-  readonly token?: string | undefined;
 }
 
 export interface HttpServerHandle {
   /** The endpoint clients connect to, e.g. http://127.0.0.1:8787/mcp. */
   readonly url: string;
-  readonly token: string;
+  /** The admin token, given or generated; undefined when the server runs on `tokens`. */
+  readonly token: string | undefined;
   /** True when the token was generated because none was given. */
   readonly generatedToken: boolean;
+  /** The Host header names the server answers, e.g. for a status line. */
+  readonly hostNames: readonly string[];
   close(): Promise<void>;
 }
 
@@ -35,49 +59,95 @@ export function isLoopback(host: string): boolean {
   return host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
-/**
- * Checks the access rule before anything is opened: a non-loopback address needs a token, and a token
- * must be long enough to resist guessing.
- */
-export function checkHttpAccess(host: string, token: string | undefined): void {
-  resolveToken(host, token);
+interface ResolvedAccess {
+  readonly grants: readonly TokenGrant[];
+  readonly token: string | undefined;
+  readonly generated: boolean;
+  readonly guard: RequestGuard;
 }
 
-function resolveToken(host: string, token: string | undefined): { token: string; generated: boolean } {
-  if (token === undefined || token === "") {
-    if (!isLoopback(host)) {
+function resolveAccess(options: HttpAccessOptions): ResolvedAccess {
+  const host = options.host ?? DEFAULT_HTTP_HOST;
+  const guard = createRequestGuard({ ...options, host });
+  const token = options.token === "" ? undefined : options.token;
+  if (options.tokens !== undefined) {
+    if (token !== undefined) {
       throw new ValidationError(
-        `refusing to serve MCP on ${host} without a bearer token: anyone who can reach it could read ` +
-          "every user's memory; pass --token T (or set ENGRAM_MCP_TOKEN), or bind to 127.0.0.1",
+        'pass token or tokens, not both; an admin token goes in tokens as { token: "...", admin: true }',
         { details: { path: "token" } },
       );
     }
-    return { token: randomBytes(24).toString("base64url"), generated: true };
+    return { grants: parseTokenGrants(options.tokens), token: undefined, generated: false, guard };
+  }
+  if (token === undefined) {
+    if (!isLoopback(host)) {
+      throw new ValidationError(
+        `refusing to serve MCP on ${host} without a bearer token: anyone who can reach it could read ` +
+          "every user's memory; pass --token T or --token-file F (or set ENGRAM_MCP_TOKEN), " +
+          "or bind to 127.0.0.1",
+        { details: { path: "token" } },
+      );
+    }
+    const generated = randomBytes(24).toString("base64url");
+    return { grants: [{ token: generated, admin: true }], token: generated, generated: true, guard };
   }
   if (token.length < MIN_TOKEN_LENGTH) {
     throw new ValidationError(
-      `the bearer token is too short (${token.length} characters); pass at least ${MIN_TOKEN_LENGTH}, ` +
-        "e.g. the output of: node -e \"console.log(crypto.randomBytes(24).toString('base64url'))\"",
+      `the bearer token is too short (${token.length} characters); ` +
+        `pass at least ${MIN_TOKEN_LENGTH}, ${TOKEN_HINT}`,
       { details: { path: "token" } },
     );
   }
-  return { token, generated: false };
+  return { grants: [{ token, admin: true }], token, generated: false, guard };
 }
 
-function authorized(req: IncomingMessage, expected: Buffer): boolean {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "");
-  const given = Buffer.from(match?.[1] ?? "", "utf8");
-  return given.length === expected.length && timingSafeEqual(given, expected);
+/**
+ * Checks the access rules before anything is opened: a non-loopback address needs a token, tokens must be
+ * long enough to resist guessing, and token grants and allow-lists must be well formed.
+ */
+export function checkHttpAccess(options: HttpAccessOptions): void {
+  resolveAccess(options);
 }
 
+/**
+ * A JSON-RPC error body, as the SDK's transport writes for requests it refuses. 403 and 413 carry the
+ * SDK's code for them (-32000), a parse error -32700; 401/404/500 keep the -32001 they always had.
+ */
 function reject(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) {
+  const code = status === 400 ? -32700 : status === 403 || status === 413 ? -32000 : -32001;
   res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
 }
 
-/** Stateless: every request gets its own MCP server over the shared engine, so requests never share state. */
-async function serveMcpRequest(req: IncomingMessage, res: ServerResponse, options: HttpServerOptions) {
-  const server = createEngramMcpServer({ engram: options.engram, defaultUserId: options.defaultUserId });
+type Body = { readonly value: unknown } | { readonly status: 400 | 413; readonly message: string };
+
+/** Reads a JSON body so its messages can be authorised before dispatch; the transport then reuses it. */
+async function readJsonBody(req: IncomingMessage): Promise<Body> {
+  const tooLarge = { status: 413, message: `request body over ${MAX_BODY_BYTES} bytes` } as const;
+  if (Number(req.headers["content-length"]) > MAX_BODY_BYTES) return tooLarge;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) return tooLarge;
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return { value: JSON.parse(Buffer.concat(chunks).toString("utf8")) };
+  } catch {
+    return { status: 400, message: "Parse error: Invalid JSON" };
+  }
+}
+
+/** Stateless: every request gets its own MCP server over the shared engine, scoped to its token. */
+async function serveMcp(
+  req: IncomingMessage,
+  res: ServerResponse,
+  engram: Engram,
+  scope: UserScope,
+  body: unknown,
+) {
+  const server = createEngramMcpServer({ engram, ...scope });
   const transport = new StreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
@@ -87,7 +157,37 @@ async function serveMcpRequest(req: IncomingMessage, res: ServerResponse, option
     void server.close();
   });
   await server.connect(transport);
-  await transport.handleRequest(req, res);
+  await transport.handleRequest(req, res, body);
+}
+
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: HttpServerOptions,
+  access: { guard: RequestGuard; match: (authorization: string | undefined) => TokenAccess | undefined },
+) {
+  // Host and Origin first: a rebinding page learns nothing, not even whether a path or token is right.
+  const refused = access.guard.refusal(req);
+  if (refused) return reject(res, 403, refused);
+  const path = new URL(req.url ?? "/", "http://localhost").pathname;
+  if (path !== MCP_PATH) return reject(res, 404, `not found; the MCP endpoint is ${MCP_PATH}`);
+  const grant = access.match(req.headers.authorization);
+  if (!grant) {
+    return reject(res, 401, "missing or wrong bearer token; send Authorization: Bearer <token>", {
+      "www-authenticate": 'Bearer realm="engram"',
+    });
+  }
+  const scope = scopeOf(grant, options.defaultUserId);
+  let body: unknown;
+  // Other content types are left to the transport, which refuses them (415) without dispatching anything.
+  if (req.method === "POST" && (req.headers["content-type"] ?? "").includes("application/json")) {
+    const read = await readJsonBody(req);
+    if ("status" in read) return reject(res, read.status, read.message);
+    const forbidden = forbiddenTarget(read.value, scope);
+    if (forbidden) return reject(res, 403, `Forbidden: ${forbidden.message}`);
+    body = read.value;
+  }
+  await serveMcp(req, res, options.engram, scope, body);
 }
 
 function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
@@ -101,22 +201,16 @@ function listen(server: Server, host: string, port: number): Promise<AddressInfo
 }
 
 /**
- * Serves MCP over Streamable HTTP at `/mcp`. Bound to 127.0.0.1 by default; every request must carry
- * `Authorization: Bearer <token>` (401 otherwise), and a non-loopback address needs an explicit token.
+ * Serves MCP over Streamable HTTP at `/mcp`. Bound to 127.0.0.1 by default. A request whose Host or Origin
+ * is foreign gets 403 (DNS-rebinding protection), one without a known bearer token 401, and one naming a
+ * user outside its token's scope 403.
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<HttpServerHandle> {
   const host = options.host ?? DEFAULT_HTTP_HOST;
-  const { token, generated } = resolveToken(host, options.token);
-  const expected = Buffer.from(token, "utf8");
+  const { grants, token, generated, guard } = resolveAccess(options);
+  const access = { guard, match: bearerMatcher(grants) };
   const http = createServer((req, res) => {
-    const path = new URL(req.url ?? "/", "http://localhost").pathname;
-    if (path !== MCP_PATH) return reject(res, 404, `not found; the MCP endpoint is ${MCP_PATH}`);
-    if (!authorized(req, expected)) {
-      return reject(res, 401, "missing or wrong bearer token; send Authorization: Bearer <token>", {
-        "www-authenticate": 'Bearer realm="engram"',
-      });
-    }
-    serveMcpRequest(req, res, options).catch((error: unknown) => {
+    handle(req, res, options, access).catch((error: unknown) => {
       if (!res.headersSent) reject(res, 500, error instanceof Error ? error.message : String(error));
     });
   });
@@ -126,6 +220,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     url: `http://${shownHost}:${address.port}${MCP_PATH}`,
     token,
     generatedToken: generated,
+    hostNames: guard.hostNames,
     close: () =>
       new Promise<void>((resolve, reject) => {
         http.close((error) => (error ? reject(error) : resolve()));

@@ -8,6 +8,7 @@ export {
   checkHttpAccess,
   DEFAULT_HTTP_HOST,
   DEFAULT_HTTP_PORT,
+  type HttpAccessOptions,
   type HttpServerHandle,
   type HttpServerOptions,
   isLoopback,
@@ -16,3 +17,11 @@ export {
 } from "./http-server.js";
 export { type RunMcpServerOptions, runMcpServer } from "./run-mcp-server.js";
 export { type ServeFlags, type ServeSettings, serveSettings } from "./serve-settings.js";
+export {
+  loadTokenFile,
+  MIN_TOKEN_LENGTH,
+  parseTokenGrants,
+  TokenFileError,
+  type TokenGrant,
+} from "./token-grants.js";
+export { ForbiddenError } from "./user-scope.js";

@@ -2,16 +2,20 @@ import { type Engram, ValidationError } from "@engram/core";
 import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { idString } from "./tool-schemas.js";
+import { assertUserAllowed, type UserScope } from "./user-scope.js";
 
 type Variables = Record<string, string | string[]>;
 
-/** The user named in a resource URI, validated like a tool's user_id. */
-function userFromUri(variables: Variables): string {
+/** The user named in a resource URI, validated like a tool's user_id and checked against the scope. */
+function userFromUri(variables: Variables, scope: UserScope): string {
   const raw = variables.user_id;
   const parsed = idString("user_id").safeParse(
     decodeURIComponent(Array.isArray(raw) ? (raw[0] ?? "") : (raw ?? "")),
   );
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    assertUserAllowed(scope, parsed.data);
+    return parsed.data;
+  }
   throw new ValidationError(
     `user_id in the resource URI ${parsed.error.issues[0]?.message ?? "is invalid"}; ` +
       "read engram://users/{user_id}/profile or .../stats with a user id",
@@ -24,30 +28,26 @@ function json(uri: URL, data: unknown): ReadResourceResult {
 }
 
 /**
- * Lists only the configured default user: a server shared by many users must not reveal who else has
- * memory. Any user's resource can still be read by its URI.
+ * Lists the caller's own users (a scoped token's, else the default user only): a server shared by many
+ * users must not reveal who else has memory. Other resources in scope can still be read by their URI.
  */
-function listFor(defaultUserId: string | undefined, suffix: string, label: string) {
+function listFor(scope: UserScope, suffix: string, label: string) {
+  const users = scope.allowedUsers ?? (scope.defaultUserId === undefined ? [] : [scope.defaultUserId]);
   return async () => ({
-    resources:
-      defaultUserId === undefined
-        ? []
-        : [
-            {
-              uri: `engram://users/${encodeURIComponent(defaultUserId)}/${suffix}`,
-              name: `${label} of ${defaultUserId}`,
-              mimeType: "application/json",
-            },
-          ],
+    resources: users.map((userId) => ({
+      uri: `engram://users/${encodeURIComponent(userId)}/${suffix}`,
+      name: `${label} of ${userId}`,
+      mimeType: "application/json",
+    })),
   });
 }
 
 /** Resources: `engram://users/{user_id}/profile` and `engram://users/{user_id}/stats`. */
-export function registerMemoryResources(server: McpServer, engram: Engram, defaultUserId?: string): void {
+export function registerMemoryResources(server: McpServer, engram: Engram, scope: UserScope): void {
   server.registerResource(
     "user-profile",
     new ResourceTemplate("engram://users/{user_id}/profile", {
-      list: listFor(defaultUserId, "profile", "Profile"),
+      list: listFor(scope, "profile", "Profile"),
     }),
     {
       title: "User profile",
@@ -55,7 +55,7 @@ export function registerMemoryResources(server: McpServer, engram: Engram, defau
       mimeType: "application/json",
     },
     async (uri, variables) => {
-      const userId = userFromUri(variables);
+      const userId = userFromUri(variables, scope);
       const profile = await engram.profile({ userId });
       return json(uri, { user_id: userId, profile });
     },
@@ -63,7 +63,7 @@ export function registerMemoryResources(server: McpServer, engram: Engram, defau
   server.registerResource(
     "user-stats",
     new ResourceTemplate("engram://users/{user_id}/stats", {
-      list: listFor(defaultUserId, "stats", "Memory stats"),
+      list: listFor(scope, "stats", "Memory stats"),
     }),
     {
       title: "User memory stats",
@@ -71,7 +71,7 @@ export function registerMemoryResources(server: McpServer, engram: Engram, defau
       mimeType: "application/json",
     },
     async (uri, variables) => {
-      const userId = userFromUri(variables);
+      const userId = userFromUri(variables, scope);
       const { users: _all, ...stats } = await engram.stats({ userId });
       return json(uri, { user_id: userId, ...stats });
     },

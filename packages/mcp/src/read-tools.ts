@@ -3,11 +3,12 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { memoryView, resultView } from "./memory-view.js";
 import { guarded, toolResult, userOf } from "./tool-result.js";
 import { profileShape, retrieveMemoryShape, searchMemoryShape } from "./tool-schemas.js";
+import type { UserScope } from "./user-scope.js";
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, openWorldHint: false } as const;
 
 /** Tools that read memory: retrieve_memory, get_user_profile, search_memory. */
-export function registerReadTools(server: McpServer, engram: Engram, defaultUserId?: string): void {
+export function registerReadTools(server: McpServer, engram: Engram, scope: UserScope): void {
   server.registerTool(
     "retrieve_memory",
     {
@@ -21,7 +22,7 @@ export function registerReadTools(server: McpServer, engram: Engram, defaultUser
     },
     (args) =>
       guarded(async () => {
-        const userId = userOf(args, defaultUserId);
+        const userId = userOf(args, scope);
         const r = await engram.retrieve({
           userId,
           query: args.query,
@@ -54,7 +55,7 @@ export function registerReadTools(server: McpServer, engram: Engram, defaultUser
     },
     (args) =>
       guarded(async () => {
-        const userId = userOf(args, defaultUserId);
+        const userId = userOf(args, scope);
         const profile = await engram.profile({ userId });
         const facts =
           args.include_knowledge === false
@@ -80,7 +81,7 @@ export function registerReadTools(server: McpServer, engram: Engram, defaultUser
     },
     (args) =>
       guarded(async () => {
-        const userId = userOf(args, defaultUserId);
+        const userId = userOf(args, scope);
         const results = await engram.search({
           userId,
           query: args.query,

@@ -1,16 +1,16 @@
 import type { Engram } from "@engram/core";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createEngramMcpServer } from "./create-mcp-server.js";
-import { startHttpServer } from "./http-server.js";
+import { type HttpAccessOptions, isLoopback, startHttpServer } from "./http-server.js";
 
-export interface RunMcpServerOptions {
+export interface RunMcpServerOptions extends HttpAccessOptions {
   readonly engram: Engram;
   readonly defaultUserId?: string | undefined;
-  /** `stdio` (default): for desktop clients that spawn the server. `http`: Streamable HTTP. */
+  /** `stdio` (default): for desktop clients that spawn the server; it is local and trusted, so unscoped. */
   readonly transport?: "stdio" | "http";
-  readonly host?: string | undefined;
   readonly port?: number | undefined;
-  readonly token?: string | undefined;
+  /** Where `tokens` came from, named in the status line. */
+  readonly tokenFile?: string | undefined;
   /** Where status lines go. Never stdout: under stdio, stdout carries the protocol. */
   readonly log?: (line: string) => void;
   /** Stops the server. Default: SIGINT or SIGTERM (and, under stdio, the client closing stdin). */
@@ -52,6 +52,17 @@ async function runHttp(options: RunMcpServerOptions, log: (line: string) => void
   const handle = await startHttpServer(options);
   log(`engram MCP server on ${handle.url}`);
   if (handle.generatedToken) log(`bearer token (generated for this run): ${handle.token}`);
+  if (options.tokens) {
+    // Counts and names only: tokens are never printed.
+    const admins = options.tokens.filter((g) => g.admin === true).length;
+    const from = options.tokenFile ? ` from ${options.tokenFile}` : "";
+    log(
+      `${options.tokens.length} bearer token(s)${from}: ${admins} admin, ${options.tokens.length - admins} scoped`,
+    );
+  }
+  if (!isLoopback(options.host ?? "127.0.0.1")) {
+    log(`answering Host names ${handle.hostNames.join(", ")}; add others with --allowed-hosts`);
+  }
   await stopped(options.signal);
   await handle.close();
 }

@@ -9,11 +9,12 @@ import {
   forgetUserShape,
   updateMemoryShape,
 } from "./tool-schemas.js";
+import type { UserScope } from "./user-scope.js";
 
 const WRITE = { readOnlyHint: false, openWorldHint: false } as const;
 
 /** Tools that change memory: add_memory, update_memory, delete_memory, give_feedback, forget_user. */
-export function registerWriteTools(server: McpServer, engram: Engram, defaultUserId?: string): void {
+export function registerWriteTools(server: McpServer, engram: Engram, scope: UserScope): void {
   server.registerTool(
     "add_memory",
     {
@@ -26,7 +27,7 @@ export function registerWriteTools(server: McpServer, engram: Engram, defaultUse
     },
     (args) =>
       guarded(async () => {
-        const userId = userOf(args, defaultUserId);
+        const userId = userOf(args, scope);
         const messages = [
           { role: "user" as const, content: args.user_input },
           ...(args.agent_response ? [{ role: "assistant" as const, content: args.agent_response }] : []),
@@ -56,7 +57,7 @@ export function registerWriteTools(server: McpServer, engram: Engram, defaultUse
     },
     (args) =>
       guarded(async () => {
-        const userId = userOf(args, defaultUserId);
+        const userId = userOf(args, scope);
         const m = await engram.memories.update({ userId, id: args.memory_id, text: args.text });
         return toolResult({ user_id: userId, memory: { ...memoryView(m), version: m.version } });
       }),
@@ -74,7 +75,7 @@ export function registerWriteTools(server: McpServer, engram: Engram, defaultUse
     },
     (args) =>
       guarded(async () => {
-        const userId = userOf(args, defaultUserId);
+        const userId = userOf(args, scope);
         await engram.memories.delete({ userId, id: args.memory_id });
         return toolResult({ user_id: userId, deleted: args.memory_id }, `Deleted memory ${args.memory_id}.`);
       }),
@@ -92,7 +93,7 @@ export function registerWriteTools(server: McpServer, engram: Engram, defaultUse
     },
     (args) =>
       guarded(async () => {
-        const userId = userOf(args, defaultUserId);
+        const userId = userOf(args, scope);
         const r = await engram.feedback({ userId, text: args.text });
         return toolResult({
           user_id: userId,
@@ -117,7 +118,7 @@ export function registerWriteTools(server: McpServer, engram: Engram, defaultUse
     },
     (args) =>
       guarded(async () => {
-        const userId = userOf(args, defaultUserId);
+        const userId = userOf(args, scope);
         const removed = await engram.forget({ userId });
         return toolResult(
           { user_id: userId, removed: { ...removed } },

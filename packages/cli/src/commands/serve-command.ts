@@ -11,6 +11,9 @@ const SERVE_OPTIONS = {
   host: { type: "string" },
   port: { type: "string" },
   token: { type: "string" },
+  "token-file": { type: "string" },
+  "allowed-hosts": { type: "string" },
+  "allowed-origins": { type: "string" },
   user: { type: "string" },
 } as const;
 
@@ -39,16 +42,25 @@ async function runServe(args: readonly string[], ctx: CommandContext) {
 
 export const serveCommand: Command = {
   name: "serve",
-  usage: "mcp [--http [--host H] [--port P] [--token T]] [--user U]",
+  usage:
+    "mcp [--http [--host H] [--port P] [--token T | --token-file F] [--allowed-hosts LIST] " +
+    "[--allowed-origins LIST]] [--user U]",
   summary: "serve the store to MCP clients over stdio (default) or Streamable HTTP, until stopped",
   details: [
     "stdio is for desktop clients that start the server themselves; see docs/mcp.md for their config.",
     "  --user U      the user for tool calls that pass no user_id (or $ENGRAM_USER)",
     "  --http        Streamable HTTP at http://HOST:PORT/mcp instead of stdio",
-    "  --host H      address to bind (default 127.0.0.1; any other address needs --token)",
+    "  --host H      address to bind (default 127.0.0.1; any other address needs --token or --token-file)",
     "  --port P      port (default 8787; 0 picks a free one)",
-    "  --token T     bearer token every request must send (or $ENGRAM_MCP_TOKEN); on 127.0.0.1 one is",
-    "                generated and printed on stderr when omitted",
+    "  --token T     admin bearer token every request must send (or $ENGRAM_MCP_TOKEN); on 127.0.0.1 one",
+    "                is generated and printed on stderr when omitted",
+    "  --token-file F  JSON bearer tokens, each for some users or admin (or $ENGRAM_MCP_TOKEN_FILE):",
+    '                {"tokens": [{"token": "...", "users": ["alice"]}, {"token": "...", "admin": true}]}',
+    "                a request naming a user outside its token's users gets 403",
+    "  --allowed-hosts LIST    comma-separated Host names to answer besides 127.0.0.1, localhost, [::1]",
+    "                and the bound address, e.g. mcp.example.com (or $ENGRAM_MCP_ALLOWED_HOSTS); others get 403",
+    "  --allowed-origins LIST  comma-separated browser origins to answer besides loopback ones, e.g.",
+    "                https://app.example.com (or $ENGRAM_MCP_ALLOWED_ORIGINS); others get 403",
     "Status lines go to stderr; stop with Ctrl-C (SIGINT) or SIGTERM.",
   ],
   run: runServe,
