@@ -183,9 +183,17 @@ if (isMain) {
     { name: "prior off", options: { retrieval: { contentPrior: 0 } } },
     { name: "prior 0.5", options: { retrieval: { contentPrior: 0.5 } } },
     { name: "prior 2", options: { retrieval: { contentPrior: 2 } } },
+    { name: "speaker off", options: { retrieval: { speakerPrior: 0 } } },
+    { name: "speaker 0.5", options: { retrieval: { speakerPrior: 0.5 } } },
+    { name: "speaker 2", options: { retrieval: { speakerPrior: 2 } } },
     { name: "segments off", options: { retrieval: { segments: false } } },
     { name: "recent 0", options: { retrieval: { recentTurns: 0 } } },
+    { name: "recent 2", options: { retrieval: { recentTurns: 2 } } },
+    { name: "recent 4", options: { retrieval: { recentTurns: 4 } } },
     { name: "recent 14", options: { retrieval: { recentTurns: 14 } } },
+    { name: "speaker 3", options: { retrieval: { speakerPrior: 3 } } },
+    { name: "speaker 5", options: { retrieval: { speakerPrior: 5 } } },
+    { name: "speaker 10", options: { retrieval: { speakerPrior: 10 } } },
   ];
 
   for (const v of variants.filter((v) => !values.variant || values.variant.includes(v.name))) {

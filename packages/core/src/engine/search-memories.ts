@@ -1,7 +1,13 @@
 import { EngramError } from "../errors/index.js";
 import type { MemoryKind, MemoryRecord, Scope, Tier } from "../model/index.js";
 import { parseInput } from "../model/index.js";
-import { applyContentPrior, type Channel, type ChannelScore, fuseRankings } from "../retrieval/index.js";
+import {
+  applyContentPrior,
+  applySpeakerPrior,
+  type Channel,
+  type ChannelScore,
+  fuseRankings,
+} from "../retrieval/index.js";
 import type { Hit, MemoryFilter } from "../storage/index.js";
 import type { EngineContext } from "../updating/engine-context.js";
 import { type SearchInput, searchInputSchema } from "./schemas.js";
@@ -19,6 +25,9 @@ export interface SearchResult {
   readonly channels: Partial<Record<Channel, ChannelScore>>;
   readonly memory: MemoryRecord;
 }
+
+/** Candidates the priors re-rank at least. */
+const PRIOR_WINDOW = 60;
 
 /** Hybrid search: full-text and vector channels over the user's memories, fused, best first. */
 export async function searchMemories(ctx: EngineContext, raw: SearchInput): Promise<SearchResult[]> {
@@ -71,12 +80,10 @@ export async function searchMemories(ctx: EngineContext, raw: SearchInput): Prom
     ...(textStats ? { fulltext: textStats } : {}),
   };
   const fusion = vectorStats || textStats ? { ...ctx.fusion, stats } : ctx.fusion;
-  const prior = ctx.retrieval.contentPrior;
-  // The prior can lift a hit from below k: it re-ranks a few times more candidates than are returned.
-  const ranked = fuseRankings({ fulltext, vector: dense }, fusion).slice(
-    0,
-    prior > 0 ? input.k * 3 : input.k,
-  );
+  const { contentPrior, speakerPrior } = ctx.retrieval;
+  // The priors can lift a hit from below k: they re-rank a few times more candidates than are returned.
+  const window = contentPrior > 0 || speakerPrior > 0 ? Math.max(input.k * 3, PRIOR_WINDOW) : input.k;
+  const ranked = fuseRankings({ fulltext, vector: dense }, fusion).slice(0, window);
   const records = new Map(
     (
       await ctx.storage.get(
@@ -85,7 +92,12 @@ export async function searchMemories(ctx: EngineContext, raw: SearchInput): Prom
       )
     ).map((r) => [r.id, r]),
   );
-  const fused = applyContentPrior(ranked, (f) => records.get(f.id)?.text, prior).slice(0, input.k);
+  const fused = applySpeakerPrior(
+    applyContentPrior(ranked, (f) => records.get(f.id)?.text, contentPrior),
+    input.query,
+    (f) => records.get(f.id)?.name,
+    speakerPrior,
+  ).slice(0, input.k);
   return fused.flatMap((f) => {
     const memory = records.get(f.id);
     if (!memory) return [];

@@ -11,3 +11,4 @@ export {
 } from "./fuse-rankings.js";
 export { type RerankCandidate, type RerankOptions, rerank } from "./rerank.js";
 export { type RetrievalConfig, type RetrievalOptions, retrievalConfigSchema } from "./retrieval-config.js";
+export { applySpeakerPrior, namedSpeakers } from "./speaker-prior.js";

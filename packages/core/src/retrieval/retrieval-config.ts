@@ -24,6 +24,8 @@ export const retrievalConfigSchema = z
      * more (up to four); 0 turns the prior off. In units of the fused score.
      */
     contentPrior: z.number().min(0).max(100).default(1),
+    /** Score given to turns said by a speaker the query names (0 turns the prior off). Fused-score units. */
+    speakerPrior: z.number().min(0).max(100).default(5),
     /** Second stage: turns inside the best mid-term segments, searched among their members. */
     segments: z.boolean().default(true),
     /** Heat boost, relative threshold and MMR over the retrieved turns. */
