@@ -137,17 +137,17 @@ describe("explicit facts reach long-term memory promptly", () => {
     ]);
   });
 
-  it("screens each message once: flushing again writes nothing", async () => {
-    const e = await engine();
+  it("a fact the user deleted stays deleted: later tier runs and promotion do not bring it back", async () => {
+    const e = await engine({ policy: { heatThreshold: 1 } });
     await chat(e, conversation("I live in Leeds."));
     const [fact] = await facts(e.engram);
     expect(fact?.text).toBe("The user lives in Leeds.");
-    const before = await e.engram.stats({ userId: "u" });
-    await e.engram.add({ userId: "u", sessionId: "s", messages: [{ role: "user", content: "Still here." }] });
-    await e.engram.flush();
-    const after = await e.engram.stats({ userId: "u" });
-    expect(after.history).toBe(before.history + 1); // the new message's create row only
-    expect(await facts(e.engram)).toEqual([fact]);
+    await e.engram.memories.delete({ userId: "u", id: fact?.id as string });
+    // Eight more exchanges: the turn is seen by another tiers job, then evicted and promoted.
+    await chat(e, conversation("Nice weather.").slice(0, 16));
+    const said = await e.engram.memories.list({ userId: "u", kinds: ["message"], limit: 100 });
+    expect(said.find((m) => m.text === "I live in Leeds.")?.metadata.analyzed).toBe(true);
+    expect(await facts(e.engram)).toEqual([]);
   });
 });
 

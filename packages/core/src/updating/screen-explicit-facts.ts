@@ -1,11 +1,27 @@
-import type { Scope, StoredMemory } from "../model/index.js";
-import { planFacts } from "./apply-facts.js";
+import type { MemoryRecord, Scope, StoredMemory } from "../model/index.js";
+import { factKey, planFacts } from "./apply-facts.js";
 import { enforceKnowledgeCapacity } from "./enforce-capacity.js";
-import { extractFacts } from "./extract-facts.js";
+import { type ExtractedFact, extractFacts } from "./extract-facts.js";
 import type { TierContext } from "./tier-context.js";
 
 /** Metadata mark of a user message whose explicit facts the prompt path has applied. */
 export const SCREENED = "screened";
+
+const userTurns = (messages: readonly MemoryRecord[]) =>
+  messages.map((m) => ({ id: m.id, role: "user" as const, text: m.text, name: m.name }));
+
+const signature = (f: ExtractedFact) =>
+  `${f.evidence}\u0000${factKey(f)}\u0000${f.value.toLowerCase()}\u0000${f.negated}`;
+
+/**
+ * A filter for promotion: drops the facts the prompt path already decided from these turns, so a fact
+ * the user deleted, or one a later turn changed, is not applied again when its turn is promoted.
+ */
+export function notYetScreened(messages: readonly MemoryRecord[]): (fact: ExtractedFact) => boolean {
+  const screened = messages.filter((m) => m.role === "user" && m.metadata[SCREENED] === true);
+  const applied = new Set(extractFacts(userTurns(screened)).map(signature));
+  return (fact) => !applied.has(signature(fact));
+}
 
 /**
  * The prompt path to long-term memory: the explicit first-person facts of new user turns ("I moved to
@@ -14,7 +30,7 @@ export const SCREENED = "screened";
  *
  * It always uses the offline rules (precision first, no model call per turn, whatever `llm` is), and only
  * on user messages: assistant knowledge and anything a model may infer still wait for promotion, which
- * sees these messages again; re-extracting a fact from the same message changes nothing (apply-facts).
+ * sees these messages again and skips what the rules gave here (`notYetScreened`).
  * The facts and the `screened` marks land in one write, so a rerun after a crash does only what is left.
  */
 export async function screenExplicitFacts(
@@ -28,7 +44,7 @@ export async function screenExplicitFacts(
   });
   const fresh = short.filter((m) => m.metadata[SCREENED] !== true);
   if (fresh.length === 0) return { screened: 0, created: [], superseded: [] };
-  const facts = extractFacts(fresh.map((m) => ({ id: m.id, role: "user", text: m.text, name: m.name })));
+  const facts = extractFacts(userTurns(fresh));
   const now = ctx.clock().toISOString();
   // Each fact dates from the turn that states it, so a later turn supersedes an earlier one in order.
   const said = new Map(fresh.map((m) => [m.id, m.validFrom ?? now]));
