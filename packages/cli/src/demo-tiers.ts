@@ -61,14 +61,24 @@ export function tierLine(snap: TierSnapshot, now: Date, policy: Policy): string 
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-/** The segment a fact came from: the segment of its first evidence message. */
-async function sourceSegment(engram: Engram, userId: string, fact: MemoryRecord): Promise<string | null> {
+/** The source of facts the prompt path applied, as the turns were processed. */
+const PROMPT_PATH = "prompt";
+
+/**
+ * Where a new fact came from: the prompt path when its evidence turn was screened for explicit facts,
+ * else the promotion of the segment that turn is in.
+ */
+async function factSource(engram: Engram, userId: string, fact: MemoryRecord): Promise<string | null> {
   const [evidence] = (fact.metadata.evidence as string[] | undefined) ?? [];
   const [message] = evidence ? await engram.storage.get({ userId }, [evidence]) : [];
+  if (message?.metadata.screened === true && fact.role === "user") return PROMPT_PATH;
   return typeof message?.metadata.segment === "string" ? message.metadata.segment : null;
 }
 
-/** What happened between two snapshots: segments promoted with the facts they gave, facts that expired. */
+/**
+ * What happened between two snapshots: facts stated in the new turns, segments promoted with the facts
+ * they gave, facts that expired.
+ */
 export async function changeLines(
   engram: Engram,
   userId: string,
@@ -77,13 +87,16 @@ export async function changeLines(
 ): Promise<string[]> {
   const known = new Map(before.facts.map((f) => [f.id, f]));
   const created = after.facts.filter((f) => !known.has(f.id) && f.expiredAt === null);
-  const sources = await Promise.all(created.map((f) => sourceSegment(engram, userId, f)));
+  const sources = await Promise.all(created.map((f) => factSource(engram, userId, f)));
   const shown = new Set<string>();
-  const factLines = (segmentId: string | null) =>
+  const factLines = (source: string | null) =>
     created
-      .filter((f, i) => sources[i] === segmentId && !shown.has(f.id) && shown.add(f.id))
+      .filter((f, i) => sources[i] === source && !shown.has(f.id) && shown.add(f.id))
       .map((f) => `  + ${f.text}  [${f.metadata.slot}]`);
   const lines: string[] = [];
+  const stated = factLines(PROMPT_PATH);
+  if (stated.length)
+    lines.push("stated in these turns (prompt path: offline rules, no promotion needed)", ...stated);
   const earlier = new Map(before.segments.map((s) => [s.id, promotionsOf(s)]));
   for (const s of after.segments) {
     if (promotionsOf(s) <= (earlier.get(s.id) ?? 0)) continue;

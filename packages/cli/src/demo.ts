@@ -1,7 +1,8 @@
 // `pnpm demo`: the tiered memory story, offline. The sample conversation flows session by session through
-// short-term pages, mid-term segments that heat up and get promoted, and long-term facts and a profile; a
-// later message supersedes a fact, a feedback correction is applied, and recall questions are answered
-// with the memory context and its evidence. Everything printed is read back from the store.
+// short-term pages, mid-term segments that heat up and get promoted, and long-term facts and a profile
+// (explicit statements as they are said, the rest at promotion); a later message supersedes a fact, a
+// feedback correction is applied, and recall questions are answered with the memory context and its
+// evidence. Everything printed is read back from the store.
 import { rmSync } from "node:fs";
 import {
   createEngram,
@@ -56,7 +57,9 @@ function describePolicy(policy: Policy): void {
       `  mid-term: a page joins the best segment when cos(summary) + Jaccard(keywords) >= ${policy.theta}\n` +
       `  heat = ${policy.heatA}*visits + ${policy.heatB}*pages + ${policy.heatC}*exp(-dt / ` +
       `${policy.recencyMuSeconds} s); a segment at heat >= ${policy.heatThreshold} is promoted: its new\n` +
-      "  pages go through the offline rule-based fact extractor into long-term facts, and its counters reset",
+      "  pages go through the offline rule-based fact extractor into long-term facts, and its counters reset\n" +
+      "  prompt path: explicit first-person statements in user turns become facts when the turn is\n" +
+      "  processed, whatever the tiers do; promotion later finds them applied and adds no duplicate",
   );
 }
 

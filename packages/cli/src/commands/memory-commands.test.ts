@@ -80,7 +80,8 @@ describe("engram list / show / edit / delete", () => {
   it("lists a user's memories newest first, filtered by tier and kind, limited", async () => {
     const all = await json<{ userId: string; memories: MemoryRecord[] }>("list", "--user", "ana");
     expect(all.userId).toBe("ana");
-    expect(all.memories).toHaveLength(4);
+    // Four turns, and three facts two of them state (sister.lives_in, sister.name, pet).
+    expect(all.memories).toHaveLength(7);
     expect(all.memories.every((m) => m.userId === "ana")).toBe(true);
     const limited = await json<{ memories: MemoryRecord[] }>(
       "list",
@@ -92,8 +93,10 @@ describe("engram list / show / edit / delete", () => {
       "short",
     );
     expect(limited.memories).toHaveLength(2);
-    const none = await json<{ memories: MemoryRecord[] }>("list", "--user", "ana", "--tier", "long");
-    expect(none.memories).toEqual([]);
+    const long = await json<{ memories: MemoryRecord[] }>("list", "--user", "ana", "--tier", "long");
+    expect(long.memories.map((m) => m.kind)).toEqual(["fact", "fact", "fact"]);
+    const facts = await json<{ memories: MemoryRecord[] }>("list", "--user", "ana", "--kind", "fact");
+    expect(facts.memories).toEqual(long.memories);
     const bad = await cli("list", "--user", "ana", "--kind", "note");
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('bad --kind "note": expected one of message, page');
@@ -147,11 +150,13 @@ describe("engram list / show / edit / delete", () => {
 
   it("deletes a memory so it is neither listed nor found", async () => {
     const { memories } = await json<{ memories: MemoryRecord[] }>("list", "--user", "ben");
-    const target = memories.find((m) => m.text.includes("Pixel")) as MemoryRecord;
+    const target = memories.find((m) => m.kind === "message" && m.text.includes("Pixel")) as MemoryRecord;
     expect(await json("delete", target.id, "--user", "ben")).toEqual({ deleted: target.id, userId: "ben" });
     const after = await json<{ memories: MemoryRecord[] }>("list", "--user", "ben");
     expect(after.memories.map((m) => m.id)).not.toContain(target.id);
-    expect((await json<SearchJson>("search", "--user", "ben", "Pixel")).results).toEqual([]);
+    // The fact the turn stated ("The user has a dog named Pixel.") is a memory of its own and stays.
+    const found = (await json<SearchJson>("search", "--user", "ben", "Pixel")).results;
+    expect(found.map((r) => [r.kind, r.text])).toEqual([["fact", "The user has a dog named Pixel."]]);
     const again = await cli("delete", target.id, "--user", "ben");
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(`no memory ${target.id} for user ben`);

@@ -20,6 +20,9 @@ beforeEach(async () => {
   expect((await run("ingest", "--user", "cara", path)).code).toBe(0);
 });
 
+// The three turns, and the fact the first one states ("The user plays cello.", derived_from it).
+const SEEDED = { memories: 4, history: 4, edges: 1 };
+
 const run = (...args: string[]) => runCliCaptured([...args, "--db", db, "--no-embed"]);
 const json = async (...args: string[]) => {
   const r = await run(...args, "--json");
@@ -30,9 +33,9 @@ const json = async (...args: string[]) => {
 describe("engram stats", () => {
   it("counts every memory of a user, and 0 for a user with nothing stored", async () => {
     const stats = await json("stats", "--user", "cara");
-    expect(stats).toMatchObject({ memories: 3, byKind: { message: 3 }, history: 3, userId: "cara" });
+    expect(stats).toMatchObject({ ...SEEDED, byKind: { message: 3, fact: 1 }, userId: "cara" });
     expect(await json("stats", "--user", "nobody")).toMatchObject({ memories: 0, userId: "nobody" });
-    expect(await json("stats")).toMatchObject({ memories: 3, users: 1 });
+    expect(await json("stats")).toMatchObject({ memories: SEEDED.memories, users: 1 });
   });
 
   it("reports zeros for a store that does not exist, without creating it", async () => {
@@ -44,12 +47,12 @@ describe("engram stats", () => {
 
   it("reads the store from ENGRAM_DB when --db is absent", async () => {
     const r = await runCliCaptured(["stats", "--json"], { env: { ENGRAM_DB: db } });
-    expect(JSON.parse(r.stdout)).toMatchObject({ memories: 3 });
+    expect(JSON.parse(r.stdout)).toMatchObject({ memories: SEEDED.memories });
   });
 
   it("prints aligned fields without --json", async () => {
     const r = await run("stats", "--user", "cara");
-    expect(r.stdout).toMatch(/^store\s+.+\nuser\s+cara\nmemories\s+3\n/);
+    expect(r.stdout).toMatch(/^store\s+.+\nuser\s+cara\nmemories\s+4\nby kind\s+fact 1, message 3\n/);
   });
 });
 
@@ -59,12 +62,12 @@ describe("engram export / import", () => {
     expect(dump.code).toBe(0);
     const doc = JSON.parse(dump.stdout) as { format: string; userId: string; memories: unknown[] };
     expect(doc).toMatchObject({ format: "engram.export", userId: "cara" });
-    expect(doc.memories).toHaveLength(3);
+    expect(doc.memories).toHaveLength(SEEDED.memories);
     const file = join(dir, "cara.json");
     writeFileSync(file, dump.stdout);
     const fresh = join(dir, `fresh${n}.db`);
     const imported = await runCliCaptured(["import", file, "--db", fresh, "--no-embed", "--json"]);
-    expect(JSON.parse(imported.stdout)).toEqual({ userId: "cara", memories: 3, reembedded: 0 });
+    expect(JSON.parse(imported.stdout)).toEqual({ userId: "cara", memories: SEEDED.memories, reembedded: 0 });
     const listOf = async (path: string) =>
       JSON.parse(
         (await runCliCaptured(["list", "--user", "cara", "--json", "--db", path, "--no-embed"])).stdout,
@@ -84,13 +87,13 @@ describe("engram export / import", () => {
       "Dvorak's American quartet.",
     );
     const stats = await runCliCaptured(["stats", "--user", "cara", "--json", "--db", fresh]);
-    expect(JSON.parse(stats.stdout)).toMatchObject({ memories: 3, history: 3 });
+    expect(JSON.parse(stats.stdout)).toMatchObject({ memories: SEEDED.memories, history: SEEDED.history });
   });
 
   it("writes the dump to --out and prints a summary", async () => {
     const out = join(dir, "out", `cara${n}.json`);
     const summary = await json("export", "--user", "cara", "--out", out);
-    expect(summary).toEqual({ userId: "cara", out, memories: 3, history: 3 });
+    expect(summary).toEqual({ userId: "cara", out, memories: SEEDED.memories, history: SEEDED.history });
     expect(JSON.parse(readFileSync(out, "utf8"))).toMatchObject({ userId: "cara" });
   });
 
@@ -117,7 +120,7 @@ describe("engram forget", () => {
   it("removes every memory of the user and reports the counts; the user is then unknown", async () => {
     expect(await json("forget", "--user", "cara")).toEqual({
       userId: "cara",
-      removed: { memories: 3, history: 3, edges: 0, kv: 0, jobs: 1 },
+      removed: { ...SEEDED, kv: 0, jobs: 1 },
     });
     expect(await json("stats", "--user", "cara")).toMatchObject({ memories: 0, history: 0 });
     expect((await run("search", "--user", "cara", "cello")).code).toBe(1);

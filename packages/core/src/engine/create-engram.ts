@@ -20,6 +20,7 @@ import { offlineExtractor } from "../updating/offline-extractor.js";
 import { type PolicyOption, resolvePolicy } from "../updating/policy.js";
 import { evictMidTerm, promoteHotSegments } from "../updating/promote-segments.js";
 import { recordVisits } from "../updating/record-visits.js";
+import { screenExplicitFacts } from "../updating/screen-explicit-facts.js";
 import type { Extractor, TierContext } from "../updating/tier-context.js";
 import { type AddResult, addMessages } from "./add-messages.js";
 import { embedJobHandler } from "./embed-job.js";
@@ -238,6 +239,8 @@ export class Engram {
         embed: embedJobHandler(ctx),
         tiers: async (job) => {
           const scope = { userId: job.userId };
+          // Explicit user facts first, while their turns are still short-term, whatever the tier constants.
+          await screenExplicitFacts(ctx, scope);
           await evictShortTerm(ctx, scope);
           await evictMidTerm(ctx, scope);
           await promoteHotSegments(ctx, scope);

@@ -37,6 +37,8 @@ interface Pending {
  * Turns extracted facts into changes: a new fact is inserted; the same fact again merges its evidence
  * (near-duplicate); a different value of a single-valued slot supersedes the current fact (which gets
  * validTo/expiredAt, a `supersedes` edge and a history row, and stays stored); a negated fact retracts.
+ * A value some stored fact already took from the same message changes nothing (a re-extraction), and a
+ * value or retraction said before the current value was said does not replace it.
  */
 export async function planFacts(
   ctx: EngineContext,
@@ -56,7 +58,9 @@ export async function planFacts(
     superseded: [],
     merged: [],
   };
-  const touched = new Map<string, Pending>(); // key -> current fact after this plan
+  // key -> the current fact after this plan, or null when this plan leaves the key without one.
+  const touched = new Map<string, Pending | null>();
+  const known = new Map<string, MemoryRecord[]>(); // key -> its stored facts, current or expired
   const fresh: MemoryRecord[] = [];
   const expire = (p: Pending, successor: string | null, validTo: string) => {
     const record: MemoryRecord = {
@@ -92,15 +96,22 @@ export async function planFacts(
   };
   for (const fact of facts) {
     const key = factKey(fact);
-    const current = touched.get(key) ?? (await loadCurrent(ctx, scope, key));
+    if (!known.has(key)) known.set(key, await storedFacts(ctx, scope, key));
+    // A turn extracted again (promoted after it was screened) must not undo what later turns changed.
+    if (restated(known.get(key) ?? [], fact)) continue;
+    const current = touched.has(key) ? (touched.get(key) ?? null) : await loadCurrent(ctx, scope, key);
+    const same = current !== null && sameValue(String(current.record.metadata.value), fact.value);
+    // A value said before the current one was said (a segment promoted late, an old import) is history.
+    const stale = current !== null && isBefore(eventTime(fact), current.record.validFrom);
     if (fact.negated) {
-      if (current && sameValue(String(current.record.metadata.value), fact.value)) {
+      if (current && same && !stale) {
         expire(current, null, eventTime(fact));
-        touched.delete(key);
+        touched.set(key, null);
       }
       continue;
     }
-    if (current && sameValue(String(current.record.metadata.value), fact.value)) {
+    if (current && !same && stale) continue;
+    if (current && same) {
       const evidence = [...new Set([...(current.record.metadata.evidence as string[]), fact.evidence])];
       const confidence = Math.max(Number(current.record.metadata.confidence), fact.confidence);
       const updated = {
@@ -145,7 +156,8 @@ export async function planFacts(
     });
   }
   const merged = [...touched.values()].filter(
-    (p) => plan.merged.includes(p.record.id) && !plan.created.includes(p.record.id),
+    (p): p is Pending =>
+      p !== null && plan.merged.includes(p.record.id) && !plan.created.includes(p.record.id),
   );
   plan.upsert.push(...merged.map((p) => ({ record: p.record, vector: p.vector })));
   const { stored, error } = await embedRecords(ctx, fresh);
@@ -159,6 +171,24 @@ export async function planFacts(
     );
   plan.upsert.push(...stored);
   return plan;
+}
+
+/** Facts of a key, current and expired, newest first; bounded, as a key rarely has many versions. */
+async function storedFacts(ctx: EngineContext, scope: Scope, key: string): Promise<MemoryRecord[]> {
+  return ctx.storage.scan(scope, { filter: { kinds: ["fact"], key }, order: "desc", limit: 100 });
+}
+
+/** The same value from the same message was applied before (it may since have been superseded). */
+function restated(stored: readonly MemoryRecord[], fact: ExtractedFact): boolean {
+  return stored.some(
+    (f) =>
+      sameValue(String(f.metadata.value), fact.value) &&
+      ((f.metadata.evidence as string[] | undefined) ?? []).includes(fact.evidence),
+  );
+}
+
+function isBefore(at: string, than: string | null): boolean {
+  return than !== null && Date.parse(at) < Date.parse(than);
 }
 
 async function loadCurrent(ctx: EngineContext, scope: Scope, key: string): Promise<Pending | null> {

@@ -2,6 +2,7 @@ import type { MemoryRecord, Scope, StoredMemory } from "../model/index.js";
 import { planFacts } from "./apply-facts.js";
 import { enforceKnowledgeCapacity } from "./enforce-capacity.js";
 import { segmentHeat } from "./heat.js";
+import { notYetScreened } from "./screen-explicit-facts.js";
 import { segmentState } from "./segment-record.js";
 import type { TierContext } from "./tier-context.js";
 
@@ -30,7 +31,7 @@ export async function promoteSegment(
     limit: 200,
     order: "desc",
   });
-  const facts = await ctx.extractor.persona(messages, existing);
+  const facts = (await ctx.extractor.persona(messages, existing)).filter(notYetScreened(messages));
   // Each fact dates from the message that states it, not from the end of the batch.
   const said = new Map(messages.map((m) => [m.id, m.validFrom]));
   const fallback = messages.at(-1)?.validFrom ?? ctx.clock().toISOString();

@@ -1,0 +1,68 @@
+import type { MemoryRecord, Scope, StoredMemory } from "../model/index.js";
+import { factKey, planFacts } from "./apply-facts.js";
+import { enforceKnowledgeCapacity } from "./enforce-capacity.js";
+import { type ExtractedFact, extractFacts } from "./extract-facts.js";
+import type { TierContext } from "./tier-context.js";
+
+/** Metadata mark of a user message whose explicit facts the prompt path has applied. */
+export const SCREENED = "screened";
+
+const userTurns = (messages: readonly MemoryRecord[]) =>
+  messages.map((m) => ({ id: m.id, role: "user" as const, text: m.text, name: m.name }));
+
+const signature = (f: ExtractedFact) =>
+  `${f.evidence}\u0000${factKey(f)}\u0000${f.value.toLowerCase()}\u0000${f.negated}`;
+
+/**
+ * A filter for promotion: drops the facts the prompt path already decided from these turns, so a fact
+ * the user deleted, or one a later turn changed, is not applied again when its turn is promoted.
+ */
+export function notYetScreened(messages: readonly MemoryRecord[]): (fact: ExtractedFact) => boolean {
+  const screened = messages.filter((m) => m.role === "user" && m.metadata[SCREENED] === true);
+  const applied = new Set(extractFacts(userTurns(screened)).map(signature));
+  return (fact) => !applied.has(signature(fact));
+}
+
+/**
+ * The prompt path to long-term memory: the explicit first-person facts of new user turns ("I moved to
+ * Munich") become facts in the first tiers job that sees them. Under the `paper` constants promotion needs
+ * 14 pages and a segment at heat 5, so a short conversation would otherwise never reach the profile.
+ *
+ * It always uses the offline rules (precision first, no model call per turn, whatever `llm` is), and only
+ * on user messages: assistant knowledge and anything a model may infer still wait for promotion, which
+ * sees these messages again and skips what the rules gave here (`notYetScreened`).
+ * The facts and the `screened` marks land in one write, so a rerun after a crash does only what is left.
+ */
+export async function screenExplicitFacts(
+  ctx: TierContext,
+  scope: Scope,
+): Promise<{ screened: number; created: string[]; superseded: string[] }> {
+  // Screening runs before eviction in every tiers job, so a message is screened while still short-term.
+  const short = await ctx.storage.scan(scope, {
+    filter: { kinds: ["message"], tiers: ["short"], roles: ["user"] },
+    order: "asc",
+  });
+  const fresh = short.filter((m) => m.metadata[SCREENED] !== true);
+  if (fresh.length === 0) return { screened: 0, created: [], superseded: [] };
+  const facts = extractFacts(userTurns(fresh));
+  const now = ctx.clock().toISOString();
+  // Each fact dates from the turn that states it, so a later turn supersedes an earlier one in order.
+  const said = new Map(fresh.map((m) => [m.id, m.validFrom ?? now]));
+  const plan = await planFacts(ctx, scope, facts, (fact) => said.get(fact.evidence) ?? now);
+  const vectors = await ctx.storage.getVectors(
+    scope,
+    fresh.map((m) => m.id),
+  );
+  const marked: StoredMemory[] = fresh.map((m) => ({
+    record: { ...m, metadata: { ...m.metadata, [SCREENED]: true } },
+    vector: vectors.get(m.id) ?? null,
+  }));
+  await ctx.storage.write(scope, {
+    upsert: [...plan.upsert, ...marked],
+    history: plan.history,
+    edges: plan.edges,
+    jobs: plan.jobs,
+  });
+  if (plan.created.length) await enforceKnowledgeCapacity(ctx, scope);
+  return { screened: fresh.length, created: plan.created, superseded: plan.superseded };
+}
