@@ -186,6 +186,7 @@ if (isMain) {
     { name: "speaker off", options: { retrieval: { speakerPrior: 0 } } },
     { name: "speaker 0.5", options: { retrieval: { speakerPrior: 0.5 } } },
     { name: "speaker 2", options: { retrieval: { speakerPrior: 2 } } },
+    { name: "fact evidence off", options: { retrieval: { factEvidence: false } } },
     { name: "segments off", options: { retrieval: { segments: false } } },
     { name: "recent 0", options: { retrieval: { recentTurns: 0 } } },
     { name: "recent 2", options: { retrieval: { recentTurns: 2 } } },

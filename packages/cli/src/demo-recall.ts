@@ -24,6 +24,7 @@ function excerpt(text: string, phrase: string, width = 76): string {
 function evidence(result: RetrieveResult, phrase: string): string[] {
   const has = (text: string) => text.toLowerCase().includes(phrase.toLowerCase());
   const { context } = result;
+  const leads = new Set(context.withLead);
   return [
     ...context.profile.filter((t) => has(t.value)).map((t) => `profile  ${t.key} = ${t.value}`),
     ...context.facts.filter((f) => has(f.text)).map((f) => `fact     ${shortId(f.id)} ${f.text}`),
@@ -32,6 +33,9 @@ function evidence(result: RetrieveResult, phrase: string): string[] {
       .map(
         (p) => `page     ${shortId(p.id)} ${p.sessionId} ${day(p.at)} ${p.role}: ${excerpt(p.text, phrase)}`,
       ),
+    ...context.pages
+      .filter((p) => p.before && leads.has(p.id) && has(p.before))
+      .map((p) => `before   ${shortId(p.id)} the turn it answers: ${excerpt(p.before as string, phrase)}`),
     ...context.recent
       .filter((m) => has(m.text))
       .map((m) => `recent   ${shortId(m.id)} ${day(m.at)} ${m.role}: ${excerpt(m.text, phrase)}`),

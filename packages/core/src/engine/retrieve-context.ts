@@ -104,7 +104,10 @@ export async function retrieveContext(
     recentTurns(ctx, scope),
   ]);
   const staged = await pagesInSegments(ctx, base, segments);
-  const merged = dedupe([...direct, ...staged.pages]);
+  // A fact's evidence turns rank just after the best direct hits: they are what the fact was read from.
+  const head = direct.slice(0, ctx.policy.retrievePages);
+  const evidence = stages.factEvidence ? await evidenceTurns(ctx, scope, facts, head.at(-1)?.score ?? 0) : [];
+  const merged = dedupe([...head, ...evidence, ...direct.slice(head.length), ...staged.pages]);
   const pages = stages.rerank ? await rerankPages(ctx, scope, merged, staged.owner) : merged;
   const context = assembleContext({
     now: ctx.clock().toISOString(),
@@ -196,4 +199,39 @@ function dedupe(results: SearchResult[]): SearchResult[] {
 function leadOf(memory: MemoryRecord, neighbours: TierContext["retrieval"]["neighbours"]): string | null {
   if (neighbours === "off" || !memory.context) return null;
   return neighbours === "always" || memory.context.includes("?") ? memory.context : null;
+}
+
+/** The turns the retrieved facts were extracted from (`metadata.evidence`), best fact first. */
+async function evidenceTurns(
+  ctx: TierContext,
+  scope: Scope,
+  facts: SearchResult[],
+  score: number,
+): Promise<SearchResult[]> {
+  const ids = [
+    ...new Set(
+      facts.flatMap((f) => {
+        const evidence = f.memory.metadata.evidence;
+        return Array.isArray(evidence) ? evidence.filter((id): id is string => typeof id === "string") : [];
+      }),
+    ),
+  ];
+  if (ids.length === 0) return [];
+  const records = new Map((await ctx.storage.get(scope, ids)).map((r) => [r.id, r]));
+  return ids.flatMap((id) => {
+    const memory = records.get(id);
+    if (!memory || memory.kind !== "message" || memory.expiredAt) return [];
+    return [
+      {
+        id,
+        text: memory.text,
+        score,
+        kind: memory.kind,
+        tier: memory.tier,
+        at: memory.validFrom,
+        channels: {},
+        memory,
+      },
+    ];
+  });
 }

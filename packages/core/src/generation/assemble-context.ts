@@ -36,6 +36,8 @@ export interface AssembledContext {
   recent: ContextTurn[];
   /** Per section, how many input items (by id; profile by key) `text` does not show. */
   dropped: SectionCounts;
+  /** Ids of the pages shown together with the turn they answer (their `before`), just above them. */
+  withLead: string[];
   /** Ids (profile: keys) of the items shown shortened, with an ellipsis. */
   truncated: SectionKeys;
   /** Tokens of `text`, counted with the tokenizer; never more than `budgetTokens`. */
@@ -175,6 +177,7 @@ function summarize(
       pages: missing(ids(input.pages), [...keys(ordered.pages), ...keys(ordered.recent), ...shownAsLeads]),
       recent: missing(ids(input.recent), keys(ordered.recent)),
     },
+    withLead: ordered.pages.filter((entry) => entry.lead !== null).map((entry) => entry.key),
     truncated: {
       profile: cut(ordered.profile),
       facts: cut(ordered.facts),
