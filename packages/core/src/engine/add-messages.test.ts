@@ -125,7 +125,7 @@ describe("add", () => {
       sessionId: "s1",
       messages: [{ role: "user", content: "Friday" }],
     });
-    expect(later.memories[0]?.context).toBe("When does she arrive?");
+    expect(later.memories[0]?.context).toBe("assistant: When does she arrive?");
 
     const next = await engram.add({
       userId: "u1",

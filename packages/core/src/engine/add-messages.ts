@@ -1,9 +1,9 @@
 import {
+  contextLine,
   type MemoryRecord,
   type MemoryStatus,
   type MemoryVersion,
   newRecord,
-  ownLine,
   parseInput,
   type Scope,
   userCube,
@@ -33,7 +33,7 @@ async function previousLine(
     order: "desc",
     limit: 1,
   });
-  return last ? ownLine(last) : null;
+  return last ? contextLine(last) : null;
 }
 
 /** Stores raw dialogue turns: one `message` memory each, searchable as soon as this returns. */
@@ -61,7 +61,7 @@ export async function addMessages(ctx: EngineContext, raw: AddInput): Promise<Ad
       },
       now,
     );
-    if (ctx.contextWindow) context = ownLine(record);
+    if (ctx.contextWindow) context = contextLine(record);
     return record;
   });
   const { stored, error } = await embedRecords(ctx, records);

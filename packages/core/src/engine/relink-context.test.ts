@@ -34,7 +34,7 @@ describe("context of the following turn", () => {
     const [first, second] = await threeTurns();
     await engram.memories.update({ userId: "u", id: first, text: "My dog is called Biscuit." });
     const next = await engram.memories.get({ userId: "u", id: second });
-    expect(next.context).toBe("My dog is called Biscuit.");
+    expect(next.context).toBe("user: My dog is called Biscuit.");
     const hits = await engram.search({ userId: "u", query: "Quibblewick", k: 5, channels: ["fulltext"] });
     expect(hits).toEqual([]);
   });
@@ -43,7 +43,7 @@ describe("context of the following turn", () => {
     const [first, second, third] = await threeTurns();
     await engram.memories.delete({ userId: "u", id: second });
     const last = await engram.memories.get({ userId: "u", id: third });
-    expect(last.context).toBe("My dog is called Quibblewick.");
+    expect(last.context).toBe("user: My dog is called Quibblewick.");
     await engram.memories.delete({ userId: "u", id: first });
     expect((await engram.memories.get({ userId: "u", id: third })).context).toBeNull();
     const hits = await engram.search({ userId: "u", query: "Quibblewick", k: 5, channels: ["fulltext"] });

@@ -1,4 +1,10 @@
-import { type MemoryRecord, ownLine, type Scope, type StoredMemory } from "../model/index.js";
+import {
+  contextLine,
+  isContextLineOf,
+  type MemoryRecord,
+  type Scope,
+  type StoredMemory,
+} from "../model/index.js";
 import type { NewJob } from "../storage/index.js";
 import { embedJob, embedRecords } from "../updating/embed-records.js";
 import type { EngineContext } from "../updating/engine-context.js";
@@ -10,7 +16,6 @@ async function follower(
   record: MemoryRecord,
 ): Promise<MemoryRecord | null> {
   if (record.kind !== "message") return null;
-  const line = ownLine(record);
   const candidates = await ctx.storage.scan(scope, {
     filter: {
       kinds: ["message"],
@@ -20,7 +25,7 @@ async function follower(
     order: "asc",
     limit: 64,
   });
-  return candidates.find((c) => c.id !== record.id && c.context === line) ?? null;
+  return candidates.find((c) => c.id !== record.id && isContextLineOf(c.context, record)) ?? null;
 }
 
 /**
@@ -36,7 +41,7 @@ export async function relinkFollower(
 ): Promise<{ upsert: StoredMemory[]; jobs: NewJob[] }> {
   const next = await follower(ctx, scope, old);
   if (!next) return { upsert: [], jobs: [] };
-  const context = replacement ? ownLine(replacement) : old.context;
+  const context = replacement ? contextLine(replacement) : old.context;
   const { stored, error } = await embedRecords(ctx, [{ ...next, context }]);
   return { upsert: stored, jobs: error ? [embedJob(ctx, [next.id], ctx.clock().toISOString())] : [] };
 }

@@ -31,4 +31,4 @@ export {
   scopeSchema,
   userCube,
 } from "./scope.js";
-export { ownLine, searchText } from "./search-text.js";
+export { contextLine, isContextLineOf, ownLine, searchText } from "./search-text.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ownLine, searchText } from "./search-text.js";
+import { contextLine, isContextLineOf, ownLine, searchText } from "./search-text.js";
 
 describe("ownLine", () => {
   it("prefixes the speaker name when known", () => {
@@ -18,5 +18,20 @@ describe("searchText", () => {
   it("is the own line alone without context", () => {
     expect(searchText({ text: "Me too", name: null, context: null })).toBe("Me too");
     expect(searchText({ text: "Me too", name: "Bob", context: "" })).toBe("Bob: Me too");
+  });
+});
+
+describe("contextLine", () => {
+  it("names the speaker, or else the role, so a shown lead says who spoke", () => {
+    expect(contextLine({ text: "I like tea", name: "Ann", role: "user" })).toBe("Ann: I like tea");
+    expect(contextLine({ text: "Noted.", name: null, role: "assistant" })).toBe("assistant: Noted.");
+  });
+
+  it("recognises a follower's context in the current and the earlier (name-only) format", () => {
+    const record = { text: "My dog is Rex.", name: null, role: "user" as const };
+    expect(isContextLineOf("user: My dog is Rex.", record)).toBe(true);
+    expect(isContextLineOf("My dog is Rex.", record)).toBe(true);
+    expect(isContextLineOf("assistant: My dog is Rex.", record)).toBe(false);
+    expect(isContextLineOf(null, record)).toBe(false);
   });
 });

@@ -8,6 +8,24 @@ export function ownLine(record: Pick<MemoryRecord, "text" | "name">): string {
 }
 
 /**
+ * The line a message leaves as the next turn's `context`: `name: text`, else `role: text`, so the turn can
+ * be shown with its speaker when a retrieved reply is shown with it. Stores written before the role was
+ * added hold `ownLine` there; `isContextLineOf` accepts both.
+ */
+export function contextLine(record: Pick<MemoryRecord, "text" | "name" | "role">): string {
+  const speaker = record.name || record.role;
+  return speaker ? `${speaker}: ${record.text}` : record.text;
+}
+
+/** Whether `context` is the line `record` left as the next turn's context (either format). */
+export function isContextLineOf(
+  context: string | null,
+  record: Pick<MemoryRecord, "text" | "name" | "role">,
+) {
+  return context !== null && (context === contextLine(record) || context === ownLine(record));
+}
+
+/**
  * The text both search channels index: the neighbouring context (the turn before, for a message) then the
  * memory's own line. Keeping one definition keeps full-text and vector channels on the same unit.
  */
