@@ -49,6 +49,9 @@ export function formatEvalReport(doc: Record<string, unknown>): string {
   const footer = [
     `ingest ${num(doc.ingest_ms)} ms`,
     `query p50 ${num(doc.query_ms_p50)} ms, p95 ${num(doc.query_ms_p95)} ms`,
+    ...(doc.retrieve_ms_p50 === undefined
+      ? []
+      : [`retrieve p50 ${num(doc.retrieve_ms_p50)} ms, p95 ${num(doc.retrieve_ms_p95)} ms`]),
     `context ${num(doc.context_tokens_avg)} tokens avg (full conversation ${num(doc.full_context_tokens_avg)})`,
   ].join(" · ");
   return `LoCoMo evidence recall\n${table}\n${footer}`;

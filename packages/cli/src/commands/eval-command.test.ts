@@ -59,6 +59,8 @@ describe("engram eval locomo", () => {
       "ingest_ms",
       "query_ms_p50",
       "query_ms_p95",
+      "retrieve_ms_p50",
+      "retrieve_ms_p95",
     ]) {
       expect(typeof doc[key]).toBe("number");
     }
