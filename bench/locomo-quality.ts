@@ -173,28 +173,17 @@ if (isMain) {
   console.error(`store ready in ${Date.now() - start} ms`);
   const variants: QualityVariant[] = [
     { name: "default", options: {} },
+    { name: "speaker prior off", options: { retrieval: { speakerPrior: 0 } } },
+    { name: "content prior off", options: { retrieval: { contentPrior: 0 } } },
     { name: "neighbours off", options: { retrieval: { neighbours: "off" } } },
-    { name: "neighbours always", options: { retrieval: { neighbours: "always" } } },
-    { name: "turns 20", options: { retrieval: { contextTurns: 20 } } },
-    { name: "turns 60", options: { retrieval: { contextTurns: 60 } } },
+    { name: "neighbours question", options: { retrieval: { neighbours: "question" } } },
     { name: "rerank off", options: { retrieval: { rerank: false } } },
     { name: "mmr off", options: { policy: { mmrLambda: 1 } } },
     { name: "threshold 0.2", options: { policy: { relativeThreshold: 0.2 } } },
-    { name: "prior off", options: { retrieval: { contentPrior: 0 } } },
-    { name: "prior 0.5", options: { retrieval: { contentPrior: 0.5 } } },
-    { name: "prior 2", options: { retrieval: { contentPrior: 2 } } },
-    { name: "speaker off", options: { retrieval: { speakerPrior: 0 } } },
-    { name: "speaker 0.5", options: { retrieval: { speakerPrior: 0.5 } } },
-    { name: "speaker 2", options: { retrieval: { speakerPrior: 2 } } },
-    { name: "fact evidence off", options: { retrieval: { factEvidence: false } } },
     { name: "segments off", options: { retrieval: { segments: false } } },
+    { name: "fact evidence on", options: { retrieval: { factEvidence: true } } },
+    { name: "turns 20", options: { retrieval: { contextTurns: 20 } } },
     { name: "recent 0", options: { retrieval: { recentTurns: 0 } } },
-    { name: "recent 2", options: { retrieval: { recentTurns: 2 } } },
-    { name: "recent 4", options: { retrieval: { recentTurns: 4 } } },
-    { name: "recent 14", options: { retrieval: { recentTurns: 14 } } },
-    { name: "speaker 3", options: { retrieval: { speakerPrior: 3 } } },
-    { name: "speaker 5", options: { retrieval: { speakerPrior: 5 } } },
-    { name: "speaker 10", options: { retrieval: { speakerPrior: 10 } } },
   ];
 
   for (const v of variants.filter((v) => !values.variant || values.variant.includes(v.name))) {

@@ -27,7 +27,7 @@ export const retrievalConfigSchema = z
     /** Score given to turns said by a speaker the query names (0 turns the prior off). Fused-score units. */
     speakerPrior: z.number().min(0).max(100).default(5),
     /** The turns a retrieved fact was extracted from join the retrieved turns. */
-    factEvidence: z.boolean().default(true),
+    factEvidence: z.boolean().default(false),
     /** Second stage: turns inside the best mid-term segments, searched among their members. */
     segments: z.boolean().default(true),
     /** Heat boost, relative threshold and MMR over the retrieved turns. */
