@@ -173,6 +173,7 @@ if (isMain) {
   console.error(`store ready in ${Date.now() - start} ms`);
   const variants: QualityVariant[] = [
     { name: "default", options: {} },
+    { name: "neighbours always", options: { retrieval: { neighbours: "always" } } },
     { name: "speaker prior off", options: { retrieval: { speakerPrior: 0 } } },
     { name: "content prior off", options: { retrieval: { contentPrior: 0 } } },
     { name: "neighbours off", options: { retrieval: { neighbours: "off" } } },
@@ -184,6 +185,7 @@ if (isMain) {
     { name: "fact evidence on", options: { retrieval: { factEvidence: true } } },
     { name: "turns 20", options: { retrieval: { contextTurns: 20 } } },
     { name: "recent 0", options: { retrieval: { recentTurns: 0 } } },
+    { name: "feedback off", options: { retrieval: { feedback: 0 } } },
   ];
 
   for (const v of variants.filter((v) => !values.variant || values.variant.includes(v.name))) {

@@ -100,7 +100,8 @@ export async function retrieveContext(
     stages.segments
       ? searchMemories(ctx, { ...base, k: ctx.policy.retrieveSegments, kinds: ["segment"] })
       : Promise.resolve([] as SearchResult[]),
-    searchMemories(ctx, { ...base, k: turns, kinds: ["message"] }),
+    // Feedback only here: it fills a 40-turn context better but orders the first ten worse.
+    searchMemories(ctx, { ...base, k: turns, kinds: ["message"] }, { feedback: stages.feedback }),
     recentTurns(ctx, scope),
   ]);
   const staged = await pagesInSegments(ctx, base, segments);

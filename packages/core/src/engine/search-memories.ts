@@ -26,11 +26,58 @@ export interface SearchResult {
   readonly memory: MemoryRecord;
 }
 
+/** Best hits whose vectors the feedback moves the query toward. */
+const FEEDBACK_HITS = 3;
+
+interface DenseChannel {
+  readonly hits: Hit[];
+  readonly stats: { mean: number; sd: number } | null;
+}
+
+/** The vector channel's hits, and its z-score statistics over the whole scope when the backend can tell. */
+async function denseChannel(
+  ctx: EngineContext,
+  scope: Scope,
+  vector: Float32Array | null,
+  k: number,
+  filter: MemoryFilter,
+  zscore: boolean,
+): Promise<DenseChannel> {
+  if (!vector) return { hits: [], stats: null };
+  const hits = await ctx.storage.vectorSearch(scope, {
+    vector,
+    k: Math.max(ctx.fusion.vectorCandidates, k),
+    approximateK: Math.max(ctx.fusion.approximateCandidates, k),
+    filter,
+  });
+  const stats =
+    hits.length && zscore && ctx.storage.vectorStats
+      ? await ctx.storage.vectorStats(scope, { vector, k: hits.length, filter })
+      : null;
+  return { hits, stats };
+}
+
+/** `query + weight * mean(hits)`, normalised to unit length. */
+function rocchio(query: Float32Array, hits: Float32Array[], weight: number): Float32Array {
+  const out = Float32Array.from(query);
+  for (const v of hits)
+    for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) + (weight * (v[i] ?? 0)) / hits.length;
+  let norm = 0;
+  for (const x of out) norm += x * x;
+  norm = Math.sqrt(norm) || 1;
+  for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) / norm;
+  return out;
+}
+
 /** Candidates the priors re-rank at least. */
 const PRIOR_WINDOW = 60;
 
 /** Hybrid search: full-text and vector channels over the user's memories, fused, best first. */
-export async function searchMemories(ctx: EngineContext, raw: SearchInput): Promise<SearchResult[]> {
+export async function searchMemories(
+  ctx: EngineContext,
+  raw: SearchInput,
+  stages: { feedback?: number } = {},
+): Promise<SearchResult[]> {
   const input = parseInput(searchInputSchema, raw, "search");
   const scope: Scope = { userId: input.userId };
   const filter: MemoryFilter = {
@@ -55,35 +102,36 @@ export async function searchMemories(ctx: EngineContext, raw: SearchInput): Prom
     ? { text: input.query, k: Math.max(ctx.fusion.textCandidates, input.k), filter, statsOver: n }
     : { text: input.query, k: n, filter };
   const vector = wanted.has("vector") ? await queryVector(ctx, input.query, input.queryVector) : null;
-  const [fulltext, dense] = await Promise.all([
+  const dense = (v: Float32Array | null) => denseChannel(ctx, scope, v, input.k, filter, zscore);
+  const [fulltext, first] = await Promise.all([
     wanted.has("fulltext") ? ctx.storage.textSearch(scope, textQuery) : [],
-    vector
-      ? ctx.storage.vectorSearch(scope, {
-          vector,
-          k: Math.max(ctx.fusion.vectorCandidates, input.k),
-          approximateK: Math.max(ctx.fusion.approximateCandidates, input.k),
-          filter,
-        })
-      : ([] as Hit[]),
+    dense(vector),
   ]);
-  // z-scores of the vector channel over the whole scope, when the backend can tell (exact scans).
-  const vectorStats =
-    vector && dense.length && zscore && ctx.storage.vectorStats
-      ? await ctx.storage.vectorStats(scope, { vector, k: dense.length, filter })
-      : null;
   const textStats =
     fulltext.length && describes && ctx.storage.textStats
       ? await ctx.storage.textStats(scope, textQuery)
       : null;
-  const stats = {
-    ...(vectorStats ? { vector: vectorStats } : {}),
-    ...(textStats ? { fulltext: textStats } : {}),
+  const fuse = (channel: DenseChannel) => {
+    const stats = {
+      ...(channel.stats ? { vector: channel.stats } : {}),
+      ...(textStats ? { fulltext: textStats } : {}),
+    };
+    const fusion = channel.stats || textStats ? { ...ctx.fusion, stats } : ctx.fusion;
+    return fuseRankings({ fulltext, vector: channel.hits }, fusion);
   };
-  const fusion = vectorStats || textStats ? { ...ctx.fusion, stats } : ctx.fusion;
+  let fusedAll = fuse(first);
+  const feedback = stages.feedback ?? 0;
+  if (vector && feedback > 0 && fusedAll.length > 0) {
+    // Pseudo-relevance feedback (Rocchio): the query vector moves toward the best hits' vectors and the
+    // vector channel runs again, reaching turns about the same thing that share no words with the query.
+    const best = fusedAll.slice(0, FEEDBACK_HITS).map((f) => f.id);
+    const vectors = [...(await ctx.storage.getVectors(scope, best)).values()];
+    if (vectors.length > 0) fusedAll = fuse(await dense(rocchio(vector, vectors, feedback)));
+  }
   const { contentPrior, speakerPrior } = ctx.retrieval;
   // The priors can lift a hit from below k: they re-rank a few times more candidates than are returned.
   const window = contentPrior > 0 || speakerPrior > 0 ? Math.max(input.k * 3, PRIOR_WINDOW) : input.k;
-  const ranked = fuseRankings({ fulltext, vector: dense }, fusion).slice(0, window);
+  const ranked = fusedAll.slice(0, window);
   const records = new Map(
     (
       await ctx.storage.get(

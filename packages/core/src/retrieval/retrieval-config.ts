@@ -12,7 +12,7 @@ export const retrievalConfigSchema = z
      * Show the turn a retrieved turn answers before it: `question` when that turn asks something (the
      * evidence is often the answer), `always`, or `off`.
      */
-    neighbours: z.enum(["question", "always", "off"]).default("always"),
+    neighbours: z.enum(["question", "always", "off"]).default("off"),
     /**
      * The newest short-term turns shown as the recent conversation, before retrieved turns claim the
      * rest of the budget. An agent usually sends the current conversation itself; these give continuity
@@ -28,6 +28,11 @@ export const retrievalConfigSchema = z
     speakerPrior: z.number().min(0).max(100).default(5),
     /** The turns a retrieved fact was extracted from join the retrieved turns. */
     factEvidence: z.boolean().default(false),
+    /**
+     * Pseudo-relevance feedback for the turns `retrieve` searches: weight of the best three hits' mean
+     * vector added to the query vector before the vector channel runs again; 0 turns it off.
+     */
+    feedback: z.number().min(0).max(10).default(1),
     /** Second stage: turns inside the best mid-term segments, searched among their members. */
     segments: z.boolean().default(true),
     /** Heat boost, relative threshold and MMR over the retrieved turns. */
