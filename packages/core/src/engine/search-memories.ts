@@ -7,6 +7,7 @@ import {
   type Channel,
   type ChannelScore,
   fuseRankings,
+  rocchio,
 } from "../retrieval/index.js";
 import type { Hit, MemoryFilter } from "../storage/index.js";
 import type { EngineContext } from "../updating/engine-context.js";
@@ -55,18 +56,6 @@ async function denseChannel(
       ? await ctx.storage.vectorStats(scope, { vector, k: hits.length, filter })
       : null;
   return { hits, stats };
-}
-
-/** `query + weight * mean(hits)`, normalised to unit length. */
-function rocchio(query: Float32Array, hits: Float32Array[], weight: number): Float32Array {
-  const out = Float32Array.from(query);
-  for (const v of hits)
-    for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) + (weight * (v[i] ?? 0)) / hits.length;
-  let norm = 0;
-  for (const x of out) norm += x * x;
-  norm = Math.sqrt(norm) || 1;
-  for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) / norm;
-  return out;
 }
 
 /** Candidates the priors re-rank at least. */

@@ -9,6 +9,7 @@ export {
   type FusionOptions,
   fuseRankings,
 } from "./fuse-rankings.js";
+export { rocchio } from "./query-feedback.js";
 export { type RerankCandidate, type RerankOptions, rerank } from "./rerank.js";
 export { type RetrievalConfig, type RetrievalOptions, retrievalConfigSchema } from "./retrieval-config.js";
 export { applySpeakerPrior, namedSpeakers } from "./speaker-prior.js";
