@@ -186,6 +186,10 @@ if (isMain) {
     { name: "turns 20", options: { retrieval: { contextTurns: 20 } } },
     { name: "recent 0", options: { retrieval: { recentTurns: 0 } } },
     { name: "feedback off", options: { retrieval: { feedback: 0 } } },
+    { name: "question 0.5", options: { retrieval: { questionPrior: 0.5 } } },
+    { name: "question 1", options: { retrieval: { questionPrior: 1 } } },
+    { name: "question 2", options: { retrieval: { questionPrior: 2 } } },
+    { name: "question 3", options: { retrieval: { questionPrior: 3 } } },
   ];
 
   for (const v of variants.filter((v) => !values.variant || values.variant.includes(v.name))) {

@@ -117,9 +117,10 @@ export async function searchMemories(
     const vectors = [...(await ctx.storage.getVectors(scope, best)).values()];
     if (vectors.length > 0) fusedAll = fuse(await dense(rocchio(vector, vectors, feedback)));
   }
-  const { contentPrior, speakerPrior } = ctx.retrieval;
+  const { contentPrior, speakerPrior, questionPrior } = ctx.retrieval;
   // The priors can lift a hit from below k: they re-rank a few times more candidates than are returned.
-  const window = contentPrior > 0 || speakerPrior > 0 ? Math.max(input.k * 3, PRIOR_WINDOW) : input.k;
+  const reranks = contentPrior > 0 || speakerPrior > 0 || questionPrior > 0;
+  const window = reranks ? Math.max(input.k * 3, PRIOR_WINDOW) : input.k;
   const ranked = fusedAll.slice(0, window);
   const records = new Map(
     (
@@ -130,7 +131,7 @@ export async function searchMemories(
     ).map((r) => [r.id, r]),
   );
   const fused = applySpeakerPrior(
-    applyContentPrior(ranked, (f) => records.get(f.id)?.text, contentPrior),
+    applyContentPrior(ranked, (f) => records.get(f.id)?.text, contentPrior, questionPrior),
     input.query,
     (f) => records.get(f.id)?.name,
     speakerPrior,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyContentPrior, contentWeight } from "./content-prior.js";
+import { applyContentPrior, contentWeight, endsWithQuestion } from "./content-prior.js";
 
 describe("contentWeight", () => {
   it("is 0 for acknowledgements and grows with content words up to 1", () => {
@@ -36,5 +36,33 @@ describe("applyContentPrior", () => {
       "other",
     ]);
     expect(applyContentPrior(hits, () => undefined, 1)).toEqual(hits);
+  });
+});
+
+describe("the question prior", () => {
+  it("knows a turn that ends by asking, with a shared image's caption after the question", () => {
+    expect(endsWithQuestion("Wow! What got you into running?")).toBe(true);
+    expect(endsWithQuestion('Did you read "Dune?"')).toBe(true);
+    expect(endsWithQuestion("Any plans? [shares a photo of a beach]")).toBe(true);
+    expect(endsWithQuestion("What a day? No, what a week. I ran ten kilometres.")).toBe(false);
+  });
+
+  it("ranks the reply that answers above the question that matched", () => {
+    const texts: Record<string, string> = {
+      question: "What got you into running marathons?",
+      answer: "Running marathons helps me de-stress after work.",
+    };
+    const hits = [
+      { id: "question", score: 3 },
+      { id: "answer", score: 2.5 },
+    ];
+    expect(applyContentPrior(hits, (h) => texts[h.id], 0, 2).map((h) => h.id)).toEqual([
+      "answer",
+      "question",
+    ]);
+    expect(applyContentPrior(hits, (h) => texts[h.id], 0, 0).map((h) => h.id)).toEqual([
+      "question",
+      "answer",
+    ]);
   });
 });

@@ -35,14 +35,21 @@ export function applyContentPrior<T extends { score: number }>(
   hits: readonly T[],
   ownText: (hit: T) => string | undefined,
   strength: number,
+  questionStrength = 0,
 ): T[] {
-  if (strength <= 0) return [...hits];
+  if (strength <= 0 && questionStrength <= 0) return [...hits];
   return hits
     .map((hit, rank) => {
       const text = ownText(hit);
       const weight = text === undefined ? 1 : contentWeight(text, CONTENT_SATURATION);
-      return { hit: { ...hit, score: hit.score - strength * (1 - weight) }, rank };
+      const asks = text !== undefined && endsWithQuestion(text) ? questionStrength : 0;
+      return { hit: { ...hit, score: hit.score - strength * (1 - weight) - asks }, rank };
     })
     .sort((a, b) => b.hit.score - a.hit.score || a.rank - b.rank)
     .map((x) => x.hit);
+}
+
+/** Whether a turn ends by asking: its answer, not the question, is the better hit. */
+export function endsWithQuestion(text: string): boolean {
+  return /\?["'”’)\]]*\s*$/.test(text.replace(/\s*\[shares [^\]]*\]\s*$/, ""));
 }

@@ -24,6 +24,8 @@ export const retrievalConfigSchema = z
      * more (up to four); 0 turns the prior off. In units of the fused score.
      */
     contentPrior: z.number().min(0).max(100).default(1),
+    /** Score taken from a hit whose own text ends with a question: the reply holds the answer. */
+    questionPrior: z.number().min(0).max(100).default(2),
     /** Score given to turns said by a speaker the query names (0 turns the prior off). Fused-score units. */
     speakerPrior: z.number().min(0).max(100).default(5),
     /** The turns a retrieved fact was extracted from join the retrieved turns. */
