@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 /** The slice of better-sqlite3 these tests use; the test package carries no type declarations for it. */
 interface RawDatabase {
   pragma(source: string, options?: { simple?: boolean }): unknown;
+  exec(source: string): unknown;
   close(): void;
 }
 type RawDatabaseConstructor = new (
@@ -21,4 +22,20 @@ export function integrityCheck(path: string): unknown {
   } finally {
     db.close();
   }
+}
+
+/**
+ * Creates the file if needed and holds its write lock (WAL mode, BEGIN IMMEDIATE) until `release()`, as
+ * a process in the middle of a write transaction would.
+ */
+export function holdWriteLock(path: string): { release(): void } {
+  const db = new Database(path);
+  db.pragma("journal_mode = WAL");
+  db.exec("BEGIN IMMEDIATE");
+  return {
+    release() {
+      db.exec("ROLLBACK");
+      db.close();
+    },
+  };
 }

@@ -214,11 +214,23 @@ export interface StoragePort {
   kvGet(scope: Scope, namespace: readonly string[], key: string): Promise<KvEntry | null>;
   kvList(scope: Scope, options?: KvListOptions): Promise<KvEntry[]>;
 
-  /** Takes up to `limit` due jobs of any user, leasing them for `leaseMs` (expired leases are retaken). */
+  /**
+   * Takes up to `limit` due jobs of any user, leasing them for `leaseMs` (expired leases are retaken).
+   * Two workers, in one process or several, never hold one job at once.
+   */
   claimJobs(options: ClaimOptions): Promise<Job[]>;
-  completeJob(jobId: string): Promise<void>;
-  /** Records the error; re-queues at `retryAt`, or marks the job failed when `retryAt` is null. */
-  failJob(jobId: string, error: string, retryAt: string | null): Promise<void>;
+  /**
+   * Extends a held job's lease to `leaseUntil` (ISO), so a long job is not taken over while it runs.
+   * `attempt` is the job's `attempts` as claimed; false when the job has been taken over or finished.
+   */
+  renewJob(jobId: string, attempt: number, leaseUntil: string): Promise<boolean>;
+  /** Marks the job done. With `attempt`: only while the caller still holds it (see `renewJob`). */
+  completeJob(jobId: string, attempt?: number): Promise<void>;
+  /**
+   * Records the error; re-queues at `retryAt`, or marks the job failed when `retryAt` is null. With
+   * `attempt`: only while the caller still holds it.
+   */
+  failJob(jobId: string, error: string, retryAt: string | null, attempt?: number): Promise<void>;
   jobs(scope: Scope, status?: JobStatus): Promise<Job[]>;
 
   /** Removes every record, vector, history row, edge, key-value entry and job of the user, and their bytes. */

@@ -152,13 +152,21 @@ export class QdrantStorage implements StoragePort {
     return this.readyRun("claimJobs", (c) => c.queue.claim(options));
   }
 
-  async completeJob(jobId: string): Promise<void> {
-    await this.readyRun("completeJob", (c) => c.queue.complete(jobId, this.options.now().toISOString()));
+  async renewJob(jobId: string, attempt: number, leaseUntil: string): Promise<boolean> {
+    return this.readyRun("renewJob", (c) =>
+      c.queue.renew(jobId, attempt, leaseUntil, this.options.now().toISOString()),
+    );
   }
 
-  async failJob(jobId: string, error: string, retryAt: string | null): Promise<void> {
+  async completeJob(jobId: string, attempt?: number): Promise<void> {
+    await this.readyRun("completeJob", (c) =>
+      c.queue.complete(jobId, this.options.now().toISOString(), attempt),
+    );
+  }
+
+  async failJob(jobId: string, error: string, retryAt: string | null, attempt?: number): Promise<void> {
     await this.readyRun("failJob", (c) =>
-      c.queue.fail(jobId, error, retryAt, this.options.now().toISOString()),
+      c.queue.fail(jobId, error, retryAt, this.options.now().toISOString(), attempt),
     );
   }
 
