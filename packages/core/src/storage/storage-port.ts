@@ -140,6 +140,12 @@ export interface ClaimOptions {
 /** One atomic unit of change for one user: all of it is stored, or none of it. */
 export interface WriteBatch {
   readonly upsert?: readonly StoredMemory[];
+  /**
+   * Stored only where no memory has the id yet: a memory of the scope's user already stored under it is
+   * left exactly as it is, and the batch's history rows for it are dropped (a repeated import stores
+   * nothing twice). Another user's id is refused, as for `upsert`.
+   */
+  readonly insert?: readonly StoredMemory[];
   readonly history?: readonly MemoryVersion[];
   readonly edges?: readonly MemoryEdge[];
   /** Removes these memories with their vectors, history and edges. */

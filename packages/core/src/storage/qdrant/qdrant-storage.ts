@@ -32,6 +32,7 @@ import { type Connected, connect, forgetUser } from "./qdrant-connection.js";
 import { QdrantHttp } from "./qdrant-http.js";
 import { type QdrantStorageOptions, type ResolvedOptions, resolveOptions } from "./qdrant-options.js";
 import { writeBatch } from "./qdrant-writes.js";
+import { resolveInserts } from "./write-checks.js";
 
 /**
  * The Qdrant backend: records, history, edges, key-value entries and jobs as points of payload-only
@@ -81,27 +82,22 @@ export class QdrantStorage implements StoragePort {
     return (await this.ready("connect")).version.join(".");
   }
 
-  async write(scope: Scope, batch: WriteBatch): Promise<void> {
+  async write(scope: Scope, given: WriteBatch): Promise<void> {
     const c = await this.scoped(scope, "write");
-    assertBatchScope(scope, batch);
+    assertBatchScope(scope, given);
+    const context = {
+      points: this.points,
+      collections: c.collections,
+      nextSeq: () => this.nextSeq(),
+      textAvgLength: this.options.textAvgLength,
+    };
+    const batch = await this.run("write", () => resolveInserts(context, scope, given));
     // Only memories change vectors: a batch of jobs or key-value entries (a search's queued visit) keeps them.
     if (batch.upsert?.length || batch.deleteIds?.length) {
       const written = [...(batch.upsert ?? []).map((u) => u.record.id), ...(batch.deleteIds ?? [])];
       c.statsCache.invalidate(scope.userId, written.map(pointIds.memory));
     }
-    await this.run("write", () =>
-      writeBatch(
-        {
-          points: this.points,
-          collections: c.collections,
-          nextSeq: () => this.nextSeq(),
-          textAvgLength: this.options.textAvgLength,
-        },
-        scope,
-        batch,
-        this.options.now().toISOString(),
-      ),
-    );
+    await this.run("write", () => writeBatch(context, scope, batch, this.options.now().toISOString()));
   }
 
   async get(scope: Scope, ids: readonly string[]): Promise<MemoryRecord[]> {

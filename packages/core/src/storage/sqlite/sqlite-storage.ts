@@ -96,16 +96,17 @@ export class SqliteStorage implements StoragePort {
     this.guard(scope, "write");
     assertBatchScope(scope, batch);
     const now = this.now().toISOString();
-    const { removed, reindexed } = await this.runWrite("write", () =>
+    const { removed, inserted, reindexed } = await this.runWrite("write", () =>
       this.db.transaction(() => applyBatch(this.writes, scope, batch, now)).immediate(),
     );
     // A deleted or moved row can leave a range's remembered last row too high, and its rowid is reused.
     if (reindexed.length) this.writes.blocks.changed();
     if (removed.length || batch.edges?.length) this.edgeMemory.forget(scope.userId);
-    const written = (batch.upsert ?? []).map(({ record }) => record.id);
+    const stored = [...(batch.upsert ?? []), ...inserted];
+    const written = stored.map(({ record }) => record.id);
     this.records.forget([...removed, ...written]);
     this.fullText.invalidate(reindexed, written);
-    const upserts = (batch.upsert ?? []).map(({ record, vector }) => ({
+    const upserts = stored.map(({ record, vector }) => ({
       id: record.id,
       kind: record.kind,
       tier: record.tier,
