@@ -24,7 +24,7 @@ describeConformance("insert", ({ test }) => {
       history: [makeVersion({ memoryId: "m1", userId: "u1", version: 1, text: "first" })],
     });
     const before = { records: await port.get(U, ["m1"]), history: await port.history(U, "m1") };
-    await port.write(U, {
+    const result = await port.write(U, {
       insert: [
         stored({ id: "m1", userId: "u1", text: "second", tier: "short" }, unit(0, 1, 0, 0)),
         stored({ id: "m2", userId: "u1", text: "new one" }),
@@ -40,6 +40,7 @@ describeConformance("insert", ({ test }) => {
         makeVersion({ memoryId: "m2", userId: "u1", version: 1, text: "new one" }),
       ],
     });
+    expect(result).toEqual({ inserted: ["m2"] });
     expect(await port.get(U, ["m1"])).toEqual(before.records);
     expect(await port.history(U, "m1")).toEqual(before.history);
     expect((await port.getVectors(U, ["m1"])).get("m1")).toEqual(unit(1, 0, 0, 0));

@@ -62,6 +62,19 @@ describe("add, repeated", () => {
     expect(again.memories.filter((m) => m.tier === "mid").length).toBe(moved.length);
   });
 
+  it("two instances adding the same turns at once store them once, and only one reports them added", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-idempotent-"));
+    const file = path.join(dir, "shared.db");
+    const a = await tempEngram({ path: file, tiers: false });
+    const b = await tempEngram({ path: file, tiers: false });
+    const [first, second] = await Promise.all([a.add(conversation(8)), b.add(conversation(8))]);
+    expect(first?.ids).toEqual(second?.ids);
+    expect((first?.added ?? 0) + (second?.added ?? 0)).toBe(8);
+    expect((await a.stats()).memories).toBe(8);
+    expect((await a.stats()).history).toBe(8);
+    expect(second?.memories.map((m) => m.createdAt)).toEqual(first?.memories.map((m) => m.createdAt));
+  });
+
   it("stores only the new turns of a call that repeats earlier ones", async () => {
     const engram = await tempEngram({ tiers: false });
     const whole = conversation(6);

@@ -100,10 +100,16 @@ export async function addMessages(ctx: EngineContext, raw: AddInput): Promise<Ad
     : [];
   if (ctx.tiers && fresh.length > 0)
     jobs.push({ id: `job_${ctx.ids()}`, type: "tiers", payload: {}, dedupeKey: "tiers", runAt: now });
-  if (fresh.length > 0) await ctx.storage.write(scope, { insert: stored, history, jobs });
+  const { inserted } = fresh.length
+    ? await ctx.storage.write(scope, { insert: stored, history, jobs })
+    : { inserted: [] };
+  // Another process may have stored some of them between the check above and the write: read those back.
+  const ours = new Set(inserted);
+  const raced = fresh.filter((r) => !ours.has(r.id)).map((r) => r.id);
+  for (const [id, record] of await storedAlready(ctx.storage, scope, raced)) existing.set(id, record);
   const written = new Map(stored.map((s) => [s.record.id, s.record]));
   const memories = ids.map((id) => (existing.get(id) ?? written.get(id)) as MemoryRecord);
   // Pending while enrichment (embedding after a model failure, tier processing) is queued.
   const pending = jobs.length > 0 || memories.some((m) => m.status === "pending");
-  return { ids, status: pending ? "pending" : "ready", memories, added: fresh.length };
+  return { ids, status: pending ? "pending" : "ready", memories, added: inserted.length };
 }

@@ -155,6 +155,12 @@ export interface WriteBatch {
   readonly kvDelete?: readonly { readonly namespace: readonly string[]; readonly key: string }[];
 }
 
+/** What a write did that its caller could not know beforehand. */
+export interface WriteResult {
+  /** Ids of the batch's `insert` records actually stored (not those found stored already), in batch order. */
+  readonly inserted: readonly string[];
+}
+
 export interface ForgetReport {
   readonly memories: number;
   readonly history: number;
@@ -192,7 +198,7 @@ export interface StoragePort {
   readonly backend: string;
   readonly capabilities: StorageCapabilities;
 
-  write(scope: Scope, batch: WriteBatch): Promise<void>;
+  write(scope: Scope, batch: WriteBatch): Promise<WriteResult>;
   get(scope: Scope, ids: readonly string[]): Promise<MemoryRecord[]>;
   getVectors(scope: Scope, ids: readonly string[]): Promise<Map<string, Float32Array>>;
   scan(scope: Scope, options?: ScanOptions): Promise<MemoryRecord[]>;

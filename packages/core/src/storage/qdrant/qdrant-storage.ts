@@ -25,6 +25,7 @@ import type {
   VectorQuery,
   VectorStats,
   WriteBatch,
+  WriteResult,
 } from "../storage-port.js";
 import { pointIds } from "./point-id.js";
 import { Points } from "./points.js";
@@ -82,7 +83,7 @@ export class QdrantStorage implements StoragePort {
     return (await this.ready("connect")).version.join(".");
   }
 
-  async write(scope: Scope, given: WriteBatch): Promise<void> {
+  async write(scope: Scope, given: WriteBatch): Promise<WriteResult> {
     const c = await this.scoped(scope, "write");
     assertBatchScope(scope, given);
     const context = {
@@ -91,13 +92,14 @@ export class QdrantStorage implements StoragePort {
       nextSeq: () => this.nextSeq(),
       textAvgLength: this.options.textAvgLength,
     };
-    const batch = await this.run("write", () => resolveInserts(context, scope, given));
+    const { batch, inserted } = await this.run("write", () => resolveInserts(context, scope, given));
     // Only memories change vectors: a batch of jobs or key-value entries (a search's queued visit) keeps them.
     if (batch.upsert?.length || batch.deleteIds?.length) {
       const written = [...(batch.upsert ?? []).map((u) => u.record.id), ...(batch.deleteIds ?? [])];
       c.statsCache.invalidate(scope.userId, written.map(pointIds.memory));
     }
     await this.run("write", () => writeBatch(context, scope, batch, this.options.now().toISOString()));
+    return { inserted };
   }
 
   async get(scope: Scope, ids: readonly string[]): Promise<MemoryRecord[]> {

@@ -52,9 +52,9 @@ export async function resolveInserts(
   ctx: WriteContext,
   scope: Scope,
   batch: WriteBatch,
-): Promise<WriteBatch> {
+): Promise<{ batch: WriteBatch; inserted: string[] }> {
   const inserts = batch.insert ?? [];
-  if (inserts.length === 0) return batch;
+  if (inserts.length === 0) return { batch, inserted: [] };
   const found = await ctx.points.retrieve(
     ctx.collections.names.memories,
     inserts.map((s) => pointIds.memory(s.record.id)),
@@ -75,11 +75,12 @@ export async function resolveInserts(
     return true;
   });
   const { insert: _resolved, ...rest } = batch;
-  return {
+  const resolved = {
     ...rest,
     upsert: [...(batch.upsert ?? []), ...fresh],
     history: (batch.history ?? []).filter((v) => !held.has(v.memoryId)),
   };
+  return { batch: resolved, inserted: fresh.map(({ record }) => record.id) };
 }
 
 const slot = (s: StoredMemory) => JSON.stringify([cubeKey(s.record.cube), s.record.kind, s.record.key]);

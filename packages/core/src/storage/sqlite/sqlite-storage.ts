@@ -28,6 +28,7 @@ import type {
   VectorQuery,
   VectorStats,
   WriteBatch,
+  WriteResult,
 } from "../storage-port.js";
 import { optimize, retryBusy } from "./busy.js";
 import { filterToSql } from "./filter-sql.js";
@@ -92,7 +93,7 @@ export class SqliteStorage implements StoragePort {
     this.dataVersion = this.readDataVersion();
   }
 
-  async write(scope: Scope, batch: WriteBatch): Promise<void> {
+  async write(scope: Scope, batch: WriteBatch): Promise<WriteResult> {
     this.guard(scope, "write");
     assertBatchScope(scope, batch);
     const now = this.now().toISOString();
@@ -114,6 +115,7 @@ export class SqliteStorage implements StoragePort {
       vector,
     }));
     this.vectors.apply(scope.userId, upserts, removed);
+    return { inserted: inserted.map(({ record }) => record.id) };
   }
 
   async get(scope: Scope, ids: readonly string[]): Promise<MemoryRecord[]> {
