@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 interface RawDatabase {
   pragma(source: string, options?: { simple?: boolean }): unknown;
   exec(source: string): unknown;
+  prepare(source: string): { get(...params: unknown[]): unknown };
   close(): void;
 }
 type RawDatabaseConstructor = new (
@@ -38,4 +39,14 @@ export function holdWriteLock(path: string): { release(): void } {
       db.close();
     },
   };
+}
+
+/** One row of a read-only query on a database file, bypassing Engram. */
+export function queryRow<T>(path: string, sql: string, ...params: unknown[]): T {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare(sql).get(...params) as T;
+  } finally {
+    db.close();
+  }
 }
