@@ -89,15 +89,8 @@ export async function addMessages(ctx: EngineContext, raw: AddInput): Promise<Ad
     metadata: r.metadata,
     at: now,
   }));
-  const jobs: NewJob[] = error
-    ? [
-        embedJob(
-          ctx,
-          fresh.map((r) => r.id),
-          now,
-        ),
-      ]
-    : [];
+  const freshIds = fresh.map((r) => r.id);
+  const jobs: NewJob[] = error ? [embedJob(ctx, freshIds, now)] : [];
   if (ctx.tiers && fresh.length > 0)
     jobs.push({ id: `job_${ctx.ids()}`, type: "tiers", payload: {}, dedupeKey: "tiers", runAt: now });
   const { inserted } = fresh.length
@@ -105,7 +98,7 @@ export async function addMessages(ctx: EngineContext, raw: AddInput): Promise<Ad
     : { inserted: [] };
   // Another process may have stored some of them between the check above and the write: read those back.
   const ours = new Set(inserted);
-  const raced = fresh.filter((r) => !ours.has(r.id)).map((r) => r.id);
+  const raced = freshIds.filter((id) => !ours.has(id));
   for (const [id, record] of await storedAlready(ctx.storage, scope, raced)) existing.set(id, record);
   const written = new Map(stored.map((s) => [s.record.id, s.record]));
   const memories = ids.map((id) => (existing.get(id) ?? written.get(id)) as MemoryRecord);
