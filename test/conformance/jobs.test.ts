@@ -148,4 +148,50 @@ describeConformance("jobs", ({ test }) => {
     expect(await port.jobs(U, "running")).toEqual([]);
     expect((await port.jobs(U, "queued")).filter((j) => j.dedupeKey === "k")).toHaveLength(1);
   });
+
+  test("a queued job waits while its key runs for the same user under a live lease, then is claimed", async (port) => {
+    await port.write(U, { jobs: [job("j1", { dedupeKey: "tiers" })] });
+    await port.claimJobs({ now: iso(0), limit: 10, leaseMs: LEASE });
+    await port.write(U, { jobs: [job("j2", { dedupeKey: "tiers" }), job("free")] });
+    await port.write({ userId: "u2" }, { jobs: [job("other", { dedupeKey: "tiers" })] });
+    // Another user's job with the same key, and a job without a key, are not held back.
+    expect(ids(await port.claimJobs({ now: iso(0.5), limit: 10, leaseMs: LEASE }))).toEqual([
+      "free",
+      "other",
+    ]);
+    await port.completeJob("j1");
+    expect(ids(await port.claimJobs({ now: iso(0.5), limit: 10, leaseMs: LEASE }))).toEqual(["j2"]);
+  });
+
+  test("a renewed lease keeps a long job from being retaken", async (port) => {
+    await port.write(U, { jobs: [job("j1")] });
+    const [claimed] = await port.claimJobs({ now: iso(0), limit: 10, leaseMs: LEASE });
+    expect(await port.renewJob("j1", claimed?.attempts ?? 0, iso(5))).toBe(true);
+    expect(await port.claimJobs({ now: iso(3), limit: 10, leaseMs: LEASE })).toEqual([]);
+    expect(await port.jobs(U, "running")).toEqual([
+      expect.objectContaining({ id: "j1", leaseUntil: iso(5) }),
+    ]);
+  });
+
+  test("a worker whose job was taken over can neither renew, complete nor fail it", async (port) => {
+    await port.write(U, { jobs: [job("j1")] });
+    const [first] = await port.claimJobs({ now: iso(0), limit: 10, leaseMs: LEASE });
+    const [second] = await port.claimJobs({ now: iso(2), limit: 10, leaseMs: LEASE });
+    expect([first?.attempts, second?.attempts]).toEqual([1, 2]);
+    expect(await port.renewJob("j1", 1, iso(10))).toBe(false);
+    await port.completeJob("j1", 1);
+    await port.failJob("j1", "stale worker", null, 1);
+    expect(await port.jobs(U)).toEqual([
+      expect.objectContaining({
+        id: "j1",
+        status: "running",
+        attempts: 2,
+        lastError: null,
+        leaseUntil: iso(3),
+      }),
+    ]);
+    await port.completeJob("j1", 2);
+    expect(await port.jobs(U, "done")).toEqual([expect.objectContaining({ id: "j1" })]);
+    expect(await port.renewJob("j1", 2, iso(10))).toBe(false);
+  });
 });

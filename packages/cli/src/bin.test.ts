@@ -32,7 +32,8 @@ describe("pnpm engram (the real process)", () => {
     expect(JSON.parse(stdout)).toEqual({
       format: "jsonl",
       memories: 1,
-      users: [{ userId: "u1", memories: 1, pending: 0 }],
+      added: 1,
+      users: [{ userId: "u1", memories: 1, added: 1, pending: 0 }],
     });
   });
 });

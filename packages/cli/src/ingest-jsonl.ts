@@ -1,16 +1,45 @@
-import type { Engram } from "@engram/core";
-import { batchBySession, type JsonlLine } from "./read-jsonl.js";
+import { type Engram, messageId, repeatCounts, userCube } from "@engram/core";
+import type { JsonlLine } from "./read-jsonl.js";
 
 export interface IngestJsonlResult {
   readonly userId: string;
+  /** Messages in the file. */
   readonly memories: number;
+  /** Messages stored by this run; the others were stored already (the file, or part of it, ingested before). */
+  readonly added: number;
   /** Jobs still queued after ingest (e.g. an embedding or tier job waiting to retry after a model failure). */
   readonly pending: number;
 }
 
 /**
- * Adds validated lines in batches (consecutive lines of one session per add() call). Each add() is atomic;
- * if a later batch fails, the batches already written are removed again so the file is all-or-nothing.
+ * The id of a line without a time or id of its own: its content identity with no time, numbered among
+ * identical lines of the file, so ingesting the same file again recognises it. (A live `add` gives such
+ * a turn a new id instead: there "ok" said again later is a new turn.)
+ */
+function timelessIds(userId: string, lines: readonly JsonlLine[]): (string | undefined)[] {
+  const repeats = repeatCounts(lines, (l) =>
+    JSON.stringify([l.session ?? null, l.role, l.content, l.at ?? null]),
+  );
+  return lines.map((l, i) =>
+    l.id !== undefined || l.at !== undefined
+      ? l.id
+      : messageId({
+          userId,
+          cube: userCube(userId),
+          sessionId: l.session ?? null,
+          role: l.role,
+          at: null,
+          text: l.content,
+          repeat: repeats[i] as number,
+        }),
+  );
+}
+
+/**
+ * Adds the whole file in one add() call, so it commits in one transaction or not at all; a failure leaves
+ * the store as it was. Tier work runs afterwards, on committed turns, as queued jobs (a failing one stays
+ * queued for a retry and is reported as pending). Lines already stored are left alone, so running the same
+ * file again adds nothing.
  */
 export async function ingestJsonl(
   engram: Engram,
@@ -18,31 +47,22 @@ export async function ingestJsonl(
   lines: readonly JsonlLine[],
   onProgress: (done: number, total: number) => void,
 ): Promise<IngestJsonlResult> {
-  const written: string[] = [];
-  try {
-    for (const batch of batchBySession(lines)) {
-      const session = batch[0]?.session;
-      const result = await engram.add({
-        userId,
-        ...(session ? { sessionId: session } : {}),
-        messages: batch.map(({ role, content, name, at, metadata }) => ({
-          role,
-          content,
-          ...(name ? { name } : {}),
-          ...(at ? { at } : {}),
-          ...(metadata ? { metadata } : {}),
-        })),
-      });
-      written.push(...result.ids);
-      onProgress(written.length, lines.length);
-      // Tier work after each batch, as a live agent's background worker would do it.
-      await engram.flush();
-    }
-  } catch (error) {
-    if (written.length > 0) await engram.storage.write({ userId }, { deleteIds: written });
-    throw error;
-  }
+  const ids = timelessIds(userId, lines);
+  const result = await engram.add({
+    userId,
+    messages: lines.map(({ role, content, name, at, metadata, session }, i) => ({
+      role,
+      content,
+      ...(name ? { name } : {}),
+      ...(at ? { at } : {}),
+      ...(metadata ? { metadata } : {}),
+      ...(session ? { sessionId: session } : {}),
+      ...(ids[i] ? { id: ids[i] } : {}),
+    })),
+  });
+  onProgress(lines.length, lines.length);
+  await engram.flush();
   // Work still queued after processing: embeddings or tier jobs waiting for a retry after a model failure.
   const pending = (await engram.storage.jobs({ userId }, "queued")).length;
-  return { userId, memories: written.length, pending };
+  return { userId, memories: lines.length, added: result.added, pending };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { batchBySession, parseJsonl } from "./read-jsonl.js";
+import { parseJsonl } from "./read-jsonl.js";
 
 const line = (content: string, session?: string) =>
   JSON.stringify({ role: "user", content, ...(session ? { session } : {}) });
@@ -12,15 +12,11 @@ describe("parseJsonl", () => {
       [3, "b"],
     ]);
   });
-});
 
-describe("batchBySession", () => {
-  it("groups consecutive lines of one session and splits long runs", () => {
-    const lines = parseJsonl(
-      [line("a", "s1"), line("b", "s1"), line("c"), line("d", "s1"), line("e", "s1")].join("\n"),
-    );
-    const batches = batchBySession(lines, 1000).map((b) => b.map((l) => l.content).join(""));
-    expect(batches).toEqual(["ab", "c", "de"]);
-    expect(batchBySession(lines, 1).map((b) => b.length)).toEqual([1, 1, 1, 1, 1]);
+  it("keeps a line's own id, and names its session `session`", () => {
+    const [first] = parseJsonl(JSON.stringify({ role: "user", content: "a", id: "turn-1", session: "s1" }));
+    expect(first).toMatchObject({ id: "turn-1", session: "s1" });
+    const [second] = parseJsonl(JSON.stringify({ role: "user", content: "a", sessionId: "s1" }));
+    expect(second).not.toHaveProperty("sessionId");
   });
 });

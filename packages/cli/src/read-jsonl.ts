@@ -2,9 +2,9 @@ import { idString, messageSchema } from "@engram/core";
 import type { z } from "zod";
 import { InputError } from "./cli-error.js";
 
-// The engine's own message schema plus `session`, which groups lines into add() calls: a file that passes
-// here is accepted by add().
-const jsonlLineSchema = messageSchema.extend({ session: idString.optional() });
+// The engine's own message schema, with the session named `session`: a file that passes here is accepted
+// by add().
+const jsonlLineSchema = messageSchema.omit({ sessionId: true }).extend({ session: idString.optional() });
 
 export type JsonlLine = z.output<typeof jsonlLineSchema> & { readonly line: number };
 
@@ -36,20 +36,4 @@ export function parseJsonl(text: string): JsonlLine[] {
   if (lines.length === 0)
     throw new InputError("the file holds no messages (expected one JSON object per line)");
   return lines;
-}
-
-/** Consecutive lines of the same session, at most `max` per batch: one add() call each. */
-export function batchBySession(lines: readonly JsonlLine[], max = 256): JsonlLine[][] {
-  const batches: JsonlLine[][] = [];
-  let current: JsonlLine[] = [];
-  for (const line of lines) {
-    const first = current[0];
-    if (first && (first.session !== line.session || current.length >= max)) {
-      batches.push(current);
-      current = [];
-    }
-    current.push(line);
-  }
-  if (current.length > 0) batches.push(current);
-  return batches;
 }

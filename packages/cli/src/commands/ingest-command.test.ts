@@ -53,7 +53,8 @@ describe("engram ingest", () => {
     expect(JSON.parse(run.stdout)).toEqual({
       format: "jsonl",
       memories: 3,
-      users: [{ userId: "u1", memories: 3, pending: 0 }],
+      added: 3,
+      users: [{ userId: "u1", memories: 3, added: 3, pending: 0 }],
     });
     const list = JSON.parse((await cli("list", "--user", "u1", "--json")).stdout) as {
       memories: { text: string; sessionId: string; validFrom: string; name: string | null }[];
@@ -69,6 +70,29 @@ describe("engram ingest", () => {
     const path = file("human.jsonl", jsonl(turns));
     const run = await cli("ingest", "--user", "u1", path);
     expect(run.stdout).toBe(`ingested 3 memories from ${path} (jsonl) for user u1\n`);
+  });
+
+  it("running the same file again adds nothing and says so; `engram stats` is unchanged", async () => {
+    const path = file(
+      "again.jsonl",
+      jsonl([...turns, { role: "user", content: "no time here", session: "s2" }]),
+    );
+    expect((await cli("ingest", "--user", "u1", path)).code).toBe(0);
+    const before = (await cli("stats", "--json")).stdout;
+    const again = await cli("ingest", "--user", "u1", path);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe(
+      `ingested 4 memories from ${path} (jsonl) for user u1; 4 of them were stored already, 0 added\n`,
+    );
+    expect((await cli("stats", "--json")).stdout).toBe(before);
+    const locomo = file("again.json", JSON.stringify([locomoConversation("conv-a", ["Hi.", "Hello."])]));
+    expect((await cli("ingest", locomo)).code).toBe(0);
+    const locomoBefore = (await cli("stats", "--json")).stdout;
+    expect(JSON.parse((await cli("ingest", locomo, "--json")).stdout)).toMatchObject({
+      memories: 2,
+      added: 0,
+    });
+    expect((await cli("stats", "--json")).stdout).toBe(locomoBefore);
   });
 
   it("rejects a malformed line by number and stores nothing, not even the valid lines before it", async () => {
@@ -117,9 +141,10 @@ describe("engram ingest", () => {
     expect(JSON.parse(run.stdout)).toEqual({
       format: "locomo",
       memories: 5,
+      added: 5,
       users: [
-        { userId: "conv-a", memories: 3 },
-        { userId: "conv-b", memories: 2 },
+        { userId: "conv-a", memories: 3, added: 3 },
+        { userId: "conv-b", memories: 2, added: 2 },
       ],
     });
     const prefixed = await cli("ingest", "--user", "eval", path, "--json");
@@ -133,7 +158,7 @@ describe("engram ingest", () => {
       "--json",
     );
     expect((JSON.parse(single.stdout) as { users: unknown[] }).users).toEqual([
-      { userId: "ann", memories: 3 },
+      { userId: "ann", memories: 3, added: 3 },
     ]);
   });
 

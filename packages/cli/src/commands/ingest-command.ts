@@ -13,7 +13,9 @@ import type { Command, CommandContext } from "./command.js";
 interface IngestReport {
   readonly format: "jsonl" | "locomo";
   readonly memories: number;
-  readonly users: readonly { readonly userId: string; readonly memories: number }[];
+  /** Memories this run stored; the rest were stored already (the same file ingested before). */
+  readonly added: number;
+  readonly users: readonly { readonly userId: string; readonly memories: number; readonly added: number }[];
 }
 
 type Parsed =
@@ -47,7 +49,7 @@ async function ingestConversations(
   onProgress: (done: number, total: number) => void,
 ): Promise<IngestReport> {
   const total = conversations.reduce((n, c) => n + c.turns.length, 0);
-  const users: { userId: string; memories: number }[] = [];
+  const users: { userId: string; memories: number; added: number }[] = [];
   let before = 0;
   for (const c of conversations) {
     const userId = locomoUser(user, c, conversations.length);
@@ -58,7 +60,8 @@ async function ingestConversations(
     users.push(result);
     before += c.turns.length;
   }
-  return { format: "locomo", memories: before, users };
+  const added = users.reduce((n, u) => n + u.added, 0);
+  return { format: "locomo", memories: before, added, users };
 }
 
 async function runIngest(args: readonly string[], ctx: CommandContext) {
@@ -75,7 +78,8 @@ async function runIngest(args: readonly string[], ctx: CommandContext) {
         return await ingestConversations(engram, parsed.conversations, values.user, bar.update);
       }
       const result = await ingestJsonl(engram, values.user as string, parsed.lines, bar.update);
-      return { format: "jsonl", memories: result.memories, users: [result] } satisfies IngestReport;
+      const { memories, added } = result;
+      return { format: "jsonl", memories, added, users: [result] } satisfies IngestReport;
     } finally {
       bar.finish();
     }
@@ -85,10 +89,13 @@ async function runIngest(args: readonly string[], ctx: CommandContext) {
 
 function renderIngest(report: IngestReport, path: string): string {
   const head = `ingested ${report.memories} memories from ${path} (${report.format})`;
-  if (report.users.length === 1) return `${head} for user ${report.users[0]?.userId}`;
-  return `${head}\n${formatTable(
-    ["user", "memories"],
-    report.users.map((u) => [u.userId, String(u.memories)]),
+  const already = report.memories - report.added;
+  // A repeated run says so: the store kept one copy of each message.
+  const tail = already > 0 ? `; ${already} of them were stored already, ${report.added} added` : "";
+  if (report.users.length === 1) return `${head} for user ${report.users[0]?.userId}${tail}`;
+  return `${head}${tail}\n${formatTable(
+    ["user", "memories", "added"],
+    report.users.map((u) => [u.userId, String(u.memories), String(u.added)]),
   )}`;
 }
 
@@ -97,11 +104,13 @@ export const ingestCommand: Command = {
   usage: "--user U FILE",
   summary: "store dialogue turns from a JSONL file or a LoCoMo JSON file",
   details: [
-    'JSONL: one {"role": "user"|"assistant", "content": "...", "at"?: ISO time, "name"?, "session"?} per line.',
-    "The whole file is validated first; a bad line stores nothing. Lines of one session are added together.",
+    'JSONL: one {"role": "user"|"assistant", "content": "...", "at"?: ISO time, "name"?, "session"?, "id"?} per line.',
+    "The whole file is validated first and stored in one transaction: a bad line or a failure stores nothing.",
+    "Each line's identity is its id, else a hash of user, session, role, time and text (docs/message-identity.md):",
+    "running the same file again stores nothing twice.",
     "LoCoMo (an array of {sample_id, conversation}): without --user each conversation becomes the user named",
     "by its sample_id; with --user U a single conversation goes to U and several to U/<sample_id>.",
-    '--json prints {"format", "memories", "users": [{"userId", "memories", "pending"?}]}.',
+    '--json prints {"format", "memories", "added", "users": [{"userId", "memories", "added", "pending"?}]}.',
   ],
   run: runIngest,
 };

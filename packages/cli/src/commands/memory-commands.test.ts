@@ -127,7 +127,7 @@ describe("engram list / show / edit / delete", () => {
       [2, "update", "Lisbon is lovely in May."],
     ]);
     const human = await cli("show", target.id, "--user", "ana");
-    expect(human.stdout).toMatch(/^id\s+mem_/);
+    expect(human.stdout).toMatch(new RegExp(`^id\\s+${target.id}\\n`));
     expect(human.stdout).toMatch(/v2\s+update/);
     const search = await json<SearchJson>("search", "--user", "ana", "May");
     expect(search.results[0]?.id).toBe(target.id);

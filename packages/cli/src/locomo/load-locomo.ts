@@ -144,13 +144,14 @@ export async function ingestLocomo(
     /** Awaited after each session's add, e.g. `() => engram.flush()` to process tiers as a live agent would. */
     afterSession?: () => Promise<unknown>;
   } = {},
-): Promise<{ userId: string; memories: number }> {
+): Promise<{ userId: string; memories: number; added: number }> {
   const userId = options.userId ?? conversation.sampleId;
   const sessions = new Map<number, LocomoTurn[]>();
   for (const t of conversation.turns) sessions.set(t.session, [...(sessions.get(t.session) ?? []), t]);
   let done = 0;
+  let added = 0;
   for (const [n, turns] of sessions) {
-    await engram.add({
+    const result = await engram.add({
       userId,
       sessionId: `session_${n}`,
       messages: turns.map((t) => ({
@@ -161,9 +162,10 @@ export async function ingestLocomo(
         metadata: { diaId: t.diaId },
       })),
     });
+    added += result.added;
     await options.afterSession?.();
     done += turns.length;
     options.onProgress?.(done, conversation.turns.length);
   }
-  return { userId, memories: done };
+  return { userId, memories: done, added };
 }

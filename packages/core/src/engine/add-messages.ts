@@ -11,6 +11,7 @@ import {
 import type { NewJob } from "../storage/index.js";
 import { embedJob, embedRecords } from "../updating/embed-records.js";
 import type { EngineContext } from "../updating/engine-context.js";
+import { assignMessageIds, storedAlready } from "./message-ids.js";
 import { type AddInput, addInputSchema } from "./schemas.js";
 
 export interface AddResult {
@@ -19,6 +20,8 @@ export interface AddResult {
   /** `ready`: fully indexed. `pending`: stored and full-text searchable; embedding queued (see flush()). */
   readonly status: MemoryStatus;
   readonly memories: MemoryRecord[];
+  /** How many messages were new; the others were stored already (a repeated add) and left as they were. */
+  readonly added: number;
 }
 
 /** The line of the latest message in the session, which becomes the first new message's context. */
@@ -36,36 +39,48 @@ async function previousLine(
   return last ? contextLine(last) : null;
 }
 
-/** Stores raw dialogue turns: one `message` memory each, searchable as soon as this returns. */
+/**
+ * Stores raw dialogue turns: one `message` memory each, searchable as soon as this returns. The call is
+ * one write: every new message with its history and queued work, or nothing. Messages already stored
+ * under their id (see assignMessageIds) are left as they were, so a retried call stores nothing twice.
+ */
 export async function addMessages(ctx: EngineContext, raw: AddInput): Promise<AddResult> {
   const input = parseInput(addInputSchema, raw, "add");
   const scope: Scope = { userId: input.userId };
   const now = ctx.clock().toISOString();
-  let context = await previousLine(ctx, scope, input.sessionId);
-  const records: MemoryRecord[] = input.messages.map((m) => {
+  const cube = input.cube ?? userCube(input.userId);
+  const ids = assignMessageIds(ctx, input, cube);
+  // Each session's previous line, which becomes the context of its next message.
+  const contexts = new Map<string | undefined, string | null>();
+  const records: MemoryRecord[] = [];
+  for (const [i, m] of input.messages.entries()) {
+    const sessionId = m.sessionId ?? input.sessionId;
+    if (!contexts.has(sessionId)) contexts.set(sessionId, await previousLine(ctx, scope, sessionId));
     const record = newRecord(
       {
-        id: ctx.ids(),
+        id: ids[i] as string,
         userId: input.userId,
-        cube: input.cube ?? userCube(input.userId),
+        cube,
         agentId: input.agentId ?? null,
-        sessionId: input.sessionId ?? null,
+        sessionId: sessionId ?? null,
         kind: "message",
         tier: "short",
         role: m.role,
         name: m.name ?? null,
         text: m.content,
-        context,
+        context: contexts.get(sessionId) ?? null,
         metadata: m.metadata ?? {},
         validFrom: m.at ?? input.at ?? now,
       },
       now,
     );
-    if (ctx.contextWindow) context = contextLine(record);
-    return record;
-  });
-  const { stored, error } = await embedRecords(ctx, records);
-  const history: MemoryVersion[] = records.map((r) => ({
+    if (ctx.contextWindow) contexts.set(sessionId, contextLine(record));
+    records.push(record);
+  }
+  const existing = await storedAlready(ctx.storage, scope, ids);
+  const fresh = records.filter((r) => !existing.has(r.id));
+  const { stored, error } = await embedRecords(ctx, fresh);
+  const history: MemoryVersion[] = fresh.map((r) => ({
     memoryId: r.id,
     userId: r.userId,
     version: 1,
@@ -74,11 +89,20 @@ export async function addMessages(ctx: EngineContext, raw: AddInput): Promise<Ad
     metadata: r.metadata,
     at: now,
   }));
-  const ids = records.map((r) => r.id);
-  const jobs: NewJob[] = error ? [embedJob(ctx, ids, now)] : [];
-  if (ctx.tiers)
+  const freshIds = fresh.map((r) => r.id);
+  const jobs: NewJob[] = error ? [embedJob(ctx, freshIds, now)] : [];
+  if (ctx.tiers && fresh.length > 0)
     jobs.push({ id: `job_${ctx.ids()}`, type: "tiers", payload: {}, dedupeKey: "tiers", runAt: now });
-  await ctx.storage.write(scope, { upsert: stored, history, jobs });
+  const { inserted } = fresh.length
+    ? await ctx.storage.write(scope, { insert: stored, history, jobs })
+    : { inserted: [] };
+  // Another process may have stored some of them between the check above and the write: read those back.
+  const ours = new Set(inserted);
+  const raced = freshIds.filter((id) => !ours.has(id));
+  for (const [id, record] of await storedAlready(ctx.storage, scope, raced)) existing.set(id, record);
+  const written = new Map(stored.map((s) => [s.record.id, s.record]));
+  const memories = ids.map((id) => (existing.get(id) ?? written.get(id)) as MemoryRecord);
   // Pending while enrichment (embedding after a model failure, tier processing) is queued.
-  return { ids, status: error || ctx.tiers ? "pending" : "ready", memories: stored.map((s) => s.record) };
+  const pending = jobs.length > 0 || memories.some((m) => m.status === "pending");
+  return { ids, status: pending ? "pending" : "ready", memories, added: inserted.length };
 }

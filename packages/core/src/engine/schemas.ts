@@ -26,6 +26,10 @@ export const messageSchema = z.object(
     name: z.string().trim().min(1).max(256).optional(),
     at: timeSchema.optional(),
     metadata: metadataSchema.optional(),
+    /** The message's stable id; default: derived from its content and time (see messageId). */
+    id: idString.optional(),
+    /** The session of this message, when one call carries several (an import); default: the call's. */
+    sessionId: idString.optional(),
   },
   { error: 'expected a message object such as {"role": "user", "content": "..."}' },
 );

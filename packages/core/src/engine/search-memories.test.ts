@@ -28,20 +28,23 @@ beforeAll(async () => {
     sessionId: "s1",
     at: "2026-01-10T10:00:00Z",
     messages: [
-      { role: "user", content: "I started learning the cello this winter" },
-      { role: "assistant", content: "Which piece are you practising?" },
+      { id: "mem_1", role: "user", content: "I started learning the cello this winter" },
+      { id: "mem_2", role: "assistant", content: "Which piece are you practising?" },
     ],
-  }); // mem_1, mem_2
+  });
   await engram.add({
     ...u1,
     sessionId: "s2",
     at: "2026-02-10T10:00:00Z",
     messages: [
-      { role: "user", content: "My cello teacher says my bowing improved" },
-      { role: "user", content: "Also I booked flights to Oslo" },
+      { id: "mem_3", role: "user", content: "My cello teacher says my bowing improved" },
+      { id: "mem_4", role: "user", content: "Also I booked flights to Oslo" },
     ],
-  }); // mem_3, mem_4
-  await engram.add({ userId: "u2", messages: [{ role: "user", content: "cello cello cello lessons" }] }); // mem_5
+  });
+  await engram.add({
+    userId: "u2",
+    messages: [{ id: "mem_5", role: "user", content: "cello cello cello lessons" }],
+  });
   // A fact and a superseded fact, written through the storage port as later layers will.
   const base = (await engram.memories.get({ ...u1, id: "mem_3" })) as MemoryRecord;
   const [vector] = await embedderFromModel(hashEmbeddingModel()).embed(["cello fact"]);

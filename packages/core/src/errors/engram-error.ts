@@ -76,6 +76,17 @@ export class StorageError extends EngramError {
   }
 }
 
+/**
+ * The store stayed locked by other writers (other processes on the same SQLite file) for longer than
+ * Engram waits; nothing of the operation was applied, so it can simply be tried again.
+ */
+export class StorageBusyError extends StorageError {
+  constructor(message: string, options?: EngramErrorOptions) {
+    super(message, options);
+    this.name = "StorageBusyError";
+  }
+}
+
 /** A language or embedding model failed or answered with something unusable. */
 export class ModelError extends EngramError {
   constructor(message: string, options?: EngramErrorOptions) {

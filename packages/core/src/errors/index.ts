@@ -8,6 +8,7 @@ export {
   ModelError,
   NotFoundError,
   ScopeError,
+  StorageBusyError,
   StorageError,
   UnsupportedError,
   ValidationError,

@@ -17,6 +17,7 @@ export {
   TIERS,
   type Tier,
 } from "./memory-record.js";
+export { type MessageIdentity, messageId, repeatCounts } from "./message-id.js";
 export { newRecord } from "./new-record.js";
 export { parseInput } from "./parse-input.js";
 export { queryTerms, tokenize } from "./query-terms.js";

@@ -30,6 +30,7 @@ export type {
   VectorQuery,
   VectorStats,
   WriteBatch,
+  WriteResult,
 } from "./storage-port.js";
 export { JOB_STATUSES } from "./storage-port.js";
 

@@ -140,6 +140,12 @@ export interface ClaimOptions {
 /** One atomic unit of change for one user: all of it is stored, or none of it. */
 export interface WriteBatch {
   readonly upsert?: readonly StoredMemory[];
+  /**
+   * Stored only where no memory has the id yet: a memory of the scope's user already stored under it is
+   * left exactly as it is, and the batch's history rows for it are dropped (a repeated import stores
+   * nothing twice). Another user's id is refused, as for `upsert`.
+   */
+  readonly insert?: readonly StoredMemory[];
   readonly history?: readonly MemoryVersion[];
   readonly edges?: readonly MemoryEdge[];
   /** Removes these memories with their vectors, history and edges. */
@@ -147,6 +153,12 @@ export interface WriteBatch {
   readonly jobs?: readonly NewJob[];
   readonly kvPut?: readonly Omit<KvEntry, "createdAt" | "updatedAt">[];
   readonly kvDelete?: readonly { readonly namespace: readonly string[]; readonly key: string }[];
+}
+
+/** What a write did that its caller could not know beforehand. */
+export interface WriteResult {
+  /** Ids of the batch's `insert` records actually stored (not those found stored already), in batch order. */
+  readonly inserted: readonly string[];
 }
 
 export interface ForgetReport {
@@ -186,7 +198,7 @@ export interface StoragePort {
   readonly backend: string;
   readonly capabilities: StorageCapabilities;
 
-  write(scope: Scope, batch: WriteBatch): Promise<void>;
+  write(scope: Scope, batch: WriteBatch): Promise<WriteResult>;
   get(scope: Scope, ids: readonly string[]): Promise<MemoryRecord[]>;
   getVectors(scope: Scope, ids: readonly string[]): Promise<Map<string, Float32Array>>;
   scan(scope: Scope, options?: ScanOptions): Promise<MemoryRecord[]>;
@@ -214,11 +226,23 @@ export interface StoragePort {
   kvGet(scope: Scope, namespace: readonly string[], key: string): Promise<KvEntry | null>;
   kvList(scope: Scope, options?: KvListOptions): Promise<KvEntry[]>;
 
-  /** Takes up to `limit` due jobs of any user, leasing them for `leaseMs` (expired leases are retaken). */
+  /**
+   * Takes up to `limit` due jobs of any user, leasing them for `leaseMs` (expired leases are retaken).
+   * Two workers, in one process or several, never hold one job at once.
+   */
   claimJobs(options: ClaimOptions): Promise<Job[]>;
-  completeJob(jobId: string): Promise<void>;
-  /** Records the error; re-queues at `retryAt`, or marks the job failed when `retryAt` is null. */
-  failJob(jobId: string, error: string, retryAt: string | null): Promise<void>;
+  /**
+   * Extends a held job's lease to `leaseUntil` (ISO), so a long job is not taken over while it runs.
+   * `attempt` is the job's `attempts` as claimed; false when the job has been taken over or finished.
+   */
+  renewJob(jobId: string, attempt: number, leaseUntil: string): Promise<boolean>;
+  /** Marks the job done. With `attempt`: only while the caller still holds it (see `renewJob`). */
+  completeJob(jobId: string, attempt?: number): Promise<void>;
+  /**
+   * Records the error; re-queues at `retryAt`, or marks the job failed when `retryAt` is null. With
+   * `attempt`: only while the caller still holds it.
+   */
+  failJob(jobId: string, error: string, retryAt: string | null, attempt?: number): Promise<void>;
   jobs(scope: Scope, status?: JobStatus): Promise<Job[]>;
 
   /** Removes every record, vector, history row, edge, key-value entry and job of the user, and their bytes. */

@@ -71,7 +71,11 @@ export class QdrantQueue {
         { must: [match("status", "running"), { key: "lease_ms", range: { lte: now } }] },
       ],
     };
-    const candidates = (await this.points.scroll(this.collection, due)).map((p) => p.payload).sort(byRunTime);
+    const busy = await this.runningKeys(now);
+    const candidates = (await this.points.scroll(this.collection, due))
+      .map((p) => p.payload)
+      .filter((p) => p.status !== "queued" || !busy.has(dedupeSlot(p)))
+      .sort(byRunTime);
     const chosen = candidates.slice(0, options.limit);
     if (chosen.length === 0) return [];
     const token = randomUUID();
@@ -97,8 +101,19 @@ export class QdrantQueue {
       .map(toJob);
   }
 
-  async complete(jobId: string, now: string): Promise<void> {
-    const job = await this.read(jobId);
+  /** Extends a lease the caller still holds (running at `attempt`); the re-read tells whether it won. */
+  async renew(jobId: string, attempt: number, leaseUntil: string, now: string): Promise<boolean> {
+    const job = await this.read(jobId, attempt);
+    if (!job) return false;
+    await this.points.apply(this.collection, [
+      this.update(job, { lease_until: leaseUntil, lease_ms: ms(leaseUntil), ...stamp(now) }),
+    ]);
+    const after = await this.read(jobId, attempt);
+    return after?.lease_until === leaseUntil;
+  }
+
+  async complete(jobId: string, now: string, attempt?: number): Promise<void> {
+    const job = await this.read(jobId, attempt);
     if (!job) return;
     await this.points.apply(this.collection, [
       this.update(job, {
@@ -122,8 +137,14 @@ export class QdrantQueue {
     ]);
   }
 
-  async fail(jobId: string, error: string, retryAt: string | null, now: string): Promise<void> {
-    const job = await this.read(jobId);
+  async fail(
+    jobId: string,
+    error: string,
+    retryAt: string | null,
+    now: string,
+    attempt?: number,
+  ): Promise<void> {
+    const job = await this.read(jobId, attempt);
     if (!job) return;
     if (retryAt && (await this.queuedTwin(job))) {
       // A job with the same dedupe key is already queued and will do the same (idempotent) work.
@@ -161,12 +182,15 @@ export class QdrantQueue {
       .map(toJob);
   }
 
-  private async read(jobId: string): Promise<Payload | null> {
+  /** The job's payload; with `attempt`, only while it runs at that attempt (the caller still holds it). */
+  private async read(jobId: string, attempt?: number): Promise<Payload | null> {
     const [point] = (await this.points.byIds(this.collection, [pointIds.job(jobId)], {})) as (
       | Point
       | undefined
     )[];
-    return point?.payload ?? null;
+    const job = point?.payload ?? null;
+    if (job && attempt !== undefined && (job.status !== "running" || job.attempts !== attempt)) return null;
+    return job;
   }
 
   private async queuedTwin(job: Payload): Promise<boolean> {
@@ -182,6 +206,19 @@ export class QdrantQueue {
     return twins > 0;
   }
 
+  /**
+   * Users' dedupe keys with a job running under a live lease: a queued job with the same key waits, as
+   * two tier runs of one user at once would each move the same pages.
+   */
+  private async runningKeys(now: number): Promise<Set<string>> {
+    const running = await this.points.scroll(
+      this.collection,
+      { must: [match("status", "running"), { key: "lease_ms", range: { gt: now } }] },
+      { include: ["user_id", "dedupe_key"] },
+    );
+    return new Set(running.map((p) => dedupeSlot(p.payload)).filter((slot) => slot !== ""));
+  }
+
   /** A payload change applied only if the job is still at the revision it was read at. */
   private update(job: Payload, changes: Payload): Operation {
     const rev = job.rev as number;
@@ -192,6 +229,11 @@ export class QdrantQueue {
       },
     };
   }
+}
+
+/** The job's user and dedupe key as one string; empty for a job without a dedupe key. */
+function dedupeSlot(p: Payload): string {
+  return p.dedupe_key ? JSON.stringify([p.user_id, p.dedupe_key]) : "";
 }
 
 function stamp(now: string): Payload {

@@ -25,6 +25,7 @@ import type {
   VectorQuery,
   VectorStats,
   WriteBatch,
+  WriteResult,
 } from "../storage-port.js";
 import { pointIds } from "./point-id.js";
 import { Points } from "./points.js";
@@ -32,6 +33,7 @@ import { type Connected, connect, forgetUser } from "./qdrant-connection.js";
 import { QdrantHttp } from "./qdrant-http.js";
 import { type QdrantStorageOptions, type ResolvedOptions, resolveOptions } from "./qdrant-options.js";
 import { writeBatch } from "./qdrant-writes.js";
+import { resolveInserts } from "./write-checks.js";
 
 /**
  * The Qdrant backend: records, history, edges, key-value entries and jobs as points of payload-only
@@ -81,27 +83,23 @@ export class QdrantStorage implements StoragePort {
     return (await this.ready("connect")).version.join(".");
   }
 
-  async write(scope: Scope, batch: WriteBatch): Promise<void> {
+  async write(scope: Scope, given: WriteBatch): Promise<WriteResult> {
     const c = await this.scoped(scope, "write");
-    assertBatchScope(scope, batch);
+    assertBatchScope(scope, given);
+    const context = {
+      points: this.points,
+      collections: c.collections,
+      nextSeq: () => this.nextSeq(),
+      textAvgLength: this.options.textAvgLength,
+    };
+    const { batch, inserted } = await this.run("write", () => resolveInserts(context, scope, given));
     // Only memories change vectors: a batch of jobs or key-value entries (a search's queued visit) keeps them.
     if (batch.upsert?.length || batch.deleteIds?.length) {
       const written = [...(batch.upsert ?? []).map((u) => u.record.id), ...(batch.deleteIds ?? [])];
       c.statsCache.invalidate(scope.userId, written.map(pointIds.memory));
     }
-    await this.run("write", () =>
-      writeBatch(
-        {
-          points: this.points,
-          collections: c.collections,
-          nextSeq: () => this.nextSeq(),
-          textAvgLength: this.options.textAvgLength,
-        },
-        scope,
-        batch,
-        this.options.now().toISOString(),
-      ),
-    );
+    await this.run("write", () => writeBatch(context, scope, batch, this.options.now().toISOString()));
+    return { inserted };
   }
 
   async get(scope: Scope, ids: readonly string[]): Promise<MemoryRecord[]> {
@@ -152,13 +150,21 @@ export class QdrantStorage implements StoragePort {
     return this.readyRun("claimJobs", (c) => c.queue.claim(options));
   }
 
-  async completeJob(jobId: string): Promise<void> {
-    await this.readyRun("completeJob", (c) => c.queue.complete(jobId, this.options.now().toISOString()));
+  async renewJob(jobId: string, attempt: number, leaseUntil: string): Promise<boolean> {
+    return this.readyRun("renewJob", (c) =>
+      c.queue.renew(jobId, attempt, leaseUntil, this.options.now().toISOString()),
+    );
   }
 
-  async failJob(jobId: string, error: string, retryAt: string | null): Promise<void> {
+  async completeJob(jobId: string, attempt?: number): Promise<void> {
+    await this.readyRun("completeJob", (c) =>
+      c.queue.complete(jobId, this.options.now().toISOString(), attempt),
+    );
+  }
+
+  async failJob(jobId: string, error: string, retryAt: string | null, attempt?: number): Promise<void> {
     await this.readyRun("failJob", (c) =>
-      c.queue.fail(jobId, error, retryAt, this.options.now().toISOString()),
+      c.queue.fail(jobId, error, retryAt, this.options.now().toISOString(), attempt),
     );
   }
 

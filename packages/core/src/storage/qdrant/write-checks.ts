@@ -44,6 +44,45 @@ export async function readExisting(ctx: WriteContext, scope: Scope, batch: Write
   return { seq, removed: (batch.deleteIds ?? []).filter((id) => seq.has(id)) };
 }
 
+/**
+ * The batch with its inserts resolved: new ids join `upsert`; ids the user already holds are dropped
+ * with the batch's history rows for them; another user's id is refused.
+ */
+export async function resolveInserts(
+  ctx: WriteContext,
+  scope: Scope,
+  batch: WriteBatch,
+): Promise<{ batch: WriteBatch; inserted: string[] }> {
+  const inserts = batch.insert ?? [];
+  if (inserts.length === 0) return { batch, inserted: [] };
+  const found = await ctx.points.retrieve(
+    ctx.collections.names.memories,
+    inserts.map((s) => pointIds.memory(s.record.id)),
+    ["memory_id", "user_id"],
+  );
+  const held = new Set<string>();
+  for (const p of found) {
+    const id = p.payload.memory_id as string;
+    if (p.payload.user_id !== scope.userId) {
+      throw new ScopeError(`write: memory id ${id} is taken by another user; use a new id`);
+    }
+    held.add(id);
+  }
+  const ids = new Set<string>();
+  const fresh = inserts.filter(({ record }) => {
+    if (held.has(record.id) || ids.has(record.id)) return false;
+    ids.add(record.id);
+    return true;
+  });
+  const { insert: _resolved, ...rest } = batch;
+  const resolved = {
+    ...rest,
+    upsert: [...(batch.upsert ?? []), ...fresh],
+    history: (batch.history ?? []).filter((v) => !held.has(v.memoryId)),
+  };
+  return { batch: resolved, inserted: fresh.map(({ record }) => record.id) };
+}
+
 const slot = (s: StoredMemory) => JSON.stringify([cubeKey(s.record.cube), s.record.kind, s.record.key]);
 
 /**

@@ -98,9 +98,13 @@ const MIGRATIONS: readonly string[] = [
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
+function schemaVersion(db: Database.Database): number {
+  return db.pragma("user_version", { simple: true }) as number;
+}
+
 /** Throws when the file was written by a newer Engram than this one. */
 export function assertSchemaSupported(db: Database.Database): void {
-  const current = db.pragma("user_version", { simple: true }) as number;
+  const current = schemaVersion(db);
   if (current > MIGRATIONS.length) {
     throw new Error(
       `database schema version ${current} is newer than this Engram (${MIGRATIONS.length}); upgrade @engram/core`,
@@ -108,15 +112,19 @@ export function assertSchemaSupported(db: Database.Database): void {
   }
 }
 
-/** Brings the database to the current schema inside one transaction per migration. */
+/**
+ * Brings the database to the current schema. Several processes may open a new file at once, so the
+ * version is read again inside one exclusive transaction: whoever takes the lock second finds the work
+ * done and runs nothing. Either every pending migration is applied, or none is.
+ */
 export function migrate(db: Database.Database): void {
   assertSchemaSupported(db);
-  const current = db.pragma("user_version", { simple: true }) as number;
-  for (let v = current; v < MIGRATIONS.length; v++) {
-    const sql = MIGRATIONS[v] as string;
-    db.transaction(() => {
-      db.exec(sql);
+  if (schemaVersion(db) === MIGRATIONS.length) return;
+  db.transaction(() => {
+    assertSchemaSupported(db);
+    for (let v = schemaVersion(db); v < MIGRATIONS.length; v++) {
+      db.exec(MIGRATIONS[v] as string);
       db.pragma(`user_version = ${v + 1}`);
-    })();
-  }
+    }
+  }).exclusive();
 }

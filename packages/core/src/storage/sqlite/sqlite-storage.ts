@@ -1,6 +1,4 @@
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { ClosedError, EngramError, StorageError } from "../../errors/index.js";
 import {
   assertScope,
@@ -30,10 +28,12 @@ import type {
   VectorQuery,
   VectorStats,
   WriteBatch,
+  WriteResult,
 } from "../storage-port.js";
+import { optimize, retryBusy } from "./busy.js";
 import { filterToSql } from "./filter-sql.js";
 import { FullTextSearch } from "./full-text-search.js";
-import { assertSchemaSupported, migrate } from "./migrations.js";
+import { openDatabase } from "./open-database.js";
 import { RecordCache } from "./record-cache.js";
 import { type HistoryRow, type KvRow, kvRowToEntry, rowToVersion } from "./row-mapping.js";
 import { EdgeMemory } from "./sqlite-edges.js";
@@ -83,28 +83,7 @@ export class SqliteStorage implements StoragePort {
   constructor(options: SqliteStorageOptions = {}) {
     this.path = options.path ?? DEFAULT_DB_PATH;
     this.now = options.now ?? (() => new Date());
-    let db: Database.Database | undefined;
-    try {
-      if (this.path !== ":memory:") mkdirSync(dirname(this.path), { recursive: true });
-      db = new Database(this.path);
-      // Refuse a newer schema before changing anything about the file (such as its journal mode).
-      assertSchemaSupported(db);
-      db.pragma("journal_mode = WAL");
-      db.pragma(`synchronous = ${options.durability === "normal" ? "NORMAL" : "FULL"}`);
-      db.pragma("foreign_keys = ON");
-      db.pragma("secure_delete = ON");
-      db.pragma("busy_timeout = 5000");
-      // 64 MiB page cache: full-text joins and scans of a large scope stay in memory (default is 2 MiB).
-      db.pragma("cache_size = -65536");
-      migrate(db);
-      db.pragma("optimize = 0x10002");
-    } catch (cause) {
-      db?.close();
-      throw new StorageError(`cannot open SQLite store at ${this.path}: ${(cause as Error).message}`, {
-        cause,
-      });
-    }
-    this.db = db;
+    this.db = openDatabase(this.path, options.durability ?? "full");
     this.writes = prepareWrites(this.db);
     this.vectors = new VectorCache(this.db);
     this.fullText = new FullTextSearch(this.db, this.writes.blocks, (sql) => this.cached(sql));
@@ -114,20 +93,21 @@ export class SqliteStorage implements StoragePort {
     this.dataVersion = this.readDataVersion();
   }
 
-  async write(scope: Scope, batch: WriteBatch): Promise<void> {
+  async write(scope: Scope, batch: WriteBatch): Promise<WriteResult> {
     this.guard(scope, "write");
     assertBatchScope(scope, batch);
     const now = this.now().toISOString();
-    const { removed, reindexed } = this.run("write", () =>
-      this.db.transaction(() => applyBatch(this.writes, scope, batch, now))(),
+    const { removed, inserted, reindexed } = await this.runWrite("write", () =>
+      this.db.transaction(() => applyBatch(this.writes, scope, batch, now)).immediate(),
     );
     // A deleted or moved row can leave a range's remembered last row too high, and its rowid is reused.
     if (reindexed.length) this.writes.blocks.changed();
     if (removed.length || batch.edges?.length) this.edgeMemory.forget(scope.userId);
-    const written = (batch.upsert ?? []).map(({ record }) => record.id);
+    const stored = [...(batch.upsert ?? []), ...inserted];
+    const written = stored.map(({ record }) => record.id);
     this.records.forget([...removed, ...written]);
     this.fullText.invalidate(reindexed, written);
-    const upserts = (batch.upsert ?? []).map(({ record, vector }) => ({
+    const upserts = stored.map(({ record, vector }) => ({
       id: record.id,
       kind: record.kind,
       tier: record.tier,
@@ -135,6 +115,7 @@ export class SqliteStorage implements StoragePort {
       vector,
     }));
     this.vectors.apply(scope.userId, upserts, removed);
+    return { inserted: inserted.map(({ record }) => record.id) };
   }
 
   async get(scope: Scope, ids: readonly string[]): Promise<MemoryRecord[]> {
@@ -256,17 +237,24 @@ export class SqliteStorage implements StoragePort {
 
   async claimJobs(options: ClaimOptions): Promise<Job[]> {
     this.open("claimJobs");
-    return this.run("claimJobs", () => this.queue.claim(options));
+    return this.runWrite("claimJobs", () => this.queue.claim(options));
   }
 
-  async completeJob(jobId: string): Promise<void> {
+  async renewJob(jobId: string, attempt: number, leaseUntil: string): Promise<boolean> {
+    this.open("renewJob");
+    const now = this.now().toISOString();
+    return this.runWrite("renewJob", () => this.queue.renew(jobId, attempt, leaseUntil, now));
+  }
+
+  async completeJob(jobId: string, attempt?: number): Promise<void> {
     this.open("completeJob");
-    this.run("completeJob", () => this.queue.complete(jobId, this.now().toISOString()));
+    await this.runWrite("completeJob", () => this.queue.complete(jobId, this.now().toISOString(), attempt));
   }
 
-  async failJob(jobId: string, error: string, retryAt: string | null): Promise<void> {
+  async failJob(jobId: string, error: string, retryAt: string | null, attempt?: number): Promise<void> {
     this.open("failJob");
-    this.run("failJob", () => this.queue.fail(jobId, error, retryAt, this.now().toISOString()));
+    const now = this.now().toISOString();
+    await this.runWrite("failJob", () => this.queue.fail(jobId, error, retryAt, now, attempt));
   }
 
   async jobs(scope: Scope, status?: JobStatus): Promise<Job[]> {
@@ -276,13 +264,13 @@ export class SqliteStorage implements StoragePort {
 
   async forgetUser(scope: Scope): Promise<ForgetReport> {
     this.guard(scope, "forgetUser");
-    const report = this.run("forgetUser", () =>
-      this.db.transaction(() => purgeUser(this.db, scope.userId))(),
+    const report = await this.runWrite("forgetUser", () =>
+      this.db.transaction(() => purgeUser(this.db, scope.userId)).immediate(),
     );
     this.forgetRemembered(scope.userId);
     // Rewrite the full-text index without the deleted entries, then move the WAL into the main file and
     // truncate it: with secure_delete on, freed pages are zeroed, so the user's bytes are gone from disk.
-    this.run("forgetUser", () => {
+    await this.runWrite("forgetUser", () => {
       this.db.exec("INSERT INTO memories_fts(memories_fts) VALUES('optimize')");
       this.db.pragma("wal_checkpoint(TRUNCATE)");
     });
@@ -311,7 +299,7 @@ export class SqliteStorage implements StoragePort {
     if (this.closed) return;
     this.closed = true;
     this.vectors.drop();
-    this.run("close", () => this.db.pragma("optimize"));
+    this.run("close", () => optimize(this.db, "optimize"));
     this.db.close();
   }
 
@@ -373,10 +361,23 @@ export class SqliteStorage implements StoragePort {
     try {
       return fn();
     } catch (cause) {
-      if (EngramError.isInstance(cause)) throw cause;
-      throw new StorageError(`sqlite.${operation} failed on ${this.path}: ${(cause as Error).message}`, {
-        cause,
-      });
+      throw this.failure(operation, cause);
     }
+  }
+
+  /** A write: retried while other processes hold the file's write lock (see busy.ts). */
+  private async runWrite<T>(operation: string, fn: () => T): Promise<T> {
+    try {
+      return await retryBusy(`sqlite.${operation} on ${this.path}`, fn);
+    } catch (cause) {
+      throw this.failure(operation, cause);
+    }
+  }
+
+  private failure(operation: string, cause: unknown): Error {
+    if (EngramError.isInstance(cause)) return cause;
+    return new StorageError(`sqlite.${operation} failed on ${this.path}: ${(cause as Error).message}`, {
+      cause,
+    });
   }
 }

@@ -145,16 +145,44 @@ function upsertRecord(
   else s.vectorDelete.run(rowid);
 }
 
+/** Stores the inserts whose id is new; returns those stored, and the ids of those left as they were. */
+function insertRecords(
+  s: WriteStatements,
+  scope: Scope,
+  inserts: readonly Upsert[],
+  reindexed: number[],
+): { inserted: Upsert[]; kept: Set<string> } {
+  const inserted: Upsert[] = [];
+  const kept = new Set<string>();
+  const ids = new Set<string>();
+  for (const insert of inserts) {
+    const { id } = insert.record;
+    // The same id twice in one batch: the first one stands, and its history rows with it.
+    if (ids.has(id)) continue;
+    ids.add(id);
+    const row = s.find.get(id) as FoundRow | undefined;
+    if (row && row.user_id !== scope.userId) {
+      throw new ScopeError(`write: memory id ${id} is taken by another user; use a new id`);
+    }
+    if (row) kept.add(id);
+    else {
+      upsertRecord(s, scope, insert, reindexed);
+      inserted.push(insert);
+    }
+  }
+  return { inserted, kept };
+}
+
 /**
- * Applies a batch inside the caller's transaction. Returns the ids actually removed, and the rowids whose
- * full-text entry was deleted or rewritten (not those only appended).
+ * Applies a batch inside the caller's transaction. Returns the ids actually removed, the inserts actually
+ * stored, and the rowids whose full-text entry was deleted or rewritten (not those only appended).
  */
 export function applyBatch(
   s: WriteStatements,
   scope: Scope,
   batch: WriteBatch,
   now: string,
-): { removed: string[]; reindexed: number[] } {
+): { removed: string[]; inserted: Upsert[]; reindexed: number[] } {
   const removed: string[] = [];
   const reindexed: number[] = [];
   for (const id of batch.deleteIds ?? []) {
@@ -168,7 +196,9 @@ export function applyBatch(
     removed.push(id);
   }
   for (const upsert of batch.upsert ?? []) upsertRecord(s, scope, upsert, reindexed);
+  const { inserted, kept } = insertRecords(s, scope, batch.insert ?? [], reindexed);
   for (const v of batch.history ?? []) {
+    if (kept.has(v.memoryId)) continue;
     s.history.run(v.memoryId, v.userId, v.version, v.event, v.text, JSON.stringify(v.metadata), v.at);
   }
   for (const e of batch.edges ?? []) s.edge.run(e.userId, e.from, e.to, e.type, e.createdAt);
@@ -178,5 +208,5 @@ export function applyBatch(
   for (const e of batch.kvPut ?? [])
     s.kvPut.run(scope.userId, cubeKey(e.namespace), e.key, e.value, now, now);
   for (const e of batch.kvDelete ?? []) s.kvDelete.run(scope.userId, cubeKey(e.namespace), e.key);
-  return { removed, reindexed };
+  return { removed, inserted, reindexed };
 }
