@@ -32,3 +32,4 @@ export {
   userCube,
 } from "./scope.js";
 export { ownLine, searchText } from "./search-text.js";
+export { MAX_MESSAGE_BYTES, oversizeMessage, utf8Length, withinTextLimit } from "./text-limits.js";
