@@ -1,37 +1,18 @@
 import type { Engram } from "@engram/core";
-import { InputError, UsageError } from "../cli-error.js";
+import { UsageError } from "../cli-error.js";
 import { formatTable, respond } from "../cli-output.js";
 import { parseCommandArgs } from "../command-args.js";
 import { ingestJsonl } from "../ingest-jsonl.js";
-import { ingestLocomo, isLocomoData, type LocomoConversation, parseLocomo } from "../locomo/load-locomo.js";
+import { ingestLocomo, type LocomoConversation } from "../locomo/load-locomo.js";
 import { withEngram } from "../open-engram.js";
 import { progressBar } from "../progress-bar.js";
-import { type JsonlLine, parseJsonl } from "../read-jsonl.js";
-import { parseJsonFile, readTextFile } from "../read-text-file.js";
+import { readIngestFile } from "../read-ingest-file.js";
 import type { Command, CommandContext } from "./command.js";
 
 interface IngestReport {
   readonly format: "jsonl" | "locomo";
   readonly memories: number;
   readonly users: readonly { readonly userId: string; readonly memories: number }[];
-}
-
-type Parsed =
-  | { readonly format: "jsonl"; readonly lines: JsonlLine[] }
-  | { readonly format: "locomo"; readonly conversations: LocomoConversation[] };
-
-/** Detects the format and validates the whole file; nothing is written until this succeeds. */
-function parseIngestFile(text: string, path: string): Parsed {
-  // A LoCoMo file is one JSON array; JSONL is one object per line, so it never starts with "[".
-  if (!text.trimStart().startsWith("[")) return { format: "jsonl", lines: parseJsonl(text) };
-  const json = parseJsonFile(text, path);
-  if (!isLocomoData(json)) {
-    throw new InputError(
-      `${path} is a JSON array but not a LoCoMo file (elements need sample_id and conversation); ` +
-        'for dialogue turns write JSONL: one {"role", "content", "at"?} object per line',
-    );
-  }
-  return { format: "locomo", conversations: parseLocomo(json) };
 }
 
 /** With --user U, one conversation goes to U and several to `U/<sample_id>`; else each to its sample_id. */
@@ -64,7 +45,7 @@ async function ingestConversations(
 async function runIngest(args: readonly string[], ctx: CommandContext) {
   const { values, positionals } = parseCommandArgs(args, { user: { type: "string" } }, { names: ["FILE"] });
   const path = positionals[0] as string;
-  const parsed = parseIngestFile(await readTextFile(path), path);
+  const parsed = await readIngestFile(path);
   if (parsed.format === "jsonl" && values.user === undefined) {
     throw new UsageError("missing --user U: JSONL messages need the user they belong to");
   }
