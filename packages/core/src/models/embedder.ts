@@ -26,10 +26,10 @@ export interface EmbedderOptions {
   batchSize?: number;
   /**
    * A text longer than this many characters is embedded as windows of at most this size whose vectors are
-   * averaged, so no model call sees an unbounded input. Default 4,000.
+   * averaged, so no model call sees an unbounded input. Default 8,000.
    */
   windowChars?: number;
-  /** Windows embedded per text at most, spread evenly over it; bounds the cost of any text. Default 8. */
+  /** Windows embedded per text at most, spread evenly over it; bounds the cost of any text. Default 4. */
   maxWindows?: number;
 }
 
