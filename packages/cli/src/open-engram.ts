@@ -1,6 +1,16 @@
 import { existsSync } from "node:fs";
-import { createEngram, DEFAULT_DB_PATH, type Engram, qdrantStorage, type StoragePort } from "@engram/core";
+import {
+  createEngram,
+  DEFAULT_DB_PATH,
+  type Engram,
+  type EngramOptions,
+  embedderFromModel,
+  offlineEmbeddingModel,
+  qdrantStorage,
+  type StoragePort,
+} from "@engram/core";
 import { InputError, UsageError } from "./cli-error.js";
+import { interruptibleEmbedder } from "./interrupt.js";
 
 export const EMBEDDER_CHOICES = ["offline", "none"] as const;
 export type EmbedderChoice = (typeof EMBEDDER_CHOICES)[number];
@@ -78,12 +88,20 @@ export interface OpenOptions {
   readonly mustExist: boolean;
   /** Process queued work (tiers, promotion) before closing: for commands that write. */
   readonly flush?: boolean;
+  /** Stops embedding at the next group of texts once aborted (SIGINT/SIGTERM during ingest). */
+  readonly signal?: AbortSignal | undefined;
+}
+
+function embedderOption(choice: EmbedderChoice, signal: AbortSignal | undefined): EngramOptions {
+  if (choice === "none") return { embedder: null };
+  if (signal === undefined) return {};
+  return { embedder: interruptibleEmbedder(embedderFromModel(offlineEmbeddingModel()), signal) };
 }
 
 /** Opens the store named by the flags. The offline model loads only when something is embedded. */
 export async function openEngram(flags: StoreFlags, env: Env, options: OpenOptions): Promise<Engram> {
   const target = storeTarget(flags, env);
-  const embedder = embedderChoice(flags, env) === "none" ? { embedder: null } : {};
+  const embedder = embedderOption(embedderChoice(flags, env), options.signal);
   if (target.kind === "qdrant") return createEngram({ storage: await connectQdrant(target), ...embedder });
   if (options.mustExist && !existsSync(target.path)) {
     throw new InputError(

@@ -3,6 +3,7 @@ import { UsageError } from "../cli-error.js";
 import { formatTable, respond } from "../cli-output.js";
 import { parseCommandArgs } from "../command-args.js";
 import { ingestJsonl } from "../ingest-jsonl.js";
+import { interruptibleEngram, throwIfInterrupted } from "../interrupt.js";
 import { ingestLocomo, type LocomoConversation } from "../locomo/load-locomo.js";
 import { withEngram } from "../open-engram.js";
 import { progressBar } from "../progress-bar.js";
@@ -46,11 +47,16 @@ async function runIngest(args: readonly string[], ctx: CommandContext) {
   const { values, positionals } = parseCommandArgs(args, { user: { type: "string" } }, { names: ["FILE"] });
   const path = positionals[0] as string;
   const parsed = await readIngestFile(path);
+  throwIfInterrupted(ctx.signal);
   if (parsed.format === "jsonl" && values.user === undefined) {
     throw new UsageError("missing --user U: JSONL messages need the user they belong to");
   }
   const bar = progressBar(ctx.io.stderr, "ingest");
-  const report = await withEngram(values, ctx.env, { mustExist: false, flush: true }, async (engram) => {
+  // An interrupt stops the next add or flush (JSONL: the batches written are then removed again), and the
+  // embedder within an add.
+  const options = { mustExist: false, flush: true, signal: ctx.signal };
+  const report = await withEngram(values, ctx.env, options, async (opened) => {
+    const engram = interruptibleEngram(opened, ctx.signal);
     try {
       if (parsed.format === "locomo") {
         return await ingestConversations(engram, parsed.conversations, values.user, bar.update);
@@ -83,6 +89,9 @@ export const ingestCommand: Command = {
     "LoCoMo (an array of {sample_id, conversation}): without --user each conversation becomes the user named",
     "by its sample_id; with --user U a single conversation goes to U and several to U/<sample_id>.",
     '--json prints {"format", "memories", "users": [{"userId", "memories", "pending"?}]}.',
+    "A message holds at most 1 MiB of UTF-8 text; a longer one is refused before anything is stored.",
+    "SIGINT/SIGTERM stop it within about a second: exit 130/143, the interrupted batch not stored (JSONL: nothing).",
   ],
+  interruptible: true,
   run: runIngest,
 };
