@@ -16,7 +16,7 @@ import { type AddInput, addInputSchema } from "./schemas.js";
 export interface AddResult {
   /** Ids of the stored messages, in input order. */
   readonly ids: string[];
-  /** `ready`: fully indexed. `pending`: stored and full-text searchable; embedding queued (see flush()). */
+  /** `ready`: fully indexed. `pending`: stored and full-text searchable; enrichment queued (see flush()). */
   readonly status: MemoryStatus;
   readonly memories: MemoryRecord[];
 }
@@ -64,7 +64,14 @@ export async function addMessages(ctx: EngineContext, raw: AddInput): Promise<Ad
     if (ctx.contextWindow) context = ownLine(record);
     return record;
   });
-  const { stored, error } = await embedRecords(ctx, records);
+  // `later`: the raw turns are written now and the embedding runs as a durable job (a crash loses nothing).
+  const deferred = input.embed === "later" && ctx.embedder !== null;
+  const { stored, error } = deferred
+    ? {
+        stored: records.map((r) => ({ record: { ...r, status: "pending" as const }, vector: null })),
+        error: null,
+      }
+    : await embedRecords(ctx, records);
   const history: MemoryVersion[] = records.map((r) => ({
     memoryId: r.id,
     userId: r.userId,
@@ -75,10 +82,11 @@ export async function addMessages(ctx: EngineContext, raw: AddInput): Promise<Ad
     at: now,
   }));
   const ids = records.map((r) => r.id);
-  const jobs: NewJob[] = error ? [embedJob(ctx, ids, now)] : [];
+  const jobs: NewJob[] = error || deferred ? [embedJob(ctx, ids, now)] : [];
   if (ctx.tiers)
     jobs.push({ id: `job_${ctx.ids()}`, type: "tiers", payload: {}, dedupeKey: "tiers", runAt: now });
   await ctx.storage.write(scope, { upsert: stored, history, jobs });
   // Pending while enrichment (embedding after a model failure, tier processing) is queued.
-  return { ids, status: error || ctx.tiers ? "pending" : "ready", memories: stored.map((s) => s.record) };
+  const status = error || deferred || ctx.tiers ? "pending" : "ready";
+  return { ids, status, memories: stored.map((s) => s.record) };
 }

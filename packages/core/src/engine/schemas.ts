@@ -39,6 +39,11 @@ export const addInputSchema = z.object({
   messages: z.array(messageSchema).min(1, "pass at least one message"),
   /** Default event time for messages without their own `at`. */
   at: timeSchema.optional(),
+  /**
+   * `now` (default): embed before storing. `later`: store the raw turns at once (status pending, full-text
+   * searchable) and queue their embedding as a durable job, so a slow embedder never delays the write.
+   */
+  embed: z.enum(["now", "later"]).default("now"),
 });
 export type AddInput = z.input<typeof addInputSchema>;
 
