@@ -30,9 +30,9 @@ export interface WriteBehindOptions {
 
 const groups = new WeakMap<object, Set<WriteBehind>>();
 
-const PERMANENT = new Set(["INVALID_INPUT", "SCOPE_REQUIRED", "CLOSED"]);
+const PERMANENT = new Set(["INVALID_INPUT", "SCOPE_REQUIRED", "CLOSED", "READ_ONLY"]);
 
-/** Errors that another try cannot fix are not retried: bad input, a missing user, a closed engine. */
+/** Errors that another try cannot fix are not retried: bad input, a missing user, a closed or read-only store. */
 export function isRetryableWriteError(error: unknown): boolean {
   return !(EngramError.isInstance(error) && PERMANENT.has(error.code));
 }
