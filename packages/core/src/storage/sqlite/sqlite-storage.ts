@@ -1,7 +1,5 @@
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
-import Database from "better-sqlite3";
-import { ClosedError, EngramError, StorageError } from "../../errors/index.js";
+import type Database from "better-sqlite3";
+import { ClosedError, EngramError, ReadOnlyError, StorageError } from "../../errors/index.js";
 import {
   assertScope,
   cubeKey,
@@ -33,7 +31,7 @@ import type {
 } from "../storage-port.js";
 import { filterToSql } from "./filter-sql.js";
 import { FullTextSearch } from "./full-text-search.js";
-import { assertSchemaSupported, migrate } from "./migrations.js";
+import { openReadOnly, openWritable, readOnlyReason } from "./open-store.js";
 import { RecordCache } from "./record-cache.js";
 import { type HistoryRow, type KvRow, kvRowToEntry, rowToVersion } from "./row-mapping.js";
 import { EdgeMemory } from "./sqlite-edges.js";
@@ -54,7 +52,16 @@ export interface SqliteStorageOptions {
   durability?: "full" | "normal";
   /** Clock for system times the backend stamps itself (job and key-value times). */
   now?: () => Date;
+  /**
+   * `true`: open for reading only; writes raise a ReadOnlyError and no file is created beside the store.
+   * Default: read-only when this process cannot write the file (or create its -wal), else read-write.
+   * `false`: always read-write.
+   */
+  readonly?: boolean;
 }
+
+/** Operations that change the file; a read-only store refuses them before touching SQLite. */
+const WRITES = new Set(["write", "claimJobs", "renewJob", "completeJob", "failJob", "forgetUser"]);
 
 export const DEFAULT_DB_PATH = ".engram/engram.db";
 
@@ -68,6 +75,8 @@ export class SqliteStorage implements StoragePort {
     multiProcess: true,
   };
   readonly path: string;
+  /** Why the store is read-only (e.g. "the file is not writable by this process"), or null. */
+  readonly readOnly: string | null;
   private readonly db: Database.Database;
   private readonly writes: WriteStatements;
   private readonly vectors: VectorCache;
@@ -83,28 +92,16 @@ export class SqliteStorage implements StoragePort {
   constructor(options: SqliteStorageOptions = {}) {
     this.path = options.path ?? DEFAULT_DB_PATH;
     this.now = options.now ?? (() => new Date());
-    let db: Database.Database | undefined;
+    this.readOnly = readOnlyReason(this.path, options.readonly);
     try {
-      if (this.path !== ":memory:") mkdirSync(dirname(this.path), { recursive: true });
-      db = new Database(this.path);
-      // Refuse a newer schema before changing anything about the file (such as its journal mode).
-      assertSchemaSupported(db);
-      db.pragma("journal_mode = WAL");
-      db.pragma(`synchronous = ${options.durability === "normal" ? "NORMAL" : "FULL"}`);
-      db.pragma("foreign_keys = ON");
-      db.pragma("secure_delete = ON");
-      db.pragma("busy_timeout = 5000");
-      // 64 MiB page cache: full-text joins and scans of a large scope stay in memory (default is 2 MiB).
-      db.pragma("cache_size = -65536");
-      migrate(db);
-      db.pragma("optimize = 0x10002");
+      this.db =
+        this.readOnly === null ? openWritable(this.path, options.durability) : openReadOnly(this.path);
     } catch (cause) {
-      db?.close();
-      throw new StorageError(`cannot open SQLite store at ${this.path}: ${(cause as Error).message}`, {
+      const how = this.readOnly === null ? "" : " read-only";
+      throw new StorageError(`cannot open SQLite store at ${this.path}${how}: ${(cause as Error).message}`, {
         cause,
       });
     }
-    this.db = db;
     this.writes = prepareWrites(this.db);
     this.vectors = new VectorCache(this.db);
     this.fullText = new FullTextSearch(this.db, this.writes.blocks, (sql) => this.cached(sql));
@@ -311,7 +308,7 @@ export class SqliteStorage implements StoragePort {
     if (this.closed) return;
     this.closed = true;
     this.vectors.drop();
-    this.run("close", () => this.db.pragma("optimize"));
+    if (this.readOnly === null) this.run("close", () => this.db.pragma("optimize"));
     this.db.close();
   }
 
@@ -367,6 +364,12 @@ export class SqliteStorage implements StoragePort {
 
   private open(operation: string): void {
     if (this.closed) throw new ClosedError(`the SQLite store (${operation} on ${this.path})`);
+    if (this.readOnly !== null && WRITES.has(operation)) {
+      throw new ReadOnlyError(
+        `sqlite.${operation}: the SQLite store at ${this.path} is open read-only (${this.readOnly}); ` +
+          "reads work, writes need a store opened for writing",
+      );
+    }
   }
 
   private run<T>(operation: string, fn: () => T): T {
