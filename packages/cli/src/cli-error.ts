@@ -28,6 +28,7 @@ const API_PREFIX = /^[a-z][A-Za-z]*(?:\.[a-z][A-Za-z]*)?: /;
 const ENGINE_HINTS: Partial<Record<EngramErrorCode, (message: string) => string>> = {
   STORAGE: (m) => `storage error: ${m}`,
   MODEL: (m) => `${m}; pass --no-embed (or set ENGRAM_EMBEDDER=none) to use full-text search only`,
+  READ_ONLY: (m) => `${m} (drop --readonly, or check the file's and its directory's permissions)`,
 };
 
 /** Turns anything a command threw into one line for stderr and an exit code. */

@@ -19,6 +19,8 @@ export interface StoreFlags {
   readonly db?: string | undefined;
   readonly "qdrant-url"?: string | undefined;
   readonly "no-embed"?: boolean | undefined;
+  /** Open the SQLite store read-only (reading commands and serve). */
+  readonly readonly?: boolean | undefined;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -102,13 +104,17 @@ function embedderOption(choice: EmbedderChoice, signal: AbortSignal | undefined)
 export async function openEngram(flags: StoreFlags, env: Env, options: OpenOptions): Promise<Engram> {
   const target = storeTarget(flags, env);
   const embedder = embedderOption(embedderChoice(flags, env), options.signal);
-  if (target.kind === "qdrant") return createEngram({ storage: await connectQdrant(target), ...embedder });
+  if (target.kind === "qdrant") {
+    if (flags.readonly) throw new UsageError("--readonly applies to a SQLite store (--db), not to Qdrant");
+    return createEngram({ storage: await connectQdrant(target), ...embedder });
+  }
   if (options.mustExist && !existsSync(target.path)) {
     throw new InputError(
       `no store at ${target.path}; pass --db PATH (or set ENGRAM_DB), or ingest something first`,
     );
   }
-  return createEngram({ path: target.path, ...embedder });
+  // Without --readonly a file this process cannot write still opens read-only (the engine decides).
+  return createEngram({ path: target.path, ...(flags.readonly ? { readonly: true } : {}), ...embedder });
 }
 
 /** Runs `use` with an open store and always closes it. */
@@ -121,7 +127,8 @@ export async function withEngram<T>(
   const engram = await openEngram(flags, env, options);
   try {
     const result = await use(engram);
-    if (options.flush) await engram.flush();
+    // A read-only store keeps no queued work to process (and processing it would write).
+    if (options.flush && !engram.readOnly) await engram.flush();
     return result;
   } finally {
     await engram.close();
