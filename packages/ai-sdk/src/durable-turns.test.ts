@@ -45,16 +45,18 @@ describe("a turn the middleware accepted is in the database when the call return
   });
 });
 
-describe("a process that exits right after the call, without close()", () => {
-  it.each(["generate", "stream"] as const)("loses no %sText turn; the next open embeds it", async (mode) => {
+describe("a process that exits right after its calls, without close()", () => {
+  it("loses no generateText or streamText turn; the next open embeds them", async () => {
     const env = await tempEngram();
     const path = env.path;
     await env.engram.close();
     cleanup.push(env.dispose);
     const child = spawnSync(
       process.execPath,
-      ["--conditions=@engram/source", "--import", "tsx", CHILD, path, mode],
-      { encoding: "utf8" },
+      ["--conditions=@engram/source", "--import", "tsx", CHILD, path],
+      {
+        encoding: "utf8",
+      },
     );
     expect(child.stderr).toBe("");
     expect(child.stdout).toBe("answered\n");
@@ -62,19 +64,23 @@ describe("a process that exits right after the call, without close()", () => {
     const engram = await createEngram({ path, embedder: hashEmbeddingModel(), background: false });
     try {
       const turns = await engram.memories.list({ userId: "ada", kinds: ["message"], order: "asc" });
-      expect(turns.map((t) => [t.role, t.text, t.status])).toEqual([
-        ["user", "My sister Maria lives in Porto.", "pending"],
-        ["assistant", "Noted: your sister Maria lives in Porto.", "pending"],
+      // The worker may have embedded the first turn while the second call ran; the last is still pending.
+      expect(turns.map((t) => [t.role, t.text])).toEqual([
+        ["user", "My sister Maria lives in Porto."],
+        ["assistant", "Noted: Maria lives in Porto."],
+        ["user", "I work as a nurse."],
+        ["assistant", "Noted: you are a nurse."],
       ]);
+      expect(turns.at(-1)?.status).toBe("pending");
       const report = await engram.flush();
       expect(report.failed).toBe(0);
       const after = await engram.memories.list({ userId: "ada", kinds: ["message"], order: "asc" });
-      expect(after.map((t) => t.status)).toEqual(["ready", "ready"]);
+      expect(after.map((t) => t.status)).toEqual(["ready", "ready", "ready", "ready"]);
       const vectors = await engram.storage.getVectors(
         { userId: "ada" },
         after.map((t) => t.id),
       );
-      expect(vectors.size).toBe(2);
+      expect(vectors.size).toBe(4);
       const hits = await engram.search({ userId: "ada", query: "Maria Porto", channels: ["vector"] });
       expect(hits.length).toBeGreaterThan(0);
     } finally {

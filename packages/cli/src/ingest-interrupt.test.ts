@@ -9,13 +9,10 @@ const dir = mkdtempSync(join(tmpdir(), "engram-cli-interrupt-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("engram ingest interrupted", () => {
-  // SIGTERM as soon as the store is open; SIGINT a few seconds later, with the model loaded and embedding.
-  it.each([
-    ["SIGTERM", 0],
-    ["SIGINT", 4000],
-  ] as const)(
+  // Signalled as soon as the store is open; test/slow/input-limits.slow.test.ts signals mid-embedding.
+  it.each(["SIGTERM", "SIGINT"] as const)(
     "%s during a long ingest exits with 128+n and one line, leaving the store unchanged",
-    async (signal, delayMs) => {
+    async (signal) => {
       const db = join(dir, `${signal}.db`);
       const seed = join(dir, "seed.jsonl");
       writeFileSync(seed, `${JSON.stringify({ role: "user", content: "I keep bees in Oslo." })}\n`);
@@ -27,7 +24,6 @@ describe("engram ingest interrupted", () => {
       const cli = spawnCli(["ingest", "--user", "u", longIngestFile(join(dir, "long.jsonl")), "--db", db]);
       // The WAL appears when the child opens the store, after its signal handlers are in place.
       await waitForFile(`${db}-wal`, cli);
-      await new Promise((r) => setTimeout(r, delayMs));
       cli.child.kill(signal);
       const { code, stderr } = await cli.done;
       expect(code).toBe(signal === "SIGTERM" ? 143 : 130);
