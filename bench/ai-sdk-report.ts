@@ -39,7 +39,7 @@ export function aiSdkTables(figures: readonly AiSdkFigures[] | undefined): Table
     ["  short-term scan", (f) => f.recentScan],
     ["generateText with the middleware (instant mock model)", (f) => f.generateWithMiddleware],
     ["generateText without it", (f) => f.generateWithout],
-    ["queued write-back of the turn (after the response)", (f) => f.writeBack],
+    ["write-back left after the response (the turn is written inside the call)", (f) => f.writeBack],
   ];
   return [
     {

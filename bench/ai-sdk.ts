@@ -33,7 +33,10 @@ export interface AiSdkFigures {
   /** `generateText` through the middleware over an instant mock model, and the same call without it. */
   readonly generateWithMiddleware: Latency;
   readonly generateWithout: Latency;
-  /** The queued write-back of the turn, run after the response (off the call's path). */
+  /**
+   * What is left of the write-back after the response: only a turn waiting for a retry. The turn's write
+   * itself (raw turn and embed job, not the embedding) is inside `generateWithMiddleware`.
+   */
   readonly writeBack: Latency;
   /** Where `transformParams` spends its CPU time (self time, sampling profiler). */
   readonly profile: CpuProfile;

@@ -31,6 +31,7 @@ export const middlewareOptionsSchema = z.object({
   recallErrors: z.enum(["continue", "throw"]).default("continue"),
   summaryChars: z.number().int().min(20).max(10_000).default(300),
   waitForWritesMs: z.number().int().min(0).max(60_000).default(500),
+  writeTimeoutMs: z.number().int().min(0).max(600_000).default(5000),
   writeBehind: z.custom<WriteBehindOptions>((v) => typeof v === "object" && v !== null).optional(),
   onError: z
     .custom<(error: unknown, info: EngramErrorInfo) => void>((v) => typeof v === "function")
@@ -62,6 +63,13 @@ export interface EngramMiddlewareOptions {
    * sees the previous turn (read-your-writes). Default 500 ms; 0 never waits.
    */
   waitForWritesMs?: number;
+  /**
+   * Longest a call waits for its turn to be written before returning the answer. The write stores the raw
+   * turn and queues its embedding (milliseconds), so the turn survives the process exiting right after the
+   * call. Past this (a locked or failing store) the write goes on in the background, retried, and is lost
+   * if the process exits first. Default 5,000 ms; 0 never waits.
+   */
+  writeTimeoutMs?: number;
   /** Retries and limits of the write-back queue. */
   writeBehind?: WriteBehindOptions;
   /** Told of every recall failure and failed write-back try. Default: a one-line `console.warn`. */

@@ -162,7 +162,7 @@ describe("engramMiddleware with generateText", () => {
 });
 
 describe("engramMiddleware write-back under failure", () => {
-  it("returns the answer while the write-back is still running", async () => {
+  it("returns the answer after writeTimeoutMs when the write hangs, and writes the turn once it can", async () => {
     const { engram } = await setup();
     let release = () => {};
     const gate = new Promise<void>((resolve) => {
@@ -171,7 +171,7 @@ describe("engramMiddleware write-back under failure", () => {
     const slow = Object.create(engram, {
       add: { value: async (input: Parameters<typeof engram.add>[0]) => gate.then(() => engram.add(input)) },
     }) as typeof engram;
-    const memory = middleware({ engram: slow, userId: "ada", waitForWritesMs: 0 });
+    const memory = middleware({ engram: slow, userId: "ada", waitForWritesMs: 0, writeTimeoutMs: 50 });
     const { model } = scriptedModel(["Done."]);
     const result = await generateText({
       model: wrapLanguageModel({ model, middleware: memory }),

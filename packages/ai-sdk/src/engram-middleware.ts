@@ -18,11 +18,11 @@ import { rememberTurn, type StepOutcome } from "./remember-turn.js";
 
 /** The middleware, plus control over its write-back queue. */
 export type EngramMiddleware = LanguageModelV4Middleware & {
-  /** Resolves when every queued turn has been written (or given up after its retries). */
+  /** Resolves when every turn waiting for a retry has been written (or given up after its retries). */
   flush(): Promise<void>;
   /** Stops taking turns, tries the waiting ones once more, then resolves. Call before `engram.close()`. */
   close(): Promise<void>;
-  /** Turns queued or being written. */
+  /** Turns being written or waiting for a retry. */
   readonly pendingWrites: number;
 };
 
@@ -35,8 +35,11 @@ function warn(error: unknown, info: EngramErrorInfo): void {
 const textOfContent = (content: readonly LanguageModelV4Content[]): string =>
   content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("");
 
-/** Collects a stream's text and finish reason as it passes; calls `done` once the stream has ended cleanly. */
-function tapStream(done: (outcome: StepOutcome) => void) {
+/**
+ * Collects a stream's text and finish reason as it passes; once the stream has ended cleanly, awaits
+ * `done`, so the reader sees the end only after the turn is written.
+ */
+function tapStream(done: (outcome: StepOutcome) => Promise<void>) {
   let text = "";
   let finishReason: string | undefined;
   let failed = false;
@@ -47,18 +50,19 @@ function tapStream(done: (outcome: StepOutcome) => void) {
       else if (part.type === "error") failed = true;
       controller.enqueue(part);
     },
-    flush() {
+    async flush() {
       // A failed or unfinished stream gives no complete answer to remember.
-      if (!failed && finishReason !== undefined) done({ text, finishReason });
+      if (!failed && finishReason !== undefined) await done({ text, finishReason });
     },
   });
 }
 
 /**
  * Language-model middleware for `wrapLanguageModel`: before each call it injects the user's memory
- * context (a fenced system message after the caller's own system messages); after the call it queues the
- * turn (the user's latest message and the final answer) to be written back, never delaying or failing
- * the response.
+ * context (a fenced system message after the caller's own system messages); after the call it writes the
+ * turn (the user's latest message and the final answer) to the database before returning (a few
+ * milliseconds: the embedding is a queued durable job), and never fails the response: a failed write is
+ * retried in the background.
  * @throws ValidationError for invalid options; a call without any userId fails with a ScopeError.
  */
 export function engramMiddleware(input: EngramMiddlewareOptions): EngramMiddleware {
@@ -77,13 +81,13 @@ export function engramMiddleware(input: EngramMiddlewareOptions): EngramMiddlewa
       }),
   });
   const recall = memoryRecaller(engram);
-  const remember = (params: LanguageModelV4CallOptions, outcome: StepOutcome) => {
+  const remember = async (params: LanguageModelV4CallOptions, outcome: StepOutcome): Promise<void> => {
     let userId = options.userId ?? "(unknown)";
     const report = (error: unknown) => onError(error, { stage: "remember", userId });
     try {
       const scope = callScope(options, params.providerOptions);
       userId = scope.userId;
-      rememberTurn({ engram, queue, options, report }, scope, params.prompt, outcome);
+      await rememberTurn({ engram, queue, options, report }, scope, params.prompt, outcome);
     } catch (error) {
       report(error);
     }
@@ -109,7 +113,11 @@ export function engramMiddleware(input: EngramMiddlewareOptions): EngramMiddlewa
     },
     async wrapGenerate({ doGenerate, params }) {
       const result = await doGenerate();
-      remember(params, { text: textOfContent(result.content), finishReason: result.finishReason.unified });
+      // The raw turn is in the database before the caller sees the answer; embedding it may lag.
+      await remember(params, {
+        text: textOfContent(result.content),
+        finishReason: result.finishReason.unified,
+      });
       return result;
     },
     async wrapStream({ doStream, params }) {

@@ -33,17 +33,36 @@ export function turnToStore(
   };
 }
 
-/** Queues the finished turn; never throws into the model call. */
-export function rememberTurn(
+/** Waits for `promise` at most `ms` (a timer that does not keep the process alive). */
+async function within(promise: Promise<unknown>, ms: number): Promise<void> {
+  if (ms <= 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+    timer.unref();
+  });
+  await Promise.race([promise, timeout]);
+  clearTimeout(timer);
+}
+
+/**
+ * Writes the finished turn and resolves once it is in the database: the raw turn is stored at once and
+ * its embedding queued as a durable job, so a process that exits right after the call loses nothing. A
+ * failed write, or one that takes longer than `writeTimeoutMs`, goes on in the background with retries.
+ * Never throws into the model call.
+ */
+export async function rememberTurn(
   context: { engram: Engram; queue: WriteBehind; options: ResolvedOptions; report: (e: unknown) => void },
   scope: CallScope,
   prompt: LanguageModelV4Prompt,
   outcome: StepOutcome,
-): void {
+): Promise<void> {
   if (!scope.remember) return;
   try {
     const turn = turnToStore(context.options, scope, prompt, outcome);
-    if (turn) context.queue.enqueue(scope.userId, () => context.engram.add(turn));
+    if (!turn) return;
+    const written = context.queue.write(scope.userId, () => context.engram.add({ ...turn, embed: "later" }));
+    await within(written, context.options.writeTimeoutMs);
   } catch (error) {
     context.report(error);
   }

@@ -1,4 +1,5 @@
 import { EngramError, type EngramErrorCode } from "@engram/core";
+import { InterruptedError } from "./interrupt.js";
 
 /** The command line itself is wrong: an unknown command or flag, a missing or malformed argument. */
 export class UsageError extends Error {
@@ -27,11 +28,15 @@ const API_PREFIX = /^[a-z][A-Za-z]*(?:\.[a-z][A-Za-z]*)?: /;
 const ENGINE_HINTS: Partial<Record<EngramErrorCode, (message: string) => string>> = {
   STORAGE: (m) => `storage error: ${m}`,
   MODEL: (m) => `${m}; pass --no-embed (or set ENGRAM_EMBEDDER=none) to use full-text search only`,
+  READ_ONLY: (m) => `${m} (drop --readonly, or check the file's and its directory's permissions)`,
 };
 
 /** Turns anything a command threw into one line for stderr and an exit code. */
 export function describeError(error: unknown): DescribedError {
   if (error instanceof UsageError) return { message: error.message, exitCode: EXIT_USAGE, unexpected: false };
+  if (error instanceof InterruptedError) {
+    return { message: error.message, exitCode: error.exitCode, unexpected: false };
+  }
   if (error instanceof InputError)
     return { message: error.message, exitCode: EXIT_FAILURE, unexpected: false };
   if (EngramError.isInstance(error)) {

@@ -12,6 +12,9 @@ export const COMMON_OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const satisfies OptionsConfig;
 
+/** `--readonly`, for the commands that only read (and `serve`): open the store read-only. */
+export const READONLY_OPTION = { readonly: { type: "boolean" } } as const satisfies OptionsConfig;
+
 type AllOptions<O extends OptionsConfig> = typeof COMMON_OPTIONS & O;
 
 /** Parsed flags (absent ones undefined) and bare arguments. Commands declare no `multiple` flags. */

@@ -1,6 +1,16 @@
 import { existsSync } from "node:fs";
-import { createEngram, DEFAULT_DB_PATH, type Engram, qdrantStorage, type StoragePort } from "@engram/core";
+import {
+  createEngram,
+  DEFAULT_DB_PATH,
+  type Engram,
+  type EngramOptions,
+  embedderFromModel,
+  offlineEmbeddingModel,
+  qdrantStorage,
+  type StoragePort,
+} from "@engram/core";
 import { InputError, UsageError } from "./cli-error.js";
+import { interruptibleEmbedder } from "./interrupt.js";
 
 export const EMBEDDER_CHOICES = ["offline", "none"] as const;
 export type EmbedderChoice = (typeof EMBEDDER_CHOICES)[number];
@@ -9,6 +19,8 @@ export interface StoreFlags {
   readonly db?: string | undefined;
   readonly "qdrant-url"?: string | undefined;
   readonly "no-embed"?: boolean | undefined;
+  /** Open the SQLite store read-only (reading commands and serve). */
+  readonly readonly?: boolean | undefined;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -78,19 +90,31 @@ export interface OpenOptions {
   readonly mustExist: boolean;
   /** Process queued work (tiers, promotion) before closing: for commands that write. */
   readonly flush?: boolean;
+  /** Stops embedding at the next group of texts once aborted (SIGINT/SIGTERM during ingest). */
+  readonly signal?: AbortSignal | undefined;
+}
+
+function embedderOption(choice: EmbedderChoice, signal: AbortSignal | undefined): EngramOptions {
+  if (choice === "none") return { embedder: null };
+  if (signal === undefined) return {};
+  return { embedder: interruptibleEmbedder(embedderFromModel(offlineEmbeddingModel()), signal) };
 }
 
 /** Opens the store named by the flags. The offline model loads only when something is embedded. */
 export async function openEngram(flags: StoreFlags, env: Env, options: OpenOptions): Promise<Engram> {
   const target = storeTarget(flags, env);
-  const embedder = embedderChoice(flags, env) === "none" ? { embedder: null } : {};
-  if (target.kind === "qdrant") return createEngram({ storage: await connectQdrant(target), ...embedder });
+  const embedder = embedderOption(embedderChoice(flags, env), options.signal);
+  if (target.kind === "qdrant") {
+    if (flags.readonly) throw new UsageError("--readonly applies to a SQLite store (--db), not to Qdrant");
+    return createEngram({ storage: await connectQdrant(target), ...embedder });
+  }
   if (options.mustExist && !existsSync(target.path)) {
     throw new InputError(
       `no store at ${target.path}; pass --db PATH (or set ENGRAM_DB), or ingest something first`,
     );
   }
-  return createEngram({ path: target.path, ...embedder });
+  // Without --readonly a file this process cannot write still opens read-only (the engine decides).
+  return createEngram({ path: target.path, ...(flags.readonly ? { readonly: true } : {}), ...embedder });
 }
 
 /** Runs `use` with an open store and always closes it. */
@@ -103,7 +127,8 @@ export async function withEngram<T>(
   const engram = await openEngram(flags, env, options);
   try {
     const result = await use(engram);
-    if (options.flush) await engram.flush();
+    // A read-only store keeps no queued work to process (and processing it would write).
+    if (options.flush && !engram.readOnly) await engram.flush();
     return result;
   } finally {
     await engram.close();

@@ -8,7 +8,8 @@ const jsonlLineSchema = messageSchema.omit({ sessionId: true }).extend({ session
 
 export type JsonlLine = z.output<typeof jsonlLineSchema> & { readonly line: number };
 
-function parseLine(raw: string, line: number): JsonlLine {
+/** Parses and validates one JSONL line; errors name its 1-based number. */
+export function parseJsonlLine(raw: string, line: number): JsonlLine {
   let value: unknown;
   try {
     value = JSON.parse(raw);
@@ -31,7 +32,7 @@ function parseLine(raw: string, line: number): JsonlLine {
 export function parseJsonl(text: string): JsonlLine[] {
   const lines: JsonlLine[] = [];
   text.split(/\r?\n/).forEach((raw, i) => {
-    if (raw.trim() !== "") lines.push(parseLine(raw, i + 1));
+    if (raw.trim() !== "") lines.push(parseJsonlLine(raw, i + 1));
   });
   if (lines.length === 0)
     throw new InputError("the file holds no messages (expected one JSON object per line)");

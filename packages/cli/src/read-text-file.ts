@@ -12,9 +12,14 @@ export async function readTextFile(path: string): Promise<string> {
   try {
     return await readFile(path, "utf8");
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "";
-    throw new InputError(`cannot read ${path}: ${REASONS[code] ?? (error as Error).message}`);
+    throw fileError(path, error);
   }
+}
+
+/** An InputError naming the file and why it cannot be read (no such file, a directory, no permission). */
+export function fileError(path: string, error: unknown): InputError {
+  const code = (error as NodeJS.ErrnoException).code ?? "";
+  return new InputError(`cannot read ${path}: ${REASONS[code] ?? (error as Error).message}`);
 }
 
 /** Parses a whole file as one JSON document, naming the file when it is not JSON. */

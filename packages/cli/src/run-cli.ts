@@ -2,6 +2,12 @@ import { describeError, EXIT_OK, EXIT_USAGE } from "./cli-error.js";
 import { type CliIo, captureIo, processIo } from "./cli-io.js";
 import { renderOutput } from "./cli-output.js";
 import { COMMANDS, commandHelpText, findCommand, overviewText } from "./commands/index.js";
+import { withInterrupts } from "./interrupt.js";
+
+export interface RunOptions {
+  /** Turn SIGINT/SIGTERM into a clean stop for interruptible commands (the `engram` binary sets it). */
+  readonly handleSignals?: boolean;
+}
 
 function wantsHelp(args: readonly string[]): boolean {
   const end = args.indexOf("--");
@@ -10,9 +16,13 @@ function wantsHelp(args: readonly string[]): boolean {
 
 /**
  * Runs one `engram` command line (without the program name) and returns the exit code: 0 ok, 1 bad input
- * or failure, 2 bad usage. Output goes to `io` (the process streams by default), so it can run in-process.
+ * or failure, 2 bad usage, 130/143 interrupted by SIGINT/SIGTERM. Output goes to `io` (the process streams by default), so it can run in-process.
  */
-export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+export async function runCli(
+  argv: readonly string[],
+  io: CliIo = processIo(),
+  options: RunOptions = {},
+): Promise<number> {
   const [name, ...args] = argv;
   if (name === undefined || name === "--help" || name === "-h") {
     (name === undefined ? io.stderr : io.stdout).write(`${overviewText(COMMANDS)}\n`);
@@ -32,7 +42,11 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
   }
   const env = io.env ?? process.env;
   try {
-    io.stdout.write(renderOutput(await command.run(args, { io, env })));
+    const output =
+      options.handleSignals && command.interruptible
+        ? await withInterrupts((signal) => command.run(args, { io, env, signal }))
+        : await command.run(args, { io, env });
+    io.stdout.write(renderOutput(output));
     return EXIT_OK;
   } catch (error) {
     const described = describeError(error);

@@ -114,6 +114,7 @@ export async function tempEngram(options: { storage?: (path: string) => StorageP
   });
   return {
     engram,
+    path,
     async dispose() {
       await engram.close();
       rmSync(dir, { recursive: true, force: true });

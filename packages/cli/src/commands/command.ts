@@ -4,6 +4,8 @@ import type { CommandOutput } from "../cli-output.js";
 export interface CommandContext {
   readonly io: CliIo;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Aborted by SIGINT/SIGTERM while an interruptible command runs from the `engram` binary. */
+  readonly signal?: AbortSignal;
 }
 
 /** One `engram <name>` command. */
@@ -14,5 +16,10 @@ export interface Command {
   readonly summary: string;
   /** Extra lines for `engram help <name>`. */
   readonly details?: readonly string[];
+  /**
+   * Stops cleanly on SIGINT/SIGTERM (rolling back what it had not committed) instead of dying at once:
+   * for long commands that write.
+   */
+  readonly interruptible?: boolean;
   run(args: readonly string[], ctx: CommandContext): Promise<CommandOutput>;
 }

@@ -1,12 +1,12 @@
 import { respond } from "../cli-output.js";
-import { integerFlag, parseCommandArgs, requireFlag } from "../command-args.js";
+import { integerFlag, parseCommandArgs, READONLY_OPTION, requireFlag } from "../command-args.js";
 import { requireKnownUser, withEngram } from "../open-engram.js";
 import type { Command, CommandContext } from "./command.js";
 
 async function runContext(args: readonly string[], ctx: CommandContext) {
   const { values, positionals } = parseCommandArgs(
     args,
-    { user: { type: "string" }, budget: { type: "string" } },
+    { user: { type: "string" }, budget: { type: "string" }, ...READONLY_OPTION },
     { names: ["QUERY"] },
   );
   const userId = requireFlag(values.user, "user", "U (whose memory to assemble)");

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { InputError } from "../cli-error.js";
 import { renderOutput, respond } from "../cli-output.js";
-import { parseCommandArgs, requireFlag } from "../command-args.js";
+import { parseCommandArgs, READONLY_OPTION, requireFlag } from "../command-args.js";
 import { requireKnownUser, withEngram } from "../open-engram.js";
 import type { Command, CommandContext } from "./command.js";
 
@@ -18,7 +18,7 @@ async function writeDump(path: string, dump: unknown): Promise<void> {
 async function runExport(args: readonly string[], ctx: CommandContext) {
   const { values } = parseCommandArgs(
     args,
-    { user: { type: "string" }, out: { type: "string" } },
+    { user: { type: "string" }, out: { type: "string" }, ...READONLY_OPTION },
     { names: [] },
   );
   const userId = requireFlag(values.user, "user", "U (whose memory to export)");

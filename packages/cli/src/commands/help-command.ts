@@ -9,6 +9,8 @@ const COMMON_FLAGS = [
   "  --qdrant-url URL  a Qdrant server as the store instead (or $QDRANT_URL; key in $QDRANT_API_KEY)",
   "  --json        print exactly one JSON document on stdout",
   "  --no-embed    full-text only, no embedding model (or ENGRAM_EMBEDDER=none)",
+  "  --readonly    (reading commands and serve) open the store read-only: reads work, writes fail;",
+  "                automatic for a file you cannot write",
   "  -h, --help    help for the command",
 ];
 

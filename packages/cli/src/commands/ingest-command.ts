@@ -1,13 +1,13 @@
 import type { Engram } from "@engram/core";
-import { InputError, UsageError } from "../cli-error.js";
+import { UsageError } from "../cli-error.js";
 import { formatTable, respond } from "../cli-output.js";
 import { parseCommandArgs } from "../command-args.js";
 import { ingestJsonl } from "../ingest-jsonl.js";
-import { ingestLocomo, isLocomoData, type LocomoConversation, parseLocomo } from "../locomo/load-locomo.js";
+import { interruptibleEngram, throwIfInterrupted } from "../interrupt.js";
+import { ingestLocomo, type LocomoConversation } from "../locomo/load-locomo.js";
 import { withEngram } from "../open-engram.js";
 import { progressBar } from "../progress-bar.js";
-import { type JsonlLine, parseJsonl } from "../read-jsonl.js";
-import { parseJsonFile, readTextFile } from "../read-text-file.js";
+import { readIngestFile } from "../read-ingest-file.js";
 import type { Command, CommandContext } from "./command.js";
 
 interface IngestReport {
@@ -16,24 +16,6 @@ interface IngestReport {
   /** Memories this run stored; the rest were stored already (the same file ingested before). */
   readonly added: number;
   readonly users: readonly { readonly userId: string; readonly memories: number; readonly added: number }[];
-}
-
-type Parsed =
-  | { readonly format: "jsonl"; readonly lines: JsonlLine[] }
-  | { readonly format: "locomo"; readonly conversations: LocomoConversation[] };
-
-/** Detects the format and validates the whole file; nothing is written until this succeeds. */
-function parseIngestFile(text: string, path: string): Parsed {
-  // A LoCoMo file is one JSON array; JSONL is one object per line, so it never starts with "[".
-  if (!text.trimStart().startsWith("[")) return { format: "jsonl", lines: parseJsonl(text) };
-  const json = parseJsonFile(text, path);
-  if (!isLocomoData(json)) {
-    throw new InputError(
-      `${path} is a JSON array but not a LoCoMo file (elements need sample_id and conversation); ` +
-        'for dialogue turns write JSONL: one {"role", "content", "at"?} object per line',
-    );
-  }
-  return { format: "locomo", conversations: parseLocomo(json) };
 }
 
 /** With --user U, one conversation goes to U and several to `U/<sample_id>`; else each to its sample_id. */
@@ -67,12 +49,17 @@ async function ingestConversations(
 async function runIngest(args: readonly string[], ctx: CommandContext) {
   const { values, positionals } = parseCommandArgs(args, { user: { type: "string" } }, { names: ["FILE"] });
   const path = positionals[0] as string;
-  const parsed = parseIngestFile(await readTextFile(path), path);
+  const parsed = await readIngestFile(path);
+  throwIfInterrupted(ctx.signal);
   if (parsed.format === "jsonl" && values.user === undefined) {
     throw new UsageError("missing --user U: JSONL messages need the user they belong to");
   }
   const bar = progressBar(ctx.io.stderr, "ingest");
-  const report = await withEngram(values, ctx.env, { mustExist: false, flush: true }, async (engram) => {
+  // An interrupt stops the next add or flush (JSONL: the batches written are then removed again), and the
+  // embedder within an add.
+  const options = { mustExist: false, flush: true, signal: ctx.signal };
+  const report = await withEngram(values, ctx.env, options, async (opened) => {
+    const engram = interruptibleEngram(opened, ctx.signal);
     try {
       if (parsed.format === "locomo") {
         return await ingestConversations(engram, parsed.conversations, values.user, bar.update);
@@ -111,6 +98,9 @@ export const ingestCommand: Command = {
     "LoCoMo (an array of {sample_id, conversation}): without --user each conversation becomes the user named",
     "by its sample_id; with --user U a single conversation goes to U and several to U/<sample_id>.",
     '--json prints {"format", "memories", "added", "users": [{"userId", "memories", "added", "pending"?}]}.',
+    "A message holds at most 1 MiB of UTF-8 text; a longer one is refused before anything is stored.",
+    "SIGINT/SIGTERM stop it within about a second: exit 130/143, the interrupted batch not stored (JSONL: nothing).",
   ],
+  interruptible: true,
   run: runIngest,
 };

@@ -7,7 +7,7 @@ import {
   TIERS,
 } from "@engram/core";
 import { formatTable, respond, shortTime, truncate } from "../cli-output.js";
-import { choiceFlag, integerFlag, parseCommandArgs, requireFlag } from "../command-args.js";
+import { choiceFlag, integerFlag, parseCommandArgs, READONLY_OPTION, requireFlag } from "../command-args.js";
 import { requireKnownUser, withEngram } from "../open-engram.js";
 import type { Command, CommandContext } from "./command.js";
 
@@ -54,6 +54,7 @@ async function runList(args: readonly string[], ctx: CommandContext) {
       kind: { type: "string" },
       tier: { type: "string" },
       limit: { type: "string" },
+      ...READONLY_OPTION,
     },
     { names: [] },
   );

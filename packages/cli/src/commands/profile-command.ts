@@ -1,6 +1,6 @@
 import type { ProfileTrait } from "@engram/core";
 import { formatTable, respond, shortTime } from "../cli-output.js";
-import { parseCommandArgs, requireFlag } from "../command-args.js";
+import { parseCommandArgs, READONLY_OPTION, requireFlag } from "../command-args.js";
 import { requireKnownUser, withEngram } from "../open-engram.js";
 import type { Command, CommandContext } from "./command.js";
 
@@ -15,7 +15,7 @@ function renderProfile(userId: string, traits: readonly ProfileTrait[]): string 
 async function runProfile(args: readonly string[], ctx: CommandContext) {
   const { values } = parseCommandArgs(
     args,
-    { user: { type: "string" }, at: { type: "string" } },
+    { user: { type: "string" }, at: { type: "string" }, ...READONLY_OPTION },
     { names: [] },
   );
   const userId = requireFlag(values.user, "user", "U (whose profile to show)");

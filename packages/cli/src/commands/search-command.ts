@@ -1,6 +1,6 @@
 import type { SearchResult } from "@engram/core";
 import { formatTable, respond, shortTime, truncate } from "../cli-output.js";
-import { integerFlag, parseCommandArgs, requireFlag } from "../command-args.js";
+import { integerFlag, parseCommandArgs, READONLY_OPTION, requireFlag } from "../command-args.js";
 import { requireKnownUser, withEngram } from "../open-engram.js";
 import type { Command, CommandContext } from "./command.js";
 
@@ -43,7 +43,7 @@ function renderResults(results: readonly SearchResult[], query: string): string 
 async function runSearch(args: readonly string[], ctx: CommandContext) {
   const { values, positionals } = parseCommandArgs(
     args,
-    { user: { type: "string" }, k: { type: "string" } },
+    { user: { type: "string" }, k: { type: "string" }, ...READONLY_OPTION },
     { names: ["QUERY"] },
   );
   const userId = requireFlag(values.user, "user", "U (whose memories to search)");

@@ -2,7 +2,7 @@ import { EngramError } from "@engram/core";
 import { runMcpServer, type ServeSettings, serveSettings } from "@engram/mcp";
 import { UsageError } from "../cli-error.js";
 import { respond } from "../cli-output.js";
-import { parseCommandArgs } from "../command-args.js";
+import { parseCommandArgs, READONLY_OPTION } from "../command-args.js";
 import { withEngram } from "../open-engram.js";
 import type { Command, CommandContext } from "./command.js";
 
@@ -15,6 +15,7 @@ const SERVE_OPTIONS = {
   "allowed-hosts": { type: "string" },
   "allowed-origins": { type: "string" },
   user: { type: "string" },
+  ...READONLY_OPTION,
 } as const;
 
 function settingsOf(values: Parameters<typeof serveSettings>[0], ctx: CommandContext): ServeSettings {

@@ -1,6 +1,6 @@
 import type { MemoryEdge, MemoryRecord, MemoryVersion } from "@engram/core";
 import { formatFields, formatTable, respond, truncate } from "../cli-output.js";
-import { parseCommandArgs, requireFlag } from "../command-args.js";
+import { parseCommandArgs, READONLY_OPTION, requireFlag } from "../command-args.js";
 import { requireKnownUser, withEngram } from "../open-engram.js";
 import type { Command, CommandContext } from "./command.js";
 
@@ -29,7 +29,11 @@ function renderMemory(
 }
 
 async function runShow(args: readonly string[], ctx: CommandContext) {
-  const { values, positionals } = parseCommandArgs(args, { user: { type: "string" } }, { names: ["ID"] });
+  const { values, positionals } = parseCommandArgs(
+    args,
+    { user: { type: "string" }, ...READONLY_OPTION },
+    { names: ["ID"] },
+  );
   const userId = requireFlag(values.user, "user", "U (whose memory it is)");
   const id = positionals[0] as string;
   const { memory, history, edges } = await withEngram(

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { createEngram, type StorageStats } from "@engram/core";
 import { formatFields, respond } from "../cli-output.js";
-import { parseCommandArgs } from "../command-args.js";
+import { parseCommandArgs, READONLY_OPTION } from "../command-args.js";
 import { storeTarget, withEngram } from "../open-engram.js";
 import type { Command, CommandContext } from "./command.js";
 
@@ -38,7 +38,7 @@ async function emptyStats(): Promise<StorageStats> {
 }
 
 async function runStats(args: readonly string[], ctx: CommandContext) {
-  const { values } = parseCommandArgs(args, { user: { type: "string" } }, { names: [] });
+  const { values } = parseCommandArgs(args, { user: { type: "string" }, ...READONLY_OPTION }, { names: [] });
   const userId = values.user;
   const target = storeTarget(values, ctx.env);
   const path = target.kind === "sqlite" ? target.path : target.url;

@@ -1,4 +1,4 @@
-import { type Engram, ValidationError } from "@engram/core";
+import { type Engram, ValidationError, withinTextLimit } from "@engram/core";
 import { z } from "zod";
 
 /** One dialogue turn of a LoCoMo conversation. */
@@ -29,7 +29,7 @@ export interface LocomoConversation {
 const turnSchema = z.object({
   speaker: z.string(),
   dia_id: z.string(),
-  text: z.string(),
+  text: z.string().superRefine(withinTextLimit),
   blip_caption: z.string().optional(),
 });
 const conversationSchema = z.object({

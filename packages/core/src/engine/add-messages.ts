@@ -17,7 +17,7 @@ import { type AddInput, addInputSchema } from "./schemas.js";
 export interface AddResult {
   /** Ids of the stored messages, in input order. */
   readonly ids: string[];
-  /** `ready`: fully indexed. `pending`: stored and full-text searchable; embedding queued (see flush()). */
+  /** `ready`: fully indexed. `pending`: stored and full-text searchable; enrichment queued (see flush()). */
   readonly status: MemoryStatus;
   readonly memories: MemoryRecord[];
   /** How many messages were new; the others were stored already (a repeated add) and left as they were. */
@@ -79,7 +79,14 @@ export async function addMessages(ctx: EngineContext, raw: AddInput): Promise<Ad
   }
   const existing = await storedAlready(ctx.storage, scope, ids);
   const fresh = records.filter((r) => !existing.has(r.id));
-  const { stored, error } = await embedRecords(ctx, fresh);
+  // `later`: the raw turns are written now and the embedding runs as a durable job (a crash loses nothing).
+  const deferred = input.embed === "later" && ctx.embedder !== null;
+  const { stored, error } = deferred
+    ? {
+        stored: fresh.map((r) => ({ record: { ...r, status: "pending" as const }, vector: null })),
+        error: null,
+      }
+    : await embedRecords(ctx, fresh);
   const history: MemoryVersion[] = fresh.map((r) => ({
     memoryId: r.id,
     userId: r.userId,
@@ -90,7 +97,7 @@ export async function addMessages(ctx: EngineContext, raw: AddInput): Promise<Ad
     at: now,
   }));
   const freshIds = fresh.map((r) => r.id);
-  const jobs: NewJob[] = error ? [embedJob(ctx, freshIds, now)] : [];
+  const jobs: NewJob[] = (error || deferred) && freshIds.length ? [embedJob(ctx, freshIds, now)] : [];
   if (ctx.tiers && fresh.length > 0)
     jobs.push({ id: `job_${ctx.ids()}`, type: "tiers", payload: {}, dedupeKey: "tiers", runAt: now });
   const { inserted } = fresh.length

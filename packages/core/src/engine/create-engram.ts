@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ClosedError } from "../errors/index.js";
+import { ClosedError, ValidationError } from "../errors/index.js";
 import { forgetRememberedTexts } from "../generation/build-candidates.js";
 import { type Clock, type IdGenerator, parseInput, randomIds, systemClock } from "../model/index.js";
 import {
@@ -11,7 +11,13 @@ import {
 } from "../models/index.js";
 import { type RetrievalOptions, retrievalConfigSchema } from "../retrieval/index.js";
 import { type RunJobsReport, runDueJobs, Worker } from "../scheduler/index.js";
-import { type ForgetReport, type StoragePort, type StorageStats, sqliteStorage } from "../storage/index.js";
+import {
+  assertWritable,
+  type ForgetReport,
+  type StoragePort,
+  type StorageStats,
+  sqliteStorage,
+} from "../storage/index.js";
 import { applyFeedback, type FeedbackResult } from "../updating/apply-feedback.js";
 import type { EngineContext } from "../updating/engine-context.js";
 import { evictShortTerm } from "../updating/evict-short-term.js";
@@ -46,6 +52,12 @@ export interface EngramOptions {
   storage?: StoragePort;
   /** File of the default SQLite store. Default `.engram/engram.db`. */
   path?: string;
+  /**
+   * Open the default SQLite store read-only: search, retrieve, list, export and stats work; writes raise a
+   * ReadOnlyError; no file is created beside the store. Default: read-only only when this process cannot
+   * write the file. (For your own `storage`, pass it to `sqliteStorage({ readonly })` instead.)
+   */
+  readonly?: boolean;
   /**
    * Embedding model: any AI SDK embedding model, or an Embedder. Default: the offline USE-lite model
    * (no network). `null`: no vectors, full-text search only.
@@ -101,8 +113,9 @@ export class Engram {
     background = true,
   ) {
     this.memories = memoriesApi(ctx);
-    this.background = background;
-    this.worker = new Worker(() => this.runJobs(), background ? 2000 : 0);
+    // A read-only store runs no jobs and records no visits: both write.
+    this.background = background && !ctx.storage.readOnly;
+    this.worker = new Worker(() => this.runJobs(), this.background ? 2000 : 0);
     this.visits = new VisitLog(async (userId, segmentIds) => {
       const now = this.ctx.clock().toISOString();
       const job = { id: `job_${this.ctx.ids()}`, type: "visit", payload: { segmentIds }, runAt: now };
@@ -117,6 +130,11 @@ export class Engram {
 
   get embedder(): Embedder | null {
     return this.ctx.embedder;
+  }
+
+  /** Why the store is read-only (writes raise a ReadOnlyError), or null when it takes writes. */
+  get readOnly(): string | null {
+    return this.ctx.storage.readOnly ?? null;
   }
 
   /** The effective configuration, e.g. for reports: backend, embedder, fusion, context window. */
@@ -139,6 +157,7 @@ export class Engram {
   /** Stores dialogue turns. They are searchable when this resolves (read-your-writes). */
   async add(input: AddInput): Promise<AddResult> {
     this.open();
+    assertWritable(this.ctx.storage, "add");
     const result = await addMessages(this.ctx, input);
     if (result.status === "pending" && this.background) this.worker.kick();
     return result;
@@ -151,7 +170,7 @@ export class Engram {
   async retrieve(input: RetrieveInput): Promise<RetrieveResult> {
     this.open();
     return retrieveContext(this.ctx, input, async (userId, segmentIds) => {
-      this.visits.record(userId, segmentIds);
+      if (!this.readOnly) this.visits.record(userId, segmentIds);
     });
   }
 
@@ -166,6 +185,7 @@ export class Engram {
   /** Applies a natural-language correction; superseded facts stay in history. */
   async feedback(input: FeedbackInput): Promise<FeedbackResult> {
     this.open();
+    assertWritable(this.ctx.storage, "feedback");
     const { userId, text, at } = parseInput(feedbackInputSchema, input, "feedback");
     return applyFeedback(this.ctx, { userId }, text, at ?? this.ctx.clock().toISOString());
   }
@@ -179,6 +199,7 @@ export class Engram {
   /** Removes every record, vector, history row, job and checkpoint of the user, and their bytes on disk. */
   async forget(input: UserInput): Promise<ForgetReport> {
     this.open();
+    assertWritable(this.ctx.storage, "forget");
     const { userId } = parseInput(userInputSchema, input, "forget");
     // No job may be mid-way for this user while it is erased, or it could write the user back.
     return this.worker.exclusive(async () => {
@@ -198,6 +219,7 @@ export class Engram {
 
   async import(dump: unknown): Promise<ImportResult> {
     this.open();
+    assertWritable(this.ctx.storage, "import");
     return importDump(this.ctx, dump);
   }
 
@@ -218,6 +240,7 @@ export class Engram {
   /** Runs queued work (e.g. embeddings that failed earlier) until nothing is due. */
   async flush(): Promise<RunJobsReport> {
     this.open();
+    assertWritable(this.ctx.storage, "flush");
     await this.visits.flush();
     return this.worker.flush();
   }
@@ -267,6 +290,7 @@ export class Engram {
 
 const optionsSchema = z.object({
   path: z.string().min(1).optional(),
+  readonly: z.boolean().optional(),
   fusion: fusionConfigSchema.default(fusionConfigSchema.parse({})),
   retrieval: retrievalConfigSchema.default(retrievalConfigSchema.parse({})),
   contextWindow: z.boolean().default(true),
@@ -276,13 +300,21 @@ const optionsSchema = z.object({
 
 /** Creates an Engram. With no options: the embedded SQLite store and the offline embedder. */
 export async function createEngram(options: EngramOptions = {}): Promise<Engram> {
-  const { fusion, retrieval, contextWindow, path, tiers, background } = parseInput(
+  const { fusion, retrieval, contextWindow, path, readonly, tiers, background } = parseInput(
     optionsSchema,
     options,
     "createEngram",
   );
+  if (options.storage && (path !== undefined || readonly !== undefined)) {
+    throw new ValidationError(
+      "createEngram: path and readonly configure the default SQLite store; with your own storage, pass them to sqliteStorage({ path, readonly })",
+      { details: { path: path !== undefined ? "path" : "readonly" } },
+    );
+  }
   const ctx: TierContext = {
-    storage: options.storage ?? sqliteStorage(path ? { path } : {}),
+    storage:
+      options.storage ??
+      sqliteStorage({ ...(path ? { path } : {}), ...(readonly === undefined ? {} : { readonly }) }),
     embedder: toEmbedder(options.embedder),
     clock: options.clock ?? systemClock,
     ids: options.ids ?? randomIds,

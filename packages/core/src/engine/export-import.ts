@@ -12,6 +12,7 @@ import {
   ROLES,
   type StoredMemory,
   TIERS,
+  withinTextLimit,
 } from "../model/index.js";
 import { embedJob, embedRecords } from "../updating/embed-records.js";
 import type { EngineContext } from "../updating/engine-context.js";
@@ -33,7 +34,7 @@ const recordSchema = z.object({
   tier: z.enum(TIERS),
   role: z.enum(ROLES).nullable(),
   name: z.string().nullable(),
-  text: z.string(),
+  text: z.string().superRefine(withinTextLimit),
   context: z.string().nullable(),
   key: z.string().nullable(),
   metadata: z.record(z.string(), z.unknown()),

@@ -1,5 +1,6 @@
 import { NotFoundError } from "../errors/index.js";
 import { type MemoryRecord, type MemoryVersion, parseInput, type Scope } from "../model/index.js";
+import { assertWritable } from "../storage/index.js";
 import { embedJob, embedRecords } from "../updating/embed-records.js";
 import type { EngineContext } from "../updating/engine-context.js";
 import { relinkFollower } from "./relink-context.js";
@@ -60,6 +61,7 @@ export function memoriesApi(ctx: EngineContext): MemoriesApi {
     },
     async update(raw) {
       const input = parseInput(updateInputSchema, raw, "memories.update");
+      assertWritable(ctx.storage, "memories.update");
       const scope = { userId: input.userId };
       const old = await getOne(ctx, scope, input.id, "memories.update");
       const now = ctx.clock().toISOString();
@@ -100,6 +102,7 @@ export function memoriesApi(ctx: EngineContext): MemoriesApi {
     },
     async delete(raw) {
       const ref = parseInput(memoryRefSchema, raw, "memories.delete");
+      assertWritable(ctx.storage, "memories.delete");
       const scope = { userId: ref.userId };
       const old = await getOne(ctx, scope, ref.id, "memories.delete");
       const relinked = await relinkFollower(ctx, scope, old, null);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cubeSchema, idString, MEMORY_KINDS, ROLES, TIERS } from "../model/index.js";
+import { cubeSchema, idString, MEMORY_KINDS, ROLES, TIERS, withinTextLimit } from "../model/index.js";
 import { CHANNELS, FUSION_METHODS } from "../retrieval/index.js";
 
 /** An ISO 8601 time or a Date; stored as ISO. */
@@ -21,6 +21,7 @@ export const messageSchema = z.object(
     role: z.enum(ROLES, { error: `expected role to be one of ${ROLES.join(", ")}` }),
     content: z
       .string({ error: "expected content to be a string" })
+      .superRefine(withinTextLimit)
       .trim()
       .min(1, "content must not be empty"),
     name: z.string().trim().min(1).max(256).optional(),
@@ -42,6 +43,11 @@ export const addInputSchema = z.object({
   messages: z.array(messageSchema).min(1, "pass at least one message"),
   /** Default event time for messages without their own `at`. */
   at: timeSchema.optional(),
+  /**
+   * `now` (default): embed before storing. `later`: store the raw turns at once (status pending, full-text
+   * searchable) and queue their embedding as a durable job, so a slow embedder never delays the write.
+   */
+  embed: z.enum(["now", "later"]).default("now"),
 });
 export type AddInput = z.input<typeof addInputSchema>;
 
@@ -89,7 +95,7 @@ export const updateInputSchema = z
   .object({
     userId: idString,
     id: idString,
-    text: z.string().trim().min(1, "text must not be empty").optional(),
+    text: z.string().superRefine(withinTextLimit).trim().min(1, "text must not be empty").optional(),
     metadata: metadataSchema.optional(),
   })
   .refine((v) => v.text !== undefined || v.metadata !== undefined, {
@@ -102,7 +108,11 @@ export const userInputSchema = z.object({ userId: idString });
 
 export const feedbackInputSchema = z.object({
   userId: idString,
-  text: z.string({ error: "expected text to be a string" }).trim().min(1, "text must not be empty"),
+  text: z
+    .string({ error: "expected text to be a string" })
+    .superRefine(withinTextLimit)
+    .trim()
+    .min(1, "text must not be empty"),
   at: timeSchema.optional(),
 });
 export type FeedbackInput = z.input<typeof feedbackInputSchema>;

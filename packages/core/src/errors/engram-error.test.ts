@@ -6,6 +6,7 @@ import {
   ERROR_CODES,
   ModelError,
   NotFoundError,
+  ReadOnlyError,
   ScopeError,
   StorageError,
   UnsupportedError,
@@ -23,6 +24,7 @@ describe("EngramError", () => {
       [new ModelError("m"), "MODEL", "ModelError"],
       [new ClosedError("the store"), "CLOSED", "ClosedError"],
       [new UnsupportedError("m"), "UNSUPPORTED", "UnsupportedError"],
+      [new ReadOnlyError("m"), "READ_ONLY", "ReadOnlyError"],
     ];
     for (const [error, code, name] of cases) {
       expect(error.code).toBe(code);

@@ -10,6 +10,7 @@ export const ERROR_CODES = [
   "MODEL",
   "CLOSED",
   "UNSUPPORTED",
+  "READ_ONLY",
 ] as const;
 export type EngramErrorCode = (typeof ERROR_CODES)[number];
 
@@ -109,5 +110,16 @@ export class UnsupportedError extends EngramError {
   constructor(message: string, options?: EngramErrorOptions) {
     super("UNSUPPORTED", message, options);
     this.name = "UnsupportedError";
+  }
+}
+
+/**
+ * A write to a store opened read-only (`readonly: true`, or a file this process cannot write); the message
+ * says which store and why it is read-only. Reads work.
+ */
+export class ReadOnlyError extends EngramError {
+  constructor(message: string, options?: EngramErrorOptions) {
+    super("READ_ONLY", message, options);
+    this.name = "ReadOnlyError";
   }
 }

@@ -7,6 +7,7 @@ export {
   ERROR_CODES,
   ModelError,
   NotFoundError,
+  ReadOnlyError,
   ScopeError,
   StorageBusyError,
   StorageError,

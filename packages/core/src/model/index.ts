@@ -33,3 +33,4 @@ export {
   userCube,
 } from "./scope.js";
 export { contextLine, isContextLineOf, ownLine, searchText } from "./search-text.js";
+export { MAX_MESSAGE_BYTES, oversizeMessage, utf8Length, withinTextLimit } from "./text-limits.js";

@@ -11,5 +11,7 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, where
   const issue = result.error.issues[0];
   const path = issue?.path.length ? issue.path.join(".") : "(input)";
   const message = `${where}: ${path}: ${issue?.message ?? "invalid input"}`;
-  throw new ValidationError(message, { details: { path, issues: result.error.issues } });
+  // A custom check's params (e.g. a size limit and the actual size) become details callers can read.
+  const params = issue?.code === "custom" ? issue.params : undefined;
+  throw new ValidationError(message, { details: { ...params, path, issues: result.error.issues } });
 }

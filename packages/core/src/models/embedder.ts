@@ -1,5 +1,6 @@
 import type { EmbeddingModelV3, EmbeddingModelV4 } from "@ai-sdk/provider";
 import { ModelError } from "../errors/index.js";
+import { combineWindows, DEFAULT_WINDOW_OPTIONS, embeddingWindows } from "./embedding-windows.js";
 
 /** Any AI SDK embedding model: OpenAI, OpenAI-compatible servers (Ollama, vLLM), every AI SDK provider. */
 export type EmbeddingModel = EmbeddingModelV4 | EmbeddingModelV3;
@@ -21,39 +22,66 @@ export function normalize(values: ArrayLike<number>): Float32Array {
 }
 
 export interface EmbedderOptions {
-  /** Texts per model call when the model states no limit. Default 64. */
+  /** Texts (windows) per model call when the model states no limit. Default 64. */
   batchSize?: number;
+  /**
+   * A text longer than this many characters is embedded as windows of at most this size whose vectors are
+   * averaged, so no model call sees an unbounded input. Default 8,000.
+   */
+  windowChars?: number;
+  /** Windows embedded per text at most, spread evenly over it; bounds the cost of any text. Default 4. */
+  maxWindows?: number;
 }
 
-/** Adapts an AI SDK embedding model to the engine: batching, normalisation, typed errors. */
+/**
+ * Adapts an AI SDK embedding model to the engine: long texts cut into bounded windows, batching,
+ * normalisation, typed errors.
+ */
 export function embedderFromModel(model: EmbeddingModel, options: EmbedderOptions = {}): Embedder {
   const id = `${model.provider}/${model.modelId}`;
+  const windows = {
+    windowChars: Math.max(1, options.windowChars ?? DEFAULT_WINDOW_OPTIONS.windowChars),
+    maxWindows: Math.max(1, options.maxWindows ?? DEFAULT_WINDOW_OPTIONS.maxWindows),
+  };
+  const embedValues = async (texts: readonly string[]): Promise<Float32Array[]> => {
+    const limit = await model.maxEmbeddingsPerCall;
+    const size = Math.max(
+      1,
+      Math.min(limit && Number.isFinite(limit) ? limit : Infinity, options.batchSize ?? 64),
+    );
+    const out: Float32Array[] = [];
+    for (let i = 0; i < texts.length; i += size) {
+      const values = texts.slice(i, i + size);
+      let result: { embeddings: number[][] };
+      try {
+        result = (await model.doEmbed({ values })) as { embeddings: number[][] };
+      } catch (cause) {
+        throw new ModelError(`embedding model ${id} failed: ${(cause as Error).message}`, { cause });
+      }
+      if (result.embeddings.length !== values.length) {
+        throw new ModelError(
+          `embedding model ${id} returned ${result.embeddings.length} vectors for ${values.length} texts`,
+        );
+      }
+      for (const e of result.embeddings) out.push(normalize(e));
+    }
+    return out;
+  };
   return {
     id,
     async embed(texts) {
       if (texts.length === 0) return [];
-      const limit = await model.maxEmbeddingsPerCall;
-      const size = Math.max(
-        1,
-        Math.min(limit && Number.isFinite(limit) ? limit : Infinity, options.batchSize ?? 64),
-      );
-      const out: Float32Array[] = [];
-      for (let i = 0; i < texts.length; i += size) {
-        const values = texts.slice(i, i + size);
-        let result: { embeddings: number[][] };
-        try {
-          result = (await model.doEmbed({ values })) as { embeddings: number[][] };
-        } catch (cause) {
-          throw new ModelError(`embedding model ${id} failed: ${(cause as Error).message}`, { cause });
-        }
-        if (result.embeddings.length !== values.length) {
-          throw new ModelError(
-            `embedding model ${id} returned ${result.embeddings.length} vectors for ${values.length} texts`,
-          );
-        }
-        for (const e of result.embeddings) out.push(normalize(e));
-      }
-      return out;
+      const parts = texts.map((text) => embeddingWindows(text, windows));
+      const vectors = await embedValues(parts.flat());
+      let next = 0;
+      return parts.map((windowsOfText) => {
+        const own = vectors.slice(next, next + windowsOfText.length);
+        next += windowsOfText.length;
+        return combineWindows(
+          own,
+          windowsOfText.map((w) => w.length),
+        );
+      });
     },
   };
 }

@@ -144,3 +144,42 @@ describe("WriteBehind", () => {
     expect(failures.at(-1)?.failure).toMatchObject({ label: "late", willRetry: false });
   });
 });
+
+describe("WriteBehind.write", () => {
+  it("resolves true once the write is stored", async () => {
+    const done: string[] = [];
+    const queue = new WriteBehind();
+    const stored = queue.write("a", async () => void done.push("a"));
+    expect(done).toEqual([]);
+    expect(await stored).toBe(true);
+    expect(done).toEqual(["a"]);
+    expect(queue.pending).toBe(0);
+  });
+
+  it("resolves false after a failed first try and keeps retrying the write", async () => {
+    const done: string[] = [];
+    const { failures, onError } = recorder();
+    const queue = new WriteBehind({ retryDelayMs: () => 1, onError });
+    expect(await queue.write("flaky", flaky(2, done, "flaky"))).toBe(false);
+    await queue.idle();
+    expect(done).toEqual(["flaky"]);
+    expect(failures).toHaveLength(2);
+  });
+
+  it("does not hold its caller while earlier writes wait out a retry", async () => {
+    const done: string[] = [];
+    const queue = new WriteBehind({ retryDelayMs: () => 60_000, onError: () => {} });
+    expect(await queue.write("stuck", flaky(1, done, "stuck"))).toBe(false);
+    const started = Date.now();
+    expect(await queue.write("next", async () => void done.push("next"))).toBe(false);
+    expect(Date.now() - started).toBeLessThan(1000);
+    await queue.close();
+    expect(done).toEqual(["stuck", "next"]);
+  });
+
+  it("resolves false for a write refused after close()", async () => {
+    const queue = new WriteBehind({ onError: () => {} });
+    await queue.close();
+    expect(await queue.write("late", async () => {})).toBe(false);
+  });
+});

@@ -30,9 +30,9 @@ export interface WriteBehindOptions {
 
 const groups = new WeakMap<object, Set<WriteBehind>>();
 
-const PERMANENT = new Set(["INVALID_INPUT", "SCOPE_REQUIRED", "CLOSED"]);
+const PERMANENT = new Set(["INVALID_INPUT", "SCOPE_REQUIRED", "CLOSED", "READ_ONLY"]);
 
-/** Errors that another try cannot fix are not retried: bad input, a missing user, a closed engine. */
+/** Errors that another try cannot fix are not retried: bad input, a missing user, a closed or read-only store. */
 export function isRetryableWriteError(error: unknown): boolean {
   return !(EngramError.isInstance(error) && PERMANENT.has(error.code));
 }
@@ -52,12 +52,15 @@ interface Pending {
   readonly label: string;
   readonly write: () => Promise<unknown>;
   attempts: number;
+  /** Told once, after the first try (true: stored), for `write()` callers waiting on it. */
+  tried?: ((stored: boolean) => void) | undefined;
 }
 
 /**
- * Writes that must not hold up or fail their caller (a chat turn written back after the model answered):
- * queued in memory, run one at a time in order, retried with back-off when they fail. Once a write
- * resolves it is as durable as the engine made it; until then it lives only in this process.
+ * Writes that must not fail their caller (a chat turn written back after the model answered): queued in
+ * memory, run one at a time in order, retried with back-off when they fail. A write is only in this
+ * process until its first successful try, so a caller that must not lose it awaits `write()`, which
+ * resolves after that try; `enqueue()` returns at once.
  */
 export class WriteBehind {
   private readonly queue: Pending[] = [];
@@ -94,6 +97,23 @@ export class WriteBehind {
 
   /** Queues a write; returns at once. After `close()` the write is refused (reported through `onError`). */
   enqueue(label: string, write: () => Promise<unknown>): void {
+    this.add(label, write);
+  }
+
+  /**
+   * Queues a write and resolves after its first try: true when it was stored, false when it failed (it is
+   * retried) or was refused. When earlier writes are waiting out a retry the store is failing, so it
+   * resolves false at once rather than hold the caller. Never rejects.
+   */
+  write(label: string, write: () => Promise<unknown>): Promise<boolean> {
+    return new Promise((resolve) => {
+      const retrying = this.timer !== null;
+      this.add(label, write, retrying ? undefined : resolve);
+      if (retrying || this.closed) resolve(false);
+    });
+  }
+
+  private add(label: string, write: () => Promise<unknown>, tried?: (stored: boolean) => void): void {
     if (this.closed) {
       this.options.onError(new EngramError("CLOSED", "the write queue is closed"), {
         label,
@@ -108,9 +128,10 @@ export class WriteBehind {
       if (dropped) {
         const error = new EngramError("STORAGE", `more than ${this.options.maxPending} writes waiting`);
         this.options.onError(error, { label: dropped.label, attempt: dropped.attempts, willRetry: false });
+        dropped.tried?.(false);
       }
     }
-    this.queue.push({ label, write, attempts: 0 });
+    this.queue.push({ label, write, attempts: 0, tried });
     if (!this.running) this.start();
   }
 
@@ -163,10 +184,13 @@ export class WriteBehind {
       try {
         await head.write();
         this.queue.shift();
+        head.tried?.(true);
       } catch (error) {
         const willRetry =
           !this.closed && head.attempts < this.options.maxAttempts && this.options.retryable(error);
         this.options.onError(error, { label: head.label, attempt: head.attempts, willRetry });
+        head.tried?.(false);
+        head.tried = undefined;
         if (!willRetry) this.queue.shift();
         else await this.sleep(this.options.retryDelayMs(head.attempts + 1));
       }

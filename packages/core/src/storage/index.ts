@@ -5,8 +5,10 @@ export {
   type QdrantStorageOptions,
   qdrantStorage,
 } from "./qdrant/index.js";
+export { assertWritable } from "./read-only.js";
 export {
   DEFAULT_DB_PATH,
+  READ_ONLY_SNAPSHOT_MAX_BYTES,
   SqliteStorage,
   type SqliteStorageOptions,
 } from "./sqlite/index.js";

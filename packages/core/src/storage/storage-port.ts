@@ -197,6 +197,11 @@ export interface StorageCapabilities {
 export interface StoragePort {
   readonly backend: string;
   readonly capabilities: StorageCapabilities;
+  /**
+   * Why the store refuses writes (e.g. "the file is not writable by this process"), or null/absent when
+   * it takes them. A read-only store's writes raise a ReadOnlyError; its reads work.
+   */
+  readonly readOnly?: string | null;
 
   write(scope: Scope, batch: WriteBatch): Promise<WriteResult>;
   get(scope: Scope, ids: readonly string[]): Promise<MemoryRecord[]>;

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { ClosedError, EngramError, StorageError } from "../../errors/index.js";
+import { ClosedError, EngramError, ReadOnlyError, StorageError } from "../../errors/index.js";
 import {
   assertScope,
   cubeKey,
@@ -34,6 +34,7 @@ import { optimize, retryBusy } from "./busy.js";
 import { filterToSql } from "./filter-sql.js";
 import { FullTextSearch } from "./full-text-search.js";
 import { openDatabase } from "./open-database.js";
+import { openReadOnly, readOnlyReason } from "./open-store.js";
 import { RecordCache } from "./record-cache.js";
 import { type HistoryRow, type KvRow, kvRowToEntry, rowToVersion } from "./row-mapping.js";
 import { EdgeMemory } from "./sqlite-edges.js";
@@ -54,7 +55,16 @@ export interface SqliteStorageOptions {
   durability?: "full" | "normal";
   /** Clock for system times the backend stamps itself (job and key-value times). */
   now?: () => Date;
+  /**
+   * `true`: open for reading only; writes raise a ReadOnlyError and no file is created beside the store.
+   * Default: read-only when this process cannot write the file (or create its -wal), else read-write.
+   * `false`: always read-write.
+   */
+  readonly?: boolean;
 }
+
+/** Operations that change the file; a read-only store refuses them before touching SQLite. */
+const WRITES = new Set(["write", "claimJobs", "renewJob", "completeJob", "failJob", "forgetUser"]);
 
 export const DEFAULT_DB_PATH = ".engram/engram.db";
 
@@ -68,6 +78,8 @@ export class SqliteStorage implements StoragePort {
     multiProcess: true,
   };
   readonly path: string;
+  /** Why the store is read-only (e.g. "the file is not writable by this process"), or null. */
+  readonly readOnly: string | null;
   private readonly db: Database.Database;
   private readonly writes: WriteStatements;
   private readonly vectors: VectorCache;
@@ -83,7 +95,21 @@ export class SqliteStorage implements StoragePort {
   constructor(options: SqliteStorageOptions = {}) {
     this.path = options.path ?? DEFAULT_DB_PATH;
     this.now = options.now ?? (() => new Date());
-    this.db = openDatabase(this.path, options.durability ?? "full");
+    this.readOnly = readOnlyReason(this.path, options.readonly);
+    if (this.readOnly === null) {
+      this.db = openDatabase(this.path, options.durability ?? "full");
+    } else {
+      try {
+        this.db = openReadOnly(this.path);
+      } catch (cause) {
+        throw new StorageError(
+          `cannot open SQLite store at ${this.path} read-only: ${(cause as Error).message}`,
+          {
+            cause,
+          },
+        );
+      }
+    }
     this.writes = prepareWrites(this.db);
     this.vectors = new VectorCache(this.db);
     this.fullText = new FullTextSearch(this.db, this.writes.blocks, (sql) => this.cached(sql));
@@ -299,7 +325,7 @@ export class SqliteStorage implements StoragePort {
     if (this.closed) return;
     this.closed = true;
     this.vectors.drop();
-    this.run("close", () => optimize(this.db, "optimize"));
+    if (this.readOnly === null) this.run("close", () => optimize(this.db, "optimize"));
     this.db.close();
   }
 
@@ -355,6 +381,12 @@ export class SqliteStorage implements StoragePort {
 
   private open(operation: string): void {
     if (this.closed) throw new ClosedError(`the SQLite store (${operation} on ${this.path})`);
+    if (this.readOnly !== null && WRITES.has(operation)) {
+      throw new ReadOnlyError(
+        `sqlite.${operation}: the SQLite store at ${this.path} is open read-only (${this.readOnly}); ` +
+          "reads work, writes need a store opened for writing",
+      );
+    }
   }
 
   private run<T>(operation: string, fn: () => T): T {

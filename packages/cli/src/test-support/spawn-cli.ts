@@ -1,0 +1,64 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const BIN = join(dirname(fileURLToPath(import.meta.url)), "..", "bin.ts");
+
+export interface CliProcess {
+  readonly child: ChildProcess;
+  /** Resolves when the process has exited, with everything it printed. */
+  readonly done: Promise<{
+    code: number | null;
+    signal: NodeJS.Signals | null;
+    stdout: string;
+    stderr: string;
+  }>;
+}
+
+/** Runs the `engram` binary from source in a child process (as a user's shell would). */
+export function spawnCli(args: readonly string[], env: Record<string, string> = {}): CliProcess {
+  const child = spawn(process.execPath, ["--conditions=@engram/source", "--import", "tsx", BIN, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.setEncoding("utf8").on("data", (c: string) => {
+    stdout += c;
+  });
+  child.stderr?.setEncoding("utf8").on("data", (c: string) => {
+    stderr += c;
+  });
+  const done = new Promise<{
+    code: number | null;
+    signal: NodeJS.Signals | null;
+    stdout: string;
+    stderr: string;
+  }>((resolve) => child.once("close", (code, signal) => resolve({ code, signal, stdout, stderr })));
+  return { child, done };
+}
+
+/** Polls until `path` exists (the child has opened the store), failing if the child exits first. */
+export async function waitForFile(path: string, cli: CliProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!existsSync(path)) {
+    if (cli.child.exitCode !== null)
+      throw new Error(`the CLI exited before ${path} appeared: ${(await cli.done).stderr}`);
+    if (Date.now() > deadline) throw new Error(`${path} did not appear within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** A JSONL file of `count` turns of one session, each about `chars` characters: minutes of embedding. */
+export function longIngestFile(path: string, count = 300, chars = 2000): string {
+  const sentence = "We talked about gardens, rivers and the old bakery on the corner. ";
+  const lines = Array.from({ length: count }, (_, i) =>
+    JSON.stringify({
+      role: i % 2 ? "assistant" : "user",
+      content: `Turn ${i}. ${sentence.repeat(Math.ceil(chars / sentence.length))}`,
+    }),
+  );
+  writeFileSync(path, `${lines.join("\n")}\n`);
+  return path;
+}
