@@ -31,7 +31,10 @@ async function lockedStore(): Promise<{ path: string; store: string; jsonl: stri
   chmodSync(dir.path, 0o755);
   const path = join(store, "engram.db");
   const engram = await createEngram({ path, embedder: hashEmbeddingModel(), background: false });
-  await engram.add({ userId: "u", messages: [{ role: "user", content: "My sister Maria lives in Porto." }] });
+  await engram.add({
+    userId: "u",
+    messages: [{ role: "user", content: "The tram in Porto was lovely yesterday." }],
+  });
   await engram.flush();
   await engram.close();
   const jsonl = join(dir.path, "more.jsonl");
@@ -60,7 +63,7 @@ describe("a store file this process cannot write (0444 in a 0555 directory)", ()
     const report = runReader(path, jsonl);
     expect(report).toMatchObject({
       readOnly: "the file is not writable by this process",
-      hits: ["My sister Maria lives in Porto."],
+      hits: ["The tram in Porto was lovely yesterday."],
       context: true,
       listed: 1,
       exported: 1,

@@ -12,8 +12,8 @@ const engram = await createEngram({ path, embedder: hashEmbeddingModel() });
 const listed = await engram.memories.list({ userId: "u", kinds: ["message"] });
 const report: Record<string, unknown> = {
   readOnly: engram.readOnly,
-  hits: (await engram.search({ userId: "u", query: "sister Porto" })).map((h) => h.memory.text),
-  context: (await engram.retrieve({ userId: "u", query: "Where does my sister live?" })).text.includes(
+  hits: (await engram.search({ userId: "u", query: "tram Porto" })).map((h) => h.memory.text),
+  context: (await engram.retrieve({ userId: "u", query: "How was the tram in Porto?" })).text.includes(
     "Porto",
   ),
   listed: listed.length,
@@ -27,7 +27,7 @@ const report: Record<string, unknown> = {
 await engram.close();
 const id = listed[0]?.id ?? "";
 const commands: Record<string, string[]> = {
-  search: ["search", "--user", "u", "sister"],
+  search: ["search", "--user", "u", "tram"],
   list: ["list", "--user", "u"],
   show: ["show", id, "--user", "u"],
   stats: ["stats"],

@@ -164,7 +164,7 @@ describe("add, repeated", () => {
     expect(memories.map((m) => [m.sessionId, m.context])).toEqual([
       ["a", null],
       ["b", null],
-      ["a", "a1"],
+      ["a", "user: a1"],
       ["default", null],
     ]);
   });
