@@ -153,7 +153,12 @@ describe("add", () => {
     expect(other.memories[0]?.context).toBeNull();
 
     // The context is searched with the turn: "sister" finds the reply that follows it.
-    const hits = await engram.search({ userId: "u1", query: "sister", channels: ["fulltext"] });
+    const hits = await engram.search({
+      userId: "u1",
+      query: "sister",
+      channels: ["fulltext"],
+      kinds: ["message"],
+    });
     expect(hits.map((h) => h.id).sort()).toEqual(["mem_1", "mem_2"]);
   });
 

@@ -95,7 +95,12 @@ describe("the message size limit", () => {
     const values = embedded.flat();
     expect(Math.max(...values.map((v) => v.length))).toBeLessThanOrEqual(8000);
     expect(values.length).toBeLessThanOrEqual(4);
-    const hits = await engram.search({ userId: "u", query: "sister bakery Lisbon", channels: ["vector"] });
+    const hits = await engram.search({
+      userId: "u",
+      query: "sister bakery Lisbon",
+      channels: ["vector"],
+      kinds: ["message"],
+    });
     expect(hits).toHaveLength(1);
   });
 });

@@ -53,7 +53,7 @@ describe("a store opened with readonly: true", () => {
     const engram: Engram = await createEngram({ path, readonly: true, embedder: hashEmbeddingModel() });
     try {
       expect(engram.readOnly).toBe("opened with readonly: true");
-      const hits = await engram.search({ userId: "u", query: "sister Porto" });
+      const hits = await engram.search({ userId: "u", query: "sister Porto", kinds: ["message"] });
       expect(hits[0]?.memory.text).toContain("Maria");
       const context = await engram.retrieve({ userId: "u", query: "Where does my sister live?" });
       expect(context.text).toContain("Porto");
