@@ -3,7 +3,6 @@ import {
   closeSync,
   constants,
   existsSync,
-  mkdirSync,
   openSync,
   readFileSync,
   readSync,
@@ -11,6 +10,7 @@ import {
 } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
+import { StorageError } from "../../errors/index.js";
 import { assertSchemaSupported, migrate, SCHEMA_VERSION } from "./migrations.js";
 
 /**
@@ -98,5 +98,16 @@ export function openReadOnly(path: string): Database.Database {
   } catch (error) {
     db.close();
     throw error;
+  }
+}
+
+/** `openReadOnly`, its failure reported as a `StorageError` naming the file, as `openDatabase` does. */
+export function openReadOnlyStore(path: string): Database.Database {
+  try {
+    return openReadOnly(path);
+  } catch (cause) {
+    throw new StorageError(`cannot open SQLite store at ${path} read-only: ${(cause as Error).message}`, {
+      cause,
+    });
   }
 }

@@ -34,7 +34,7 @@ import { optimize, retryBusy } from "./busy.js";
 import { filterToSql } from "./filter-sql.js";
 import { FullTextSearch } from "./full-text-search.js";
 import { openDatabase } from "./open-database.js";
-import { openReadOnly, readOnlyReason } from "./open-store.js";
+import { openReadOnlyStore, readOnlyReason } from "./open-store.js";
 import { RecordCache } from "./record-cache.js";
 import { type HistoryRow, type KvRow, kvRowToEntry, rowToVersion } from "./row-mapping.js";
 import { EdgeMemory } from "./sqlite-edges.js";
@@ -96,20 +96,10 @@ export class SqliteStorage implements StoragePort {
     this.path = options.path ?? DEFAULT_DB_PATH;
     this.now = options.now ?? (() => new Date());
     this.readOnly = readOnlyReason(this.path, options.readonly);
-    if (this.readOnly === null) {
-      this.db = openDatabase(this.path, options.durability ?? "full");
-    } else {
-      try {
-        this.db = openReadOnly(this.path);
-      } catch (cause) {
-        throw new StorageError(
-          `cannot open SQLite store at ${this.path} read-only: ${(cause as Error).message}`,
-          {
-            cause,
-          },
-        );
-      }
-    }
+    this.db =
+      this.readOnly === null
+        ? openDatabase(this.path, options.durability ?? "full")
+        : openReadOnlyStore(this.path);
     this.writes = prepareWrites(this.db);
     this.vectors = new VectorCache(this.db);
     this.fullText = new FullTextSearch(this.db, this.writes.blocks, (sql) => this.cached(sql));
