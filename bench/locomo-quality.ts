@@ -190,6 +190,17 @@ if (isMain) {
     { name: "question 1", options: { retrieval: { questionPrior: 1 } } },
     { name: "question 2", options: { retrieval: { questionPrior: 2 } } },
     { name: "question 3", options: { retrieval: { questionPrior: 3 } } },
+    { name: "range 1", options: { retrieval: { rangePrior: 1 } } },
+    { name: "range 5", options: { retrieval: { rangePrior: 5 } } },
+    { name: "vector weight 0.8", options: { fusion: { weights: { fulltext: 1, vector: 0.8 } } } },
+    { name: "vector weight 1.25", options: { fusion: { weights: { fulltext: 1, vector: 1.25 } } } },
+    { name: "time off", options: { retrieval: { whenPrior: 0, rangePrior: 0, timeNotes: false } } },
+    { name: "when prior off", options: { retrieval: { whenPrior: 0 } } },
+    { name: "range prior off", options: { retrieval: { rangePrior: 0 } } },
+    { name: "time notes off", options: { retrieval: { timeNotes: false } } },
+    { name: "when 0.5", options: { retrieval: { whenPrior: 0.5 } } },
+    { name: "when 1", options: { retrieval: { whenPrior: 1 } } },
+    { name: "when 3", options: { retrieval: { whenPrior: 3 } } },
   ];
 
   for (const v of variants.filter((v) => !values.variant || values.variant.includes(v.name))) {

@@ -8,6 +8,7 @@ import {
   type Scope,
   userCube,
 } from "../model/index.js";
+import { resolveTimeMentions } from "../retrieval/index.js";
 import type { NewJob } from "../storage/index.js";
 import { embedJob, embedRecords } from "../updating/embed-records.js";
 import type { EngineContext } from "../updating/engine-context.js";
@@ -40,6 +41,16 @@ async function previousLine(
 }
 
 /**
+ * The turn's relative dates resolved against the time it was said (`metadata.times`), so "last Saturday"
+ * still means the right day when it is read a year later. Metadata the caller set under `times` wins.
+ */
+function withTimes(metadata: Record<string, unknown>, text: string, at: string): Record<string, unknown> {
+  if ("times" in metadata) return metadata;
+  const times = resolveTimeMentions(text, new Date(at));
+  return times.length ? { ...metadata, times } : metadata;
+}
+
+/**
  * Stores raw dialogue turns: one `message` memory each, searchable as soon as this returns. The call is
  * one write: every new message with its history and queued work, or nothing. Messages already stored
  * under their id (see assignMessageIds) are left as they were, so a retried call stores nothing twice.
@@ -69,7 +80,7 @@ export async function addMessages(ctx: EngineContext, raw: AddInput): Promise<Ad
         name: m.name ?? null,
         text: m.content,
         context: contexts.get(sessionId) ?? null,
-        metadata: m.metadata ?? {},
+        metadata: withTimes(m.metadata ?? {}, m.content, m.at ?? input.at ?? now),
         validFrom: m.at ?? input.at ?? now,
       },
       now,

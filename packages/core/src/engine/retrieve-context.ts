@@ -1,14 +1,20 @@
 import { z } from "zod";
 import { type AssembledContext, assembleContext, DEFAULT_CONTEXT_BUDGET } from "../generation/index.js";
 import { cubeSchema, idString, type MemoryRecord, parseInput, type Scope } from "../model/index.js";
-import { rerank } from "../retrieval/index.js";
+import {
+  embedQuery,
+  rankContext,
+  type SearchResult,
+  segmentOf,
+  storedTimeMentions,
+  timeNote,
+} from "../retrieval/index.js";
 import { segmentHeat } from "../updating/heat.js";
 import { groupPages } from "../updating/pages.js";
 import { segmentState } from "../updating/segment-record.js";
 import type { TierContext } from "../updating/tier-context.js";
 import { type ProfileTrait, readProfile } from "./profile.js";
 import { timeSchema } from "./schemas.js";
-import { embedQuery, type SearchResult, searchMemories } from "./search-memories.js";
 
 export const retrieveInputSchema = z.object({
   userId: idString,
@@ -51,27 +57,6 @@ async function recentTurns(ctx: TierContext, scope: Scope): Promise<MemoryRecord
   }
 }
 
-/** Second stage: pages inside the best segments, searched among their members only. */
-async function pagesInSegments(
-  ctx: TierContext,
-  input: { userId: string; query: string; queryVector?: Float32Array },
-  segments: SearchResult[],
-) {
-  const scope = { userId: input.userId };
-  const members = segments.length
-    ? await ctx.storage.edges(scope, { to: segments.map((s) => s.id), type: "part_of" })
-    : [];
-  if (members.length === 0) return { pages: [] as SearchResult[], owner: new Map<string, string>() };
-  const owner = new Map(members.map((e) => [e.from, e.to]));
-  const inside = await searchMemories(ctx, {
-    ...input,
-    k: ctx.policy.retrievePages,
-    kinds: ["message"],
-    ids: [...owner.keys()],
-  });
-  return { pages: inside, owner };
-}
-
 /**
  * The memory context for a query: profile, relevant facts, retrieved pages (directly and through their
  * segments), recent short-term turns; assembled within the token budget. Visits to segments are queued.
@@ -85,31 +70,22 @@ export async function retrieveContext(
   const scope = { userId: input.userId };
   // The query is embedded once for every search below.
   const vector = await embedQuery(ctx, input.query);
-  const base = {
-    userId: input.userId,
-    query: input.query,
-    ...(vector ? { queryVector: vector } : {}),
-    ...(input.at ? { at: input.at } : {}),
+  const filter = {
+    ...(input.at ? { at: input.at } : { current: true }),
     ...(input.cubes ? { cubes: input.cubes } : {}),
   };
   const stages = ctx.retrieval;
-  const turns = Math.max(ctx.policy.retrievePages, stages.contextTurns);
-  const [profile, facts, segments, direct, recent] = await Promise.all([
+  const [profile, ranked, recent] = await Promise.all([
     readProfile(ctx.storage, scope, input.at),
-    searchMemories(ctx, { ...base, k: ctx.policy.retrieveFacts, kinds: ["fact"] }),
-    stages.segments
-      ? searchMemories(ctx, { ...base, k: ctx.policy.retrieveSegments, kinds: ["segment"] })
-      : Promise.resolve([] as SearchResult[]),
-    // Feedback only here: it fills a 40-turn context better but orders the first ten worse.
-    searchMemories(ctx, { ...base, k: turns, kinds: ["message"] }, { feedback: stages.feedback }),
+    rankContext(
+      { ...ctx, segmentHeat: (s, now) => segmentHeat(segmentState(s), now, ctx.policy) },
+      { scope, text: input.query, vector, filter },
+    ),
     recentTurns(ctx, scope),
   ]);
-  const staged = await pagesInSegments(ctx, base, segments);
-  // A fact's evidence turns rank just after the best direct hits: they are what the fact was read from.
-  const head = direct.slice(0, ctx.policy.retrievePages);
-  const evidence = stages.factEvidence ? await evidenceTurns(ctx, scope, facts, head.at(-1)?.score ?? 0) : [];
-  const merged = dedupe([...head, ...evidence, ...direct.slice(head.length), ...staged.pages]);
-  const pages = stages.rerank ? await rerankPages(ctx, scope, merged, staged.owner) : merged;
+  const { facts, segments, pages } = ranked;
+  const noteOf = (m: MemoryRecord) =>
+    stages.timeNotes ? timeNote(storedTimeMentions(m.metadata)) || null : null;
   const context = assembleContext({
     now: ctx.clock().toISOString(),
     profile: profile.map((t) => ({ key: t.key, value: t.value, confidence: t.confidence })),
@@ -129,10 +105,11 @@ export async function retrieveContext(
       score: p.score,
       sessionId: p.memory.sessionId,
       before: leadOf(p.memory, stages.neighbours),
+      note: noteOf(p.memory),
     })),
     recent: recent
       .slice(recent.length - Math.min(recent.length, stages.recentTurns))
-      .map((m) => ({ id: m.id, text: m.text, role: m.role, name: m.name, at: m.validFrom })),
+      .map((m) => ({ id: m.id, text: m.text, role: m.role, name: m.name, at: m.validFrom, note: noteOf(m) })),
     budgetTokens: input.budgetTokens,
   });
   // A segment is visited when the context shows one of its pages (found directly or through it).
@@ -141,98 +118,16 @@ export async function retrieveContext(
     ...new Set(
       pages
         .filter((p) => shown.has(p.id))
-        .map((p) => staged.owner.get(p.id) ?? p.memory.metadata.segment)
-        .filter((s): s is string => typeof s === "string"),
+        .map((p) => segmentOf(p.memory, ranked.owner))
+        .filter((s): s is string => s !== null),
     ),
   ];
   if (visited.length) await onVisit(input.userId, visited);
   return { profile, facts, segments, pages, recent, context, text: context.text };
 }
 
-const segmentOf = (p: SearchResult, owner: Map<string, string>) => {
-  const s = owner.get(p.id) ?? p.memory.metadata.segment;
-  return typeof s === "string" ? s : null;
-};
-
-/**
- * Heat boost (pages of hot segments), relative threshold and MMR over the retrieved pages. The returned
- * scores encode the new order, which is what the context assembly ranks by.
- */
-async function rerankPages(
-  ctx: TierContext,
-  scope: Scope,
-  pages: SearchResult[],
-  owner: Map<string, string>,
-) {
-  if (pages.length === 0) return pages;
-  const segmentIds = [
-    ...new Set(pages.map((p) => segmentOf(p, owner)).filter((s): s is string => s !== null)),
-  ];
-  const now = ctx.clock();
-  const heat = new Map(
-    (await ctx.storage.get(scope, segmentIds)).map((s) => [
-      s.id,
-      segmentHeat(segmentState(s), now, ctx.policy),
-    ]),
-  );
-  const vectors = await ctx.storage.getVectors(
-    scope,
-    pages.map((p) => p.id),
-  );
-  const boost = (p: SearchResult) => {
-    const h = heat.get(segmentOf(p, owner) ?? "") ?? 0;
-    return ctx.policy.heatBoost * Math.min(1, h / Math.max(ctx.policy.heatThreshold, 1e-9));
-  };
-  const order = rerank(
-    pages.map((p) => ({ id: p.id, score: p.score, vector: vectors.get(p.id) ?? null, boost: boost(p) })),
-    { k: pages.length, lambda: ctx.policy.mmrLambda, relativeThreshold: ctx.policy.relativeThreshold },
-  );
-  const byId = new Map(pages.map((p) => [p.id, p]));
-  return order.map((id, i) => ({ ...(byId.get(id) as SearchResult), score: order.length - i }));
-}
-
-function dedupe(results: SearchResult[]): SearchResult[] {
-  const seen = new Set<string>();
-  return results.filter((r) => !seen.has(r.id) && seen.add(r.id));
-}
-
 /** The turn a retrieved turn answers (its session's turn before it), when the context should show it. */
 function leadOf(memory: MemoryRecord, neighbours: TierContext["retrieval"]["neighbours"]): string | null {
   if (neighbours === "off" || !memory.context) return null;
   return neighbours === "always" || memory.context.includes("?") ? memory.context : null;
-}
-
-/** The turns the retrieved facts were extracted from (`metadata.evidence`), best fact first. */
-async function evidenceTurns(
-  ctx: TierContext,
-  scope: Scope,
-  facts: SearchResult[],
-  score: number,
-): Promise<SearchResult[]> {
-  const ids = [
-    ...new Set(
-      facts.flatMap((f) => {
-        const evidence = f.memory.metadata.evidence;
-        return Array.isArray(evidence) ? evidence.filter((id): id is string => typeof id === "string") : [];
-      }),
-    ),
-  ];
-  if (ids.length === 0) return [];
-  const records = new Map((await ctx.storage.get(scope, ids)).map((r) => [r.id, r]));
-  return ids.flatMap((id) => {
-    const memory = records.get(id);
-    if (!memory || memory.kind !== "message" || memory.expiredAt) return [];
-    return [
-      {
-        id,
-        text: memory.text,
-        score,
-        kind: memory.kind,
-        tier: memory.tier,
-        at: memory.validFrom,
-        channels: {},
-        memory,
-      },
-    ];
-  });
 }

@@ -38,12 +38,12 @@ export function buildCandidates(input: ContextInput): ContextCandidates {
     pages: prepare(
       byDescending(input.pages, (p) => p.score),
       (p) => p.id,
-      (p) => ({ head: pageHead(p), text: p.text }),
+      (p) => ({ head: pageHead(p), text: p.note ? `${p.text}${p.note}` : p.text }),
     ),
     recent: prepare(
       input.recent.map((item, rank) => ({ item, rank })).reverse(),
       (r) => r.id,
-      (r) => ({ head: turnHead(r, true), text: r.text }),
+      (r) => ({ head: turnHead(r, true), text: r.note ? `${r.text}${r.note}` : r.text }),
     ),
   };
 }

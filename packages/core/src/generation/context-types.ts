@@ -19,6 +19,8 @@ export interface ContextTurn {
   role: string | null;
   name: string | null;
   at: string | null;
+  /** Shown after the text: what its relative dates resolve to, `(yesterday = 7 May 2023)`. */
+  note?: string | null;
 }
 export interface ContextPage extends ContextTurn {
   score: number;

@@ -1,3 +1,4 @@
+export { type ChannelAnswers, type ChannelQuery, embedQuery, runChannels } from "./channels.js";
 export { applyContentPrior, contentWeight } from "./content-prior.js";
 export {
   CHANNELS,
@@ -10,6 +11,25 @@ export {
   fuseRankings,
 } from "./fuse-rankings.js";
 export { rocchio } from "./query-feedback.js";
+export {
+  asResult,
+  type FusionSettings,
+  type QueryPorts,
+  type RetrievePolicy,
+  type RetrievePorts,
+  type SearchResult,
+} from "./query-ports.js";
 export { type RerankCandidate, type RerankOptions, rerank } from "./rerank.js";
+export { rerankPages, segmentOf } from "./rerank-pages.js";
 export { type RetrievalConfig, type RetrievalOptions, retrievalConfigSchema } from "./retrieval-config.js";
+export {
+  factEvidenceTurns,
+  type RankedContext,
+  type RetrieveQuery,
+  rankContext,
+  turnsInSegments,
+} from "./retrieve-pipeline.js";
+export { applyPriors, expandByFeedback, rankMemories } from "./search-pipeline.js";
 export { applySpeakerPrior, namedSpeakers } from "./speaker-prior.js";
+export { resolveTimeMentions, storedTimeMentions, type TimeMention, timeNote } from "./time-mentions.js";
+export { applyTimePrior, asksWhen, queryTimeRange, type TimeRange } from "./time-prior.js";

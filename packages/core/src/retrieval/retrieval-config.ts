@@ -28,6 +28,15 @@ export const retrievalConfigSchema = z
     questionPrior: z.number().min(0).max(100).default(2),
     /** Score given to turns said by a speaker the query names (0 turns the prior off). Fused-score units. */
     speakerPrior: z.number().min(0).max(100).default(5),
+    /**
+     * Score given to hits that carry a dated expression ("yesterday", "last May") when the query asks
+     * "when": that turn dates the event, its paraphrases do not. 0 turns the prior off.
+     */
+    whenPrior: z.number().min(0).max(100).default(2),
+    /** Score given to hits said in, or mentioning a date in, a span the query names ("in May 2023"). */
+    rangePrior: z.number().min(0).max(100).default(3),
+    /** Retrieved turns show what their relative dates resolve to: `(yesterday = 7 May 2023)`. */
+    timeNotes: z.boolean().default(true),
     /** The turns a retrieved fact was extracted from join the retrieved turns. */
     factEvidence: z.boolean().default(false),
     /**

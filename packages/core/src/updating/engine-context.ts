@@ -1,6 +1,6 @@
 import type { Clock, IdGenerator } from "../model/index.js";
 import type { Embedder } from "../models/index.js";
-import type { FusionMethod, RetrievalConfig } from "../retrieval/index.js";
+import type { FusionSettings, RetrievalConfig } from "../retrieval/index.js";
 import type { StoragePort } from "../storage/index.js";
 
 /** What every engine operation needs; built once by createEngram(). */
@@ -10,14 +10,7 @@ export interface EngineContext {
   readonly embedder: Embedder | null;
   readonly clock: Clock;
   readonly ids: IdGenerator;
-  readonly fusion: {
-    readonly method: FusionMethod;
-    readonly weights: { readonly fulltext: number; readonly vector: number };
-    readonly candidates: number;
-    readonly textCandidates: number;
-    readonly vectorCandidates: number;
-    readonly approximateCandidates: number;
-  };
+  readonly fusion: FusionSettings;
   /** The stages and sizes of the query path behind `retrieve`. */
   readonly retrieval: RetrievalConfig;
   /** Index each message together with the turn before it in its session. */

@@ -11,7 +11,7 @@ import {
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { StorageError } from "../../errors/index.js";
-import { assertSchemaSupported, migrate, SCHEMA_VERSION } from "./migrations.js";
+import { assertSchemaSupported, SCHEMA_VERSION } from "./migrations.js";
 
 /**
  * Largest file read into memory for a read-only open that can create no file beside it (see

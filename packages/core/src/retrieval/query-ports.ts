@@ -1,0 +1,77 @@
+import type { Clock, MemoryRecord } from "../model/index.js";
+import type { Embedder } from "../models/index.js";
+import type { StoragePort } from "../storage/index.js";
+import type { Channel, ChannelScore, FusionMethod } from "./fuse-rankings.js";
+import type { RetrievalConfig } from "./retrieval-config.js";
+
+/** How the channels are fused and how many candidates each lists. */
+export interface FusionSettings {
+  readonly method: FusionMethod;
+  readonly weights: { readonly fulltext: number; readonly vector: number };
+  readonly candidates: number;
+  readonly textCandidates: number;
+  readonly vectorCandidates: number;
+  readonly approximateCandidates: number;
+}
+
+/**
+ * What the query path reads through: storage answers channel queries (full-text, vector, their statistics)
+ * and lookups by id or edge, nothing more; ranking happens here, in `retrieval/`.
+ */
+export interface QueryPorts {
+  readonly storage: Pick<
+    StoragePort,
+    "textSearch" | "textStats" | "vectorSearch" | "vectorStats" | "get" | "getVectors" | "edges"
+  >;
+  /** null: full-text only. */
+  readonly embedder: Embedder | null;
+  readonly fusion: FusionSettings;
+  readonly retrieval: RetrievalConfig;
+  readonly clock: Clock;
+}
+
+/** The sizes and rerank constants of the tier policy that `retrieve` reads. */
+export interface RetrievePolicy {
+  readonly retrievePages: number;
+  readonly retrieveFacts: number;
+  readonly retrieveSegments: number;
+  readonly heatBoost: number;
+  readonly heatThreshold: number;
+  readonly mmrLambda: number;
+  readonly relativeThreshold: number;
+}
+
+/** `retrieve` reads through the query ports, the policy, and the tiers' heat of a segment at a time. */
+export interface RetrievePorts extends QueryPorts {
+  readonly policy: RetrievePolicy;
+  segmentHeat(segment: MemoryRecord, now: Date): number;
+}
+
+/** A memory the query path ranked, with why: the channels that listed it, and its score after every stage. */
+export interface SearchResult {
+  readonly id: string;
+  readonly text: string;
+  /** Fused score after the priors; comparable within one result list only. */
+  readonly score: number;
+  readonly kind: MemoryRecord["kind"];
+  readonly tier: MemoryRecord["tier"];
+  /** Event time of the memory (ISO), or null. */
+  readonly at: string | null;
+  /** Why it was found: each channel that returned it, with its rank and raw score. */
+  readonly channels: Partial<Record<Channel, ChannelScore>>;
+  readonly memory: MemoryRecord;
+}
+
+/** A memory as a result of the query path, at `score`. */
+export function asResult(memory: MemoryRecord, score: number, channels: SearchResult["channels"] = {}) {
+  return {
+    id: memory.id,
+    text: memory.text,
+    score,
+    kind: memory.kind,
+    tier: memory.tier,
+    at: memory.validFrom,
+    channels,
+    memory,
+  } satisfies SearchResult;
+}

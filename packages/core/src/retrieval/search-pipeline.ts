@@ -1,0 +1,126 @@
+import type { MemoryRecord } from "../model/index.js";
+import { type ChannelQuery, runChannels } from "./channels.js";
+import { applyContentPrior } from "./content-prior.js";
+import type { FusedHit } from "./fuse-rankings.js";
+import { rocchio } from "./query-feedback.js";
+import { asResult, type QueryPorts, type SearchResult } from "./query-ports.js";
+import type { RetrievalConfig } from "./retrieval-config.js";
+import { applySpeakerPrior } from "./speaker-prior.js";
+import { storedTimeMentions } from "./time-mentions.js";
+import { applyTimePrior, queryTimeRange } from "./time-prior.js";
+
+/** Best hits whose vectors the feedback moves the query toward. */
+const FEEDBACK_HITS = 3;
+
+/** Candidates the priors re-rank at least. */
+const PRIOR_WINDOW = 60;
+
+/**
+ * Stage 2, query expansion by pseudo-relevance feedback (Rocchio): the query vector moves toward the best
+ * hits' vectors and the vector channel runs again, reaching turns about the same thing that share no words
+ * with the query. `weight` 0 leaves the fused list as it is.
+ */
+export async function expandByFeedback(
+  ports: QueryPorts,
+  q: ChannelQuery,
+  answers: Awaited<ReturnType<typeof runChannels>>,
+  weight: number,
+): Promise<FusedHit[]> {
+  if (!q.vector || weight <= 0 || answers.fused.length === 0) return answers.fused;
+  const best = answers.fused.slice(0, FEEDBACK_HITS).map((f) => f.id);
+  const vectors = [...(await ports.storage.getVectors(q.scope, best)).values()];
+  return vectors.length ? answers.fuse(rocchio(q.vector, vectors, weight)) : answers.fused;
+}
+
+/**
+ * Stage 2b, time channel: for a query naming a span ("in May 2023", "on October 13, 2023"), the channels
+ * run again within it, and its hits that the window lacks join the window's end, in their order. The
+ * range prior then lifts them with the window's turns from that span: a turn said then is a candidate even
+ * when turns from other times match the words better. Off with the range prior, or when the caller set a
+ * time window of their own.
+ */
+export async function addTimeChannel(
+  ports: QueryPorts,
+  q: ChannelQuery,
+  window: readonly FusedHit[],
+): Promise<FusedHit[]> {
+  if (ports.retrieval.rangePrior <= 0 || q.filter.from || q.filter.to || window.length === 0)
+    return [...window];
+  const range = queryTimeRange(q.text, ports.clock());
+  if (!range) return [...window];
+  const to = new Date(new Date(`${range.to}T00:00:00Z`).getTime() - 1).toISOString();
+  const within = await runChannels(ports, { ...q, filter: { ...q.filter, from: range.from, to } });
+  const known = new Set(window.map((f) => f.id));
+  const floor = window.at(-1)?.score ?? 0;
+  const added = within.fused
+    .filter((f) => !known.has(f.id))
+    .slice(0, window.length)
+    .map((f, i) => ({ ...f, score: floor - (i + 1) * 1e-6 }));
+  return [...window, ...added];
+}
+
+/**
+ * Stage 3, priors on the fused scores, each in the fused score's units and each with its switch: content
+ * (acknowledgements sink), question (a turn that asks loses to its answer), speaker (turns by the person
+ * the query names), time (a "when" question lifts turns that carry a date; a named span lifts turns in it).
+ */
+export function applyPriors<T extends { id: string; score: number }>(
+  hits: readonly T[],
+  query: string,
+  records: ReadonlyMap<string, MemoryRecord>,
+  config: RetrievalConfig,
+  now: Date,
+): T[] {
+  const record = (hit: T) => records.get(hit.id);
+  const content = applyContentPrior(
+    hits,
+    (hit) => record(hit)?.text,
+    config.contentPrior,
+    config.questionPrior,
+  );
+  const spoken = applySpeakerPrior(content, query, (hit) => record(hit)?.name, config.speakerPrior);
+  return applyTimePrior(
+    spoken,
+    query,
+    now,
+    (hit) => {
+      const memory = record(hit);
+      return memory && { at: memory.validFrom, times: storedTimeMentions(memory.metadata) };
+    },
+    { when: config.whenPrior, range: config.rangePrior },
+  );
+}
+
+/** Whether any prior is switched on, so that a window wider than k is worth reading. */
+const anyPrior = (c: RetrievalConfig) =>
+  c.contentPrior > 0 || c.speakerPrior > 0 || c.questionPrior > 0 || c.whenPrior > 0 || c.rangePrior > 0;
+
+/**
+ * The ranked search: channels and fusion, optional feedback expansion, priors over a window a few times
+ * wider than k (they can lift a hit from below k), best k first.
+ */
+export async function rankMemories(
+  ports: QueryPorts,
+  q: ChannelQuery,
+  stages: { feedback?: number } = {},
+): Promise<SearchResult[]> {
+  const answers = await runChannels(ports, q);
+  const fused = await expandByFeedback(ports, q, answers, stages.feedback ?? 0);
+  const window = anyPrior(ports.retrieval) ? Math.max(q.k * 3, PRIOR_WINDOW) : q.k;
+  const ranked = await addTimeChannel(ports, q, fused.slice(0, window));
+  const records = new Map(
+    (
+      await ports.storage.get(
+        q.scope,
+        ranked.map((f) => f.id),
+      )
+    ).map((r) => [r.id, r]),
+  );
+  const ordered = applyPriors(ranked, q.text, records, ports.retrieval, ports.clock());
+  return ordered
+    .flatMap((f) => {
+      const memory = records.get(f.id);
+      return memory ? [asResult(memory, f.score, f.channels)] : [];
+    })
+    .slice(0, q.k);
+}

@@ -1,0 +1,105 @@
+import * as chrono from "chrono-node";
+
+/**
+ * A time expression in a turn, resolved against the moment the turn was said: "last Saturday" said on
+ * 8 May 2023 is 2023-05-06. `date` is as precise as the expression: `YYYY-MM-DD`, `YYYY-MM` or `YYYY`.
+ */
+export interface TimeMention {
+  readonly text: string;
+  readonly date: string;
+}
+
+/** Expressions that name a length of time ("for 7 years"), not a moment: chrono reads them as offsets. */
+const DURATION = /^(for|over|in the (past|last))\b/i;
+
+/**
+ * Readings that are no date in conversation: "now" is when the turn was said (its day is shown anyway),
+ * a bare weekday abbreviation is usually a word ("we sat down", "the sun"), "in the day" an idiom.
+ */
+const NOT_A_DATE =
+  /^((right )?now|today|tonight|this (morning|afternoon|evening)|in the day)$|^(sun|sat|mon|tue|wed|thu|fri)\b/i;
+
+/** The moment a parsed component names, at the precision it is certain of; null for a time of day alone. */
+function precise(component: chrono.ParsedComponents): string | null {
+  const iso = [
+    String(component.get("year")).padStart(4, "0"),
+    String(component.get("month")).padStart(2, "0"),
+    String(component.get("day")).padStart(2, "0"),
+  ];
+  // A weekday ("last Saturday") fixes the day although chrono calls the day itself implied.
+  if (component.isCertain("day") || component.isCertain("weekday")) return iso.join("-");
+  if (component.isCertain("month")) return iso.slice(0, 2).join("-");
+  if (component.isCertain("year")) return iso[0] as string;
+  return null;
+}
+
+/** Years named alone ("in 2022"), which chrono leaves out: a 19xx/20xx number after a time preposition. */
+const BARE_YEAR = /\b(?:in|during|since|from|until|by|of|before|after)\s+((?:19|20)\d{2})\b(?![-/:.]\d)/gi;
+
+export function bareYears(text: string): TimeMention[] {
+  return [...text.matchAll(BARE_YEAR)].map((m) => ({ text: m[0], date: m[1] as string }));
+}
+
+/**
+ * The dated expressions in `text` ("yesterday", "last year", "May 2023", "two weeks ago"), resolved
+ * against `at`, the time the text was said. Durations and bare times of day are left out.
+ */
+export function resolveTimeMentions(text: string, at: Date): TimeMention[] {
+  if (Number.isNaN(at.getTime())) return [];
+  const mentions: TimeMention[] = [];
+  const seen = new Set<string>();
+  for (const result of chrono.en.casual.parse(text, { instant: at, timezone: 0 })) {
+    const said = result.text.replace(/[\s,;.]+$/, "");
+    if (DURATION.test(said) || NOT_A_DATE.test(said)) continue;
+    const date = precise(result.start);
+    const key = `${said.toLowerCase()}|${date}`;
+    if (date === null || seen.has(key)) continue;
+    seen.add(key);
+    mentions.push({ text: said, date });
+  }
+  const covered = mentions.map((m) => m.date.slice(0, 4));
+  for (const year of bareYears(text)) if (!covered.includes(year.date)) mentions.push(year);
+  return mentions;
+}
+
+/** The time mentions stored on a memory's metadata by ingest (`metadata.times`), validated. */
+export function storedTimeMentions(metadata: Readonly<Record<string, unknown>>): TimeMention[] {
+  const times = metadata.times;
+  if (!Array.isArray(times)) return [];
+  return times.filter(
+    (t): t is TimeMention =>
+      typeof t === "object" &&
+      t !== null &&
+      typeof (t as TimeMention).text === "string" &&
+      typeof (t as TimeMention).date === "string",
+  );
+}
+
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
+
+/** A resolved date as people write it: `7 May 2023`, `May 2023`, `2023`. */
+export function humanDate(date: string): string {
+  const [year, month, day] = date.split("-");
+  const name = month ? MONTHS[Number(month) - 1] : undefined;
+  if (!name) return year ?? date;
+  return day ? `${Number(day)} ${name} ${year}` : `${name} ${year}`;
+}
+
+/** The note a rendered turn carries after its text: `(yesterday = 7 May 2023)`. */
+export function timeNote(mentions: readonly TimeMention[]): string {
+  if (mentions.length === 0) return "";
+  return ` (${mentions.map((m) => `${m.text} = ${humanDate(m.date)}`).join("; ")})`;
+}
