@@ -125,7 +125,7 @@ export const fusionConfigSchema = z.object({
     .default({ fulltext: 1, vector: 1 }),
   /**
    * Candidates taken from each channel before fusion. Score normalisation is estimated over them, so more
-   * is better up to a point (LoCoMo dev recall@10: 100 -> 0.677, 300 -> 0.687, 1000 -> 0.701).
+   * is better up to a point (docs/decisions/0001-hybrid-search-fusion.md has the figures).
    */
   candidates: z.number().int().min(1).max(10_000).default(1000),
   /**
@@ -143,7 +143,7 @@ export const fusionConfigSchema = z.object({
    * Candidates from the vector channel when the backend answers from an approximate index (SQLite's HNSW
    * graph, from 5,000 vectors of a kind), whose search costs about as many as it lists; the channel's
    * statistics are then estimated from them. With the graph forced on LoCoMo dev, 64, 128 and 256 gave
-   * the same recall@10 (0.7098, 0.7083, 0.7085); see docs/decisions/0001-hybrid-search-fusion.md.
+   * the same recall; see docs/decisions/0001-hybrid-search-fusion.md.
    */
   approximateCandidates: z.number().int().min(1).max(10_000).default(128),
 });
