@@ -115,11 +115,11 @@ export function retrieveGoal(r: LocomoBenchResults): Goal {
 }
 
 export function locomoTables(r: LocomoBenchResults): Table[] {
-  return [
-    peerTable(r),
-    latencyTable(r),
-    ...Object.keys(SPLITS).map((split) => ablationTable(r.ablation, split)),
-  ];
+  // A data file without conversations 3-4 (e.g. one conversation) has an empty check split: no table.
+  const splits = Object.keys(SPLITS).filter((split) =>
+    r.ablation.some((row) => row.split === split && row.questions > 0),
+  );
+  return [peerTable(r), latencyTable(r), ...splits.map((split) => ablationTable(r.ablation, split))];
 }
 
 /** recall@k curves, k = 1..20, one line per system; returns the file name. */
