@@ -17,14 +17,11 @@ import {
   recallAccumulator,
   turnContent,
 } from "@engram/cli/locomo";
-import {
-  createEngram,
-  type Embedder,
-  type EngramOptions,
-  embedderFromModel,
-  offlineEmbeddingModel,
-  sanitizeMemoryText,
-} from "@engram/core";
+import { createEngram, type Embedder, type EngramOptions, sanitizeMemoryText } from "@engram/core";
+import { rememberingEmbedder } from "./locomo-embedder.js";
+import { cpuMsSince } from "./stats.js";
+
+export { rememberingEmbedder };
 
 export interface QualityVariant {
   name: string;
@@ -42,23 +39,8 @@ export interface QualityRow {
   context_tokens_avg: number;
   retrieve_ms_p50: number;
   retrieve_ms_p95: number;
-}
-
-/** The offline embedder with query vectors remembered, so variants pay for each question's vector once. */
-export function rememberingEmbedder(): Embedder {
-  const inner = embedderFromModel(offlineEmbeddingModel());
-  const known = new Map<string, Float32Array>();
-  return {
-    id: inner.id,
-    async embed(texts) {
-      const missing = [...new Set(texts.filter((t) => !known.has(t)))];
-      if (missing.length) {
-        const vectors = await inner.embed(missing);
-        for (const [i, t] of missing.entries()) known.set(t, vectors[i] as Float32Array);
-      }
-      return texts.map((t) => known.get(t) as Float32Array);
-    },
-  };
+  /** Mean CPU time of this process per `retrieve`: unlike wall time, not inflated by other processes. */
+  retrieve_cpu_ms_mean: number;
 }
 
 export const SPLITS: Record<string, (index: number) => boolean> = {
@@ -100,6 +82,7 @@ export async function measureVariant(
       const inContext = meanAccumulator();
       const tokens: number[] = [];
       const times: number[] = [];
+      let cpuMs = 0;
       for (const [index, c] of conversations.entries()) {
         if (!inSplit(index)) continue;
         const userId = `locomo/${c.sampleId}`;
@@ -114,9 +97,11 @@ export async function measureVariant(
             results.map((r) => String(r.memory.metadata.diaId)),
           );
           await embedder.embed([q.question]); // remembered before timing, as in the other variants
+          const cpu = process.cpuUsage();
           const start = performance.now();
           const context = await engram.retrieve({ userId, query: q.question, budgetTokens });
           times.push(performance.now() - start);
+          cpuMs += cpuMsSince(cpu);
           tokens.push(context.context.tokens);
           const texts = gold.map((id) => textOf.get(id) as string);
           inContext.add(q.category, contextEvidenceRecall(texts, context.text, sanitizeMemoryText));
@@ -136,6 +121,7 @@ export async function measureVariant(
         context_tokens_avg: Math.round(tokens.reduce((a, b) => a + b, 0) / Math.max(1, tokens.length)),
         retrieve_ms_p50: Math.round(percentile(times, 0.5) * 100) / 100,
         retrieve_ms_p95: Math.round(percentile(times, 0.95) * 100) / 100,
+        retrieve_cpu_ms_mean: Math.round((cpuMs / Math.max(1, times.length)) * 100) / 100,
       });
     }
   } finally {
@@ -155,6 +141,44 @@ export function formatQualityRow(r: QualityRow): string {
   );
 }
 
+/**
+ * The ablation: each stage of the query path switched off (or changed) alone, one switch of
+ * `createEngram({ retrieval, policy, fusion })` away from the defaults (the first). `pnpm bench` runs every
+ * one, so a variant added here is measured there too.
+ */
+export const QUALITY_VARIANTS: readonly QualityVariant[] = [
+  { name: "default", options: {} },
+  { name: "full-text channel off", options: { fusion: { weights: { fulltext: 0, vector: 1 } } } },
+  { name: "vector channel off", options: { fusion: { weights: { fulltext: 1, vector: 0 } } } },
+  { name: "feedback off", options: { retrieval: { feedback: 0 } } },
+  { name: "content prior off", options: { retrieval: { contentPrior: 0 } } },
+  { name: "question prior off", options: { retrieval: { questionPrior: 0 } } },
+  { name: "speaker prior off", options: { retrieval: { speakerPrior: 0 } } },
+  { name: "when prior off", options: { retrieval: { whenPrior: 0 } } },
+  { name: "range prior off", options: { retrieval: { rangePrior: 0 } } },
+  { name: "time notes off", options: { retrieval: { timeNotes: false } } },
+  { name: "segments off", options: { retrieval: { segments: false } } },
+  { name: "fact evidence on", options: { retrieval: { factEvidence: true } } },
+  { name: "rerank off", options: { retrieval: { rerank: false } } },
+  { name: "mmr off", options: { policy: { mmrLambda: 1 } } },
+  { name: "threshold 0.2", options: { policy: { relativeThreshold: 0.2 } } },
+  { name: "neighbours question", options: { retrieval: { neighbours: "question" } } },
+  { name: "neighbours always", options: { retrieval: { neighbours: "always" } } },
+  { name: "turns 20", options: { retrieval: { contextTurns: 20 } } },
+  { name: "recent 0", options: { retrieval: { recentTurns: 0 } } },
+];
+
+/** Values tried for the tuned constants, on conversations 0-2 (docs/benchmarks.md has the figures). */
+export const TUNING_VARIANTS: readonly QualityVariant[] = [
+  ...[0.5, 1, 3].map((v) => ({ name: `question ${v}`, options: { retrieval: { questionPrior: v } } })),
+  ...[0.5, 1, 3].map((v) => ({ name: `when ${v}`, options: { retrieval: { whenPrior: v } } })),
+  ...[1, 5].map((v) => ({ name: `range ${v}`, options: { retrieval: { rangePrior: v } } })),
+  ...[0.8, 1.25].map((v) => ({
+    name: `vector weight ${v}`,
+    options: { fusion: { weights: { fulltext: 1, vector: v } } },
+  })),
+];
+
 const isMain = import.meta.url === `file://${process.argv[1]}`;
 if (isMain) {
   const { values } = parseArgs({
@@ -171,38 +195,8 @@ if (isMain) {
   const start = Date.now();
   await ingestOnce(path, conversations, embedder);
   console.error(`store ready in ${Date.now() - start} ms`);
-  const variants: QualityVariant[] = [
-    { name: "default", options: {} },
-    { name: "neighbours always", options: { retrieval: { neighbours: "always" } } },
-    { name: "speaker prior off", options: { retrieval: { speakerPrior: 0 } } },
-    { name: "content prior off", options: { retrieval: { contentPrior: 0 } } },
-    { name: "neighbours off", options: { retrieval: { neighbours: "off" } } },
-    { name: "neighbours question", options: { retrieval: { neighbours: "question" } } },
-    { name: "rerank off", options: { retrieval: { rerank: false } } },
-    { name: "mmr off", options: { policy: { mmrLambda: 1 } } },
-    { name: "threshold 0.2", options: { policy: { relativeThreshold: 0.2 } } },
-    { name: "segments off", options: { retrieval: { segments: false } } },
-    { name: "fact evidence on", options: { retrieval: { factEvidence: true } } },
-    { name: "turns 20", options: { retrieval: { contextTurns: 20 } } },
-    { name: "recent 0", options: { retrieval: { recentTurns: 0 } } },
-    { name: "feedback off", options: { retrieval: { feedback: 0 } } },
-    { name: "question 0.5", options: { retrieval: { questionPrior: 0.5 } } },
-    { name: "question 1", options: { retrieval: { questionPrior: 1 } } },
-    { name: "question 2", options: { retrieval: { questionPrior: 2 } } },
-    { name: "question 3", options: { retrieval: { questionPrior: 3 } } },
-    { name: "range 1", options: { retrieval: { rangePrior: 1 } } },
-    { name: "range 5", options: { retrieval: { rangePrior: 5 } } },
-    { name: "vector weight 0.8", options: { fusion: { weights: { fulltext: 1, vector: 0.8 } } } },
-    { name: "vector weight 1.25", options: { fusion: { weights: { fulltext: 1, vector: 1.25 } } } },
-    { name: "time off", options: { retrieval: { whenPrior: 0, rangePrior: 0, timeNotes: false } } },
-    { name: "when prior off", options: { retrieval: { whenPrior: 0 } } },
-    { name: "range prior off", options: { retrieval: { rangePrior: 0 } } },
-    { name: "time notes off", options: { retrieval: { timeNotes: false } } },
-    { name: "when 0.5", options: { retrieval: { whenPrior: 0.5 } } },
-    { name: "when 1", options: { retrieval: { whenPrior: 1 } } },
-    { name: "when 3", options: { retrieval: { whenPrior: 3 } } },
-  ];
 
+  const variants = [...QUALITY_VARIANTS, ...TUNING_VARIANTS];
   for (const v of variants.filter((v) => !values.variant || values.variant.includes(v.name))) {
     for (const row of await measureVariant(path, conversations, embedder, v))
       console.log(formatQualityRow(row));

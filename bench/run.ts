@@ -1,6 +1,7 @@
 // `pnpm bench`: ingest throughput, embedding throughput and search latency at 1k-100k memories per scope
-// and over many users. Writes docs/benchmarks/results.json and SVG plots, prints a summary. Usage:
-//   pnpm bench [--quick] [--data FILE] [--out DIR] [--keep]
+// and over many users, then the LoCoMo peer table and ablation (bench/locomo-bench.ts). Writes
+// docs/benchmarks/results.json, locomo.json and SVG plots, prints a summary. Usage:
+//   pnpm bench [--quick] [--only perf|locomo] [--data FILE] [--out DIR] [--keep] [--locomo-store DIR]
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -20,10 +21,12 @@ import { type EmbeddedTexts, embedTexts } from "./embed-bench.js";
 import type { EmbedderCheck } from "./embedder-check.js";
 import { ingestBench, tierBench } from "./ingest-bench.js";
 import { langgraphBench, langgraphSizes, langgraphTable } from "./langgraph.js";
+import { type LocomoBenchResults, locomoBench, writeLocomoResults } from "./locomo-bench.js";
+import { locomoTables, retrieveGoal } from "./locomo-report.js";
 import { QDRANT_METHOD, qdrantBench } from "./qdrant.js";
 import { qdrantTable } from "./qdrant-report.js";
 import { measureSearch, type Query, type SearchFigures } from "./search-bench.js";
-import { machineInfo } from "./stats.js";
+import { type MachineInfo, machineInfo } from "./stats.js";
 
 const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
 const { values } = parseArgs({
@@ -32,8 +35,13 @@ const { values } = parseArgs({
     data: { type: "string", default: here("../../shared/data/locomo/locomo-dev.json") },
     out: { type: "string", default: here("../docs/benchmarks") },
     keep: { type: "boolean", default: false },
+    only: { type: "string" },
+    "locomo-store": { type: "string" },
   },
 });
+if (values.only !== undefined && !["perf", "locomo"].includes(values.only)) {
+  throw new Error(`--only takes perf or locomo, not ${values.only}`);
+}
 const config: BenchConfig = values.quick ? QUICK : FULL;
 const log = (message: string): void => void console.error(`[bench] ${message}`);
 
@@ -116,6 +124,65 @@ const method = {
   cpu: "CPU figures are this process's user+system CPU time; they are not inflated by other processes sharing the cores, wall times are.",
 };
 
+/** Ingest, embedding, search, checkpoint, middleware and adapter figures; goals are added by main. */
+async function perfBench(dir: string, machine: MachineInfo, started: number) {
+  log("embedder check (fresh process)");
+  const embedderCheck = await runEmbedderCheck();
+  const data = await loadBenchData(values.data as string);
+  const poolTurns = spread(data.turns, config.poolSize);
+  log(`embedding ${poolTurns.length} turns and ${config.questions} questions with USE-lite`);
+  const embedded = await embedTexts(
+    poolTurns.map((t) => t.text),
+    spread(data.questions, config.questions),
+  );
+  log("raw ingest");
+  const ingest = await ingestBench({ dir, turns: data.turns, ...config.ingest });
+  log("tier processing");
+  const tierProcessing = await tierBench({ dir, turns: data.turns, count: config.tierTurns });
+  log("langgraph checkpoints (EngramCheckpointer and SqliteSaver)");
+  const lg = { dir, ...langgraphSizes(config.mode === "quick") };
+  const checkpoints = await langgraphBench(lg);
+  const pool: Pool = { turns: poolTurns, vectors: embedded.turnVectors };
+  const { search, corpusBuild } = await searchScenarios(dir, pool, embedded, data);
+  log("AI SDK middleware overhead");
+  const questions = spread(data.questions, config.questions);
+  const warmup = otherQuestions(data.questions, questions, config.questions);
+  const aiSdk = await aiSdkBench({ dir, pool, embedded, questions, warmup, counts: config.counts });
+  log("Qdrant adapter overhead (protocol double)");
+  const qdrant = await qdrantBench({ turns: data.turns });
+  const results = {
+    machine,
+    mode: config.mode,
+    durationSeconds: Math.round((performance.now() - started) / 1000),
+    method: { ...method, aiSdk: AI_SDK_METHOD, qdrant: QDRANT_METHOD },
+    embedderCheck,
+    embedding: embedded.figures,
+    ingest,
+    tierProcessing,
+    corpusBuild,
+    search,
+    aiSdk,
+    qdrant,
+    goals: [...goals(ingest, search), ...[aiSdkGoal(aiSdk)].filter((g) => g !== null)],
+  };
+  return { results, checkpoints, lg, qdrant };
+}
+
+async function writePerf(perf: Awaited<ReturnType<typeof perfBench>>, locomo: LocomoBenchResults | null) {
+  const out = values.out as string;
+  const results: BenchResults = {
+    ...perf.results,
+    goals: [...perf.results.goals, ...(locomo ? [retrieveGoal(locomo)] : [])],
+  };
+  await writeFile(join(out, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+  const plots = await writePlots(results, out);
+  await writeFile(join(out, "langgraph.json"), `${JSON.stringify(perf.checkpoints, null, 2)}\n`);
+  console.log(toText(reportTables(results)));
+  console.log(`\n${langgraphTable(perf.checkpoints, perf.lg)}`);
+  console.log(`\n${qdrantTable(perf.qdrant)}`);
+  return ["results.json", "langgraph.json", ...plots];
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   const machine = machineInfo();
@@ -124,57 +191,24 @@ async function main(): Promise<void> {
   );
   const dir = mkdtempSync(join(tmpdir(), "engram-bench-"));
   try {
-    log("embedder check (fresh process)");
-    const embedderCheck = await runEmbedderCheck();
-    const data = await loadBenchData(values.data as string);
-    const poolTurns = spread(data.turns, config.poolSize);
-    log(`embedding ${poolTurns.length} turns and ${config.questions} questions with USE-lite`);
-    const embedded = await embedTexts(
-      poolTurns.map((t) => t.text),
-      spread(data.questions, config.questions),
-    );
-    log("raw ingest");
-    const ingest = await ingestBench({ dir, turns: data.turns, ...config.ingest });
-    log("tier processing");
-    const tierProcessing = await tierBench({ dir, turns: data.turns, count: config.tierTurns });
-    log("langgraph checkpoints (EngramCheckpointer and SqliteSaver)");
-    const lg = { dir, ...langgraphSizes(config.mode === "quick") };
-    const checkpoints = await langgraphBench(lg);
-    const pool: Pool = { turns: poolTurns, vectors: embedded.turnVectors };
-    const { search, corpusBuild } = await searchScenarios(dir, pool, embedded, data);
-    log("AI SDK middleware overhead");
-    const questions = spread(data.questions, config.questions);
-    const warmup = otherQuestions(data.questions, questions, config.questions);
-    const aiSdk = await aiSdkBench({ dir, pool, embedded, questions, warmup, counts: config.counts });
-    log("Qdrant adapter overhead (protocol double)");
-    const qdrant = await qdrantBench({ turns: data.turns });
+    const perf = values.only === "locomo" ? null : await perfBench(dir, machine, started);
+    const locomo =
+      values.only === "perf"
+        ? null
+        : await locomoBench({
+            data: values.data as string,
+            store: values["locomo-store"] ?? (values.keep ? join(dir, "locomo") : undefined),
+            log,
+          });
     machine.loadAverageAtEnd = loadavg().map((x) => Number(x.toFixed(2)));
-    const results: BenchResults = {
-      machine,
-      mode: config.mode,
-      durationSeconds: Math.round((performance.now() - started) / 1000),
-      method: { ...method, aiSdk: AI_SDK_METHOD, qdrant: QDRANT_METHOD },
-      embedderCheck,
-      embedding: embedded.figures,
-      ingest,
-      tierProcessing,
-      corpusBuild,
-      search,
-      aiSdk,
-      qdrant,
-      goals: [...goals(ingest, search), ...[aiSdkGoal(aiSdk)].filter((g) => g !== null)],
-    };
     await mkdir(values.out as string, { recursive: true });
-    await writeFile(join(values.out as string, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
-    const plots = await writePlots(results, values.out as string);
-    await writeFile(
-      join(values.out as string, "langgraph.json"),
-      `${JSON.stringify(checkpoints, null, 2)}\n`,
-    );
-    console.log(toText(reportTables(results)));
-    console.log(`\n${langgraphTable(checkpoints, lg)}`);
-    console.log(`\n${qdrantTable(qdrant)}`);
-    log(`wrote results.json and ${plots.join(", ")} to ${values.out} in ${results.durationSeconds} s`);
+    const written = perf ? await writePerf(perf, locomo) : [];
+    if (locomo) {
+      written.push(...(await writeLocomoResults(locomo, values.out as string)));
+      console.log(`\n${toText(locomoTables(locomo))}`);
+    }
+    const seconds = Math.round((performance.now() - started) / 1000);
+    log(`wrote ${written.join(", ")} to ${values.out} in ${seconds} s`);
   } finally {
     if (!values.keep) rmSync(dir, { recursive: true, force: true });
     else log(`stores kept in ${dir}`);

@@ -1,4 +1,4 @@
-// A tiny SVG writer for the benchmark plots: line charts on log axes and bar charts, no dependency.
+// A tiny SVG writer for the benchmark plots: line charts (log or linear axes) and bar charts, no dependency.
 
 export interface Series {
   readonly name: string;
@@ -15,6 +15,10 @@ export interface LineChart {
   readonly series: readonly Series[];
   /** A horizontal reference line, e.g. a goal. */
   readonly guide?: { readonly y: number; readonly label: string };
+  /** Both axes logarithmic (default: sizes and latencies span orders of magnitude) or linear (recall@k). */
+  readonly scale?: "log" | "linear";
+  /** The y axis range on a linear scale; default from zero to the largest value. */
+  readonly yRange?: readonly [number, number];
 }
 
 export interface BarChart {
@@ -73,8 +77,30 @@ function legend(series: readonly Series[]): string[] {
   });
 }
 
-/** Both axes logarithmic: sizes and latencies span orders of magnitude. */
+/** About six ticks at 1, 2 or 5 times a power of ten within [lo, hi]. */
+function linearTicks(lo: number, hi: number): number[] {
+  const raw = (hi - lo) / 6;
+  const step = [1, 2, 5, 10].map((m) => m * 10 ** Math.floor(Math.log10(raw))).find((s) => s >= raw) ?? raw;
+  const ticks: number[] = [];
+  for (let t = Math.ceil(lo / step) * step; t <= hi + step * 1e-9; t += step)
+    ticks.push(Number(t.toPrecision(6)));
+  return ticks;
+}
+
+/** A line chart on linear axes: x from its smallest to its largest value. */
+function linearLineChart(chart: LineChart): string {
+  const xs = chart.series.flatMap((s) => s.points.map((p) => p[0]));
+  const ys = chart.series.flatMap((s) => s.points.map((p) => p[1]));
+  const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
+  const [y0, y1] = chart.yRange ?? [0, Math.max(...ys)];
+  const px = (x: number) => PAD.left + ((x - x0) / (x1 - x0 || 1)) * (W - PAD.left - PAD.right);
+  const py = (y: number) => H - PAD.bottom - ((y - y0) / (y1 - y0 || 1)) * (H - PAD.top - PAD.bottom);
+  return drawLines(chart, px, py, linearTicks(y0, y1), linearTicks(x0, x1));
+}
+
+/** Both axes logarithmic by default: sizes and latencies span orders of magnitude. */
 export function lineChart(chart: LineChart): string {
+  if (chart.scale === "linear") return linearLineChart(chart);
   const xs = chart.series.flatMap((s) => s.points.map((p) => p[0]));
   const ys = [...chart.series.flatMap((s) => s.points.map((p) => p[1])), chart.guide?.y ?? Number.NaN].filter(
     (y) => y > 0,
@@ -91,12 +117,28 @@ export function lineChart(chart: LineChart): string {
     H -
     PAD.bottom -
     ((Math.log10(y) - Math.log10(y0)) / (Math.log10(y1) - Math.log10(y0))) * (H - PAD.top - PAD.bottom);
+  return drawLines(
+    chart,
+    px,
+    py,
+    logTicks(y0, y1),
+    [...new Set(xs)].sort((a, b) => a - b),
+  );
+}
+
+function drawLines(
+  chart: LineChart,
+  px: (x: number) => number,
+  py: (y: number) => number,
+  yTicks: readonly number[],
+  xTicks: readonly number[],
+): string {
   const body: string[] = [];
-  for (const t of logTicks(y0, y1)) {
+  for (const t of yTicks) {
     body.push(`<line x1="${PAD.left}" y1="${py(t)}" x2="${W - PAD.right}" y2="${py(t)}" stroke="#ddd"/>`);
     body.push(`<text x="${PAD.left - 6}" y="${py(t) + 4}" text-anchor="end">${fmt(t)}</text>`);
   }
-  for (const t of [...new Set(xs)].sort((a, b) => a - b)) {
+  for (const t of xTicks) {
     body.push(`<line x1="${px(t)}" y1="${PAD.top}" x2="${px(t)}" y2="${H - PAD.bottom}" stroke="#eee"/>`);
     body.push(`<text x="${px(t)}" y="${H - PAD.bottom + 18}" text-anchor="middle">${fmt(t)}</text>`);
   }
