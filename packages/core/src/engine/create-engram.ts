@@ -83,6 +83,11 @@ export interface EngramOptions {
   llm?: LanguageModel;
   /** Called before every language-model request (e.g. to count calls). */
   onModelCall?: () => void;
+  /**
+   * Longest wait for one language-model request, in ms (default 120,000). A request not answered by then
+   * is abandoned and its job retried later with back-off; the turns it was working on stay stored.
+   */
+  llmTimeoutMs?: number;
   /** Replaces the extractor entirely (advanced; `llm` is the usual way). */
   extractor?: Extractor;
   /** Process queued work in the background (default true); `flush()` always processes it. */
@@ -326,7 +331,10 @@ export async function createEngram(options: EngramOptions = {}): Promise<Engram>
     extractor:
       options.extractor ??
       (options.llm
-        ? modelExtractor(options.llm, options.onModelCall ? { onCall: options.onModelCall } : {})
+        ? modelExtractor(options.llm, {
+            ...(options.onModelCall ? { onCall: options.onModelCall } : {}),
+            ...(options.llmTimeoutMs !== undefined ? { timeoutMs: options.llmTimeoutMs } : {}),
+          })
         : offlineExtractor),
   };
   return new Engram(ctx, background);
