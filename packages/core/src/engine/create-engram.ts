@@ -40,6 +40,7 @@ import {
   type FusionConfig,
   feedbackInputSchema,
   fusionConfigSchema,
+  profileInputSchema,
   type SearchInput,
   type UserInput,
   userInputSchema,
@@ -182,8 +183,8 @@ export class Engram {
   /** The user's structured profile (current user facts), or as it was at a point in time. */
   async profile(input: UserInput & { at?: string | Date }): Promise<ProfileTrait[]> {
     this.open();
-    const { userId } = parseInput(userInputSchema, { userId: input.userId }, "profile");
-    const at = input.at === undefined ? undefined : new Date(input.at).toISOString();
+    // The time is checked like every other: an invalid one is a ValidationError, not a RangeError.
+    const { userId, at } = parseInput(profileInputSchema, input, "profile");
     return readProfile(this.ctx.storage, { userId }, at);
   }
 
