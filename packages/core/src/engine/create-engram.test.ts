@@ -97,6 +97,13 @@ describe("createEngram", () => {
     expect((error as ValidationError).details.path).toBe("userId");
   });
 
+  it("refuses an llmTimeoutMs that is not a whole number of ms from 1 to a day", async () => {
+    for (const llmTimeoutMs of [0, -5, 1.5, Number.NaN, 2 ** 31]) {
+      const error = await createEngram({ path: ":memory:", llmTimeoutMs }).catch((e: unknown) => e);
+      expect((error as ValidationError).details.path).toBe("llmTimeoutMs");
+    }
+  });
+
   it("refuses a profile at an invalid time, or of no input, with a ValidationError (found by fuzzing)", async () => {
     const engram = await tempEngram();
     for (const input of [

@@ -302,11 +302,13 @@ const optionsSchema = z.object({
   contextWindow: z.boolean().default(true),
   tiers: z.boolean().default(true),
   background: z.boolean().default(true),
+  // At most a day: setTimeout fires at once past 2^31 - 1 ms.
+  llmTimeoutMs: z.number().int().min(1).max(86_400_000).optional(),
 });
 
 /** Creates an Engram. With no options: the embedded SQLite store and the offline embedder. */
 export async function createEngram(options: EngramOptions = {}): Promise<Engram> {
-  const { fusion, retrieval, contextWindow, path, readonly, tiers, background } = parseInput(
+  const { fusion, retrieval, contextWindow, path, readonly, tiers, background, llmTimeoutMs } = parseInput(
     optionsSchema,
     options,
     "createEngram",
@@ -334,7 +336,7 @@ export async function createEngram(options: EngramOptions = {}): Promise<Engram>
       (options.llm
         ? modelExtractor(options.llm, {
             ...(options.onModelCall ? { onCall: options.onModelCall } : {}),
-            ...(options.llmTimeoutMs !== undefined ? { timeoutMs: options.llmTimeoutMs } : {}),
+            ...(llmTimeoutMs !== undefined ? { timeoutMs: llmTimeoutMs } : {}),
           })
         : offlineExtractor),
   };
