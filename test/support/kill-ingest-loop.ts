@@ -1,7 +1,7 @@
 /**
  * A child for the SIGKILL trials: `kill-ingest-loop.ts <db> <dir> <trial> <user>`. Prints "ready" once
  * loaded; on a line from the parent it runs `engram ingest` (the command's own code, in-process, as bin.ts runs it) on one new
- * 150-turn JSONL file after another, printing "acked <n>" when an ingest of file n has exited 0. Killed
+ * 40-turn JSONL file after another, printing "acked <n>" when an ingest of file n has exited 0. Killed
  * by the parent at a random moment.
  */
 import { writeFileSync } from "node:fs";
@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { runCli } from "@engram/cli";
 
 const [db, dir, trial, user] = process.argv.slice(2) as [string, string, string, string];
-const TURNS = 150;
+const TURNS = 40;
 const env = { ...process.env, ENGRAM_DB: db, ENGRAM_EMBEDDER: "none" };
 
 process.stdout.write("ready\n");

@@ -1,6 +1,6 @@
 /**
- * A child for the SIGKILL trials: `kill-middleware-loop.ts <db> <trial>`. Prints "ready" once loaded; on a
- * line from the parent it opens the store, then calls generateText through the Engram AI SDK middleware again and again (an instant mock
+ * A child for the SIGKILL trials: `kill-middleware-loop.ts <db> <trial>`. Opens the store and prints "ready";
+ * on a line from the parent it calls generateText through the Engram AI SDK middleware again and again (an instant mock
  * model), printing "acked <i>" as each call returns: the middleware has then accepted turn i. Killed by the
  * parent at a random moment, with the worker embedding turns and running tier jobs in the background.
  */
@@ -24,9 +24,6 @@ const model = new MockLanguageModelV4({
     warnings: [],
   }),
 });
-process.stdout.write("ready\n");
-// Loaded ahead of its trial: open the store and start when the parent says so.
-await new Promise((resolve) => process.stdin.once("data", resolve));
 const engram = await createEngram({
   path: db,
   embedder: hashEmbeddingModel({ dimensions: 64 }),
@@ -34,6 +31,9 @@ const engram = await createEngram({
 });
 const memory = engramMiddleware({ engram, userId: "ada", sessionId: `trial-${trial}` });
 const wrapped = wrapLanguageModel({ model, middleware: memory });
+process.stdout.write("ready\n");
+// Loaded (and the store open, its worker running) ahead of the trial: start when the parent says so.
+await new Promise((resolve) => process.stdin.once("data", resolve));
 for (let i = 0; i < 100_000; i++) {
   await generateText({ model: wrapped, prompt: `trial ${trial} turn ${i}: my sister moved to Porto` });
   process.stdout.write(`acked ${i}\n`);
