@@ -1,4 +1,4 @@
-import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
+import { APICallError, type LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { MockLanguageModelV4 } from "ai/test";
 
 const usage = {
@@ -54,6 +54,48 @@ export function countingModel(): { model: MockLanguageModelV4; calls: () => numb
       calls++;
       return {
         content: [{ type: "text", text: JSON.stringify(answer(promptText(options))) }],
+        finishReason: { unified: "stop", raw: "stop" },
+        usage,
+        warnings: [],
+      };
+    },
+  });
+  return { model, calls: () => calls };
+}
+
+/** What a faulty model does with one request: a fault, or a valid answer ("ok"). */
+export type ModelFault = "garbage" | "429" | "timeout-error" | "hang" | "ok";
+
+/**
+ * A language model double that takes its behaviour for each request from `faults` (the last entry
+ * repeats): unparseable text, an HTTP 429, a provider timeout error, a request that never settles and
+ * ignores its abort signal, or a valid, minimal answer.
+ */
+export function faultyModel(faults: readonly ModelFault[]): {
+  model: MockLanguageModelV4;
+  calls: () => number;
+} {
+  let calls = 0;
+  const model = new MockLanguageModelV4({
+    doGenerate: async (options) => {
+      const fault = faults[Math.min(calls, faults.length - 1)] as ModelFault;
+      calls++;
+      if (fault === "hang") return new Promise<never>(() => {});
+      if (fault === "429") {
+        throw new APICallError({
+          message: "Too Many Requests",
+          url: "https://api.example.com/v1/chat/completions",
+          requestBodyValues: {},
+          statusCode: 429,
+        });
+      }
+      if (fault === "timeout-error") throw new DOMException("The operation timed out.", "TimeoutError");
+      const text =
+        fault === "garbage"
+          ? "Sure! {facts: [oops,, ]] not json"
+          : JSON.stringify(answer(promptText(options)));
+      return {
+        content: [{ type: "text", text }],
         finishReason: { unified: "stop", raw: "stop" },
         usage,
         warnings: [],

@@ -97,6 +97,26 @@ describe("createEngram", () => {
     expect((error as ValidationError).details.path).toBe("userId");
   });
 
+  it("refuses an llmTimeoutMs that is not a whole number of ms from 1 to a day", async () => {
+    for (const llmTimeoutMs of [0, -5, 1.5, Number.NaN, 2 ** 31]) {
+      const error = await createEngram({ path: ":memory:", llmTimeoutMs }).catch((e: unknown) => e);
+      expect((error as ValidationError).details.path).toBe("llmTimeoutMs");
+    }
+  });
+
+  it("refuses a profile at an invalid time, or of no input, with a ValidationError (found by fuzzing)", async () => {
+    const engram = await tempEngram();
+    for (const input of [
+      { userId: "u1", at: "2026-02-30T25:61:00Z" },
+      { userId: "u1", at: new Date(Number.NaN) },
+      null,
+    ]) {
+      const error = await engram.profile(input as never).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ValidationError);
+    }
+    expect(await engram.profile({ userId: "u1", at: "2026-01-01T00:00:00Z" })).toEqual([]);
+  });
+
   it("refuses every call once closed", async () => {
     const engram = await tempEngram();
     await engram.add({ userId: "u1", messages: [message("before closing")] });

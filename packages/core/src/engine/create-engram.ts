@@ -40,6 +40,7 @@ import {
   type FusionConfig,
   feedbackInputSchema,
   fusionConfigSchema,
+  profileInputSchema,
   type SearchInput,
   type UserInput,
   userInputSchema,
@@ -83,6 +84,11 @@ export interface EngramOptions {
   llm?: LanguageModel;
   /** Called before every language-model request (e.g. to count calls). */
   onModelCall?: () => void;
+  /**
+   * Longest wait for one language-model request, in ms (default 120,000). A request not answered by then
+   * is abandoned and its job retried later with back-off; the turns it was working on stay stored.
+   */
+  llmTimeoutMs?: number;
   /** Replaces the extractor entirely (advanced; `llm` is the usual way). */
   extractor?: Extractor;
   /** Process queued work in the background (default true); `flush()` always processes it. */
@@ -177,8 +183,8 @@ export class Engram {
   /** The user's structured profile (current user facts), or as it was at a point in time. */
   async profile(input: UserInput & { at?: string | Date }): Promise<ProfileTrait[]> {
     this.open();
-    const { userId } = parseInput(userInputSchema, { userId: input.userId }, "profile");
-    const at = input.at === undefined ? undefined : new Date(input.at).toISOString();
+    // The time is checked like every other: an invalid one is a ValidationError, not a RangeError.
+    const { userId, at } = parseInput(profileInputSchema, input, "profile");
     return readProfile(this.ctx.storage, { userId }, at);
   }
 
@@ -296,11 +302,13 @@ const optionsSchema = z.object({
   contextWindow: z.boolean().default(true),
   tiers: z.boolean().default(true),
   background: z.boolean().default(true),
+  // At most a day: setTimeout fires at once past 2^31 - 1 ms.
+  llmTimeoutMs: z.number().int().min(1).max(86_400_000).optional(),
 });
 
 /** Creates an Engram. With no options: the embedded SQLite store and the offline embedder. */
 export async function createEngram(options: EngramOptions = {}): Promise<Engram> {
-  const { fusion, retrieval, contextWindow, path, readonly, tiers, background } = parseInput(
+  const { fusion, retrieval, contextWindow, path, readonly, tiers, background, llmTimeoutMs } = parseInput(
     optionsSchema,
     options,
     "createEngram",
@@ -326,7 +334,10 @@ export async function createEngram(options: EngramOptions = {}): Promise<Engram>
     extractor:
       options.extractor ??
       (options.llm
-        ? modelExtractor(options.llm, options.onModelCall ? { onCall: options.onModelCall } : {})
+        ? modelExtractor(options.llm, {
+            ...(options.onModelCall ? { onCall: options.onModelCall } : {}),
+            ...(llmTimeoutMs !== undefined ? { timeoutMs: llmTimeoutMs } : {}),
+          })
         : offlineExtractor),
   };
   return new Engram(ctx, background);

@@ -151,4 +151,33 @@ describe("import", () => {
       expect((error as ValidationError).details.path).toBe(field);
     }
   });
+
+  it("refuses a broken vector with a ValidationError naming it, writing nothing", async () => {
+    const target = await tempEngram();
+    const dump = await (await populated()).export(u1);
+    const [first, second] = dump.memories;
+    const withVector = (vector: string, at = 0) => ({
+      ...dump,
+      memories: dump.memories.map((m, i) => (i === at ? { ...m, vector } : m)),
+    });
+    const values = new Float32Array(Buffer.from(first?.vector ?? "", "base64").buffer.slice(0));
+    values[0] = Number.NaN;
+    const nan = Buffer.from(values.buffer).toString("base64");
+    const cases: Array<[unknown, RegExp]> = [
+      [withVector("AAA="), /memories\.0\.vector: 2 bytes is not a whole number of float32 values/],
+      [withVector("!!!!"), /memories\.0\.vector: 0 bytes/],
+      [withVector(nan), /not a finite number/],
+      [
+        withVector(Buffer.alloc(8).toString("base64"), 1),
+        /memories\.1\.vector: 2 dimensions where the dump.s other vectors have \d+/,
+      ],
+    ];
+    expect(first?.vector && second?.vector).toBeTruthy();
+    for (const [input, message] of cases) {
+      const error = await target.import(input).catch((e: unknown) => e);
+      expect(error, String(message)).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).message).toMatch(message);
+    }
+    expect((await target.stats()).memories).toBe(0);
+  });
 });

@@ -88,10 +88,26 @@ function vectorToBase64(v: Float32Array): string {
   return Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("base64");
 }
 
-function base64ToVector(s: string): Float32Array {
+/**
+ * A dump's vector, checked: whole float32 values (a multiple of 4 bytes, at least one), all finite, and as
+ * many as the dump's other vectors have. A broken one is a ValidationError naming it, before any write.
+ */
+function base64ToVector(s: string, where: string, dimensions: { n: number | null }): Float32Array {
   const bytes = Buffer.from(s, "base64");
+  const bad = (why: string) =>
+    new ValidationError(`import: ${where}: ${why}; expected the base64 of float32 values, as export writes`, {
+      details: { path: where },
+    });
+  if (bytes.byteLength === 0 || bytes.byteLength % 4 !== 0) {
+    throw bad(`${bytes.byteLength} bytes is not a whole number of float32 values`);
+  }
   const v = new Float32Array(bytes.byteLength / 4);
   new Uint8Array(v.buffer).set(bytes);
+  if (!v.every(Number.isFinite)) throw bad("it holds a value that is not a finite number");
+  if (dimensions.n !== null && v.length !== dimensions.n) {
+    throw bad(`${v.length} dimensions where the dump's other vectors have ${dimensions.n}`);
+  }
+  dimensions.n = v.length;
   return v;
 }
 
@@ -141,9 +157,11 @@ export async function importDump(ctx: EngineContext, raw: unknown): Promise<Impo
   const sameEmbedder = dump.embedder !== null && dump.embedder === (ctx.embedder?.id ?? null);
   const keep: StoredMemory[] = [];
   const redo: MemoryRecord[] = [];
-  for (const { vector, ...record } of dump.memories) {
-    if (vector && sameEmbedder) keep.push({ record, vector: base64ToVector(vector) });
-    else redo.push(record);
+  const dimensions = { n: null as number | null };
+  for (const [i, { vector, ...record }] of dump.memories.entries()) {
+    if (vector && sameEmbedder) {
+      keep.push({ record, vector: base64ToVector(vector, `memories.${i}.vector`, dimensions) });
+    } else redo.push(record);
   }
   const { stored, error } = await embedRecords(ctx, redo);
   const scope = { userId: dump.userId };

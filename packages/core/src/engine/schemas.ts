@@ -105,6 +105,7 @@ export const updateInputSchema = z
 export type UpdateInput = z.input<typeof updateInputSchema>;
 
 export const userInputSchema = z.object({ userId: idString });
+export const profileInputSchema = userInputSchema.extend({ at: timeSchema.optional() });
 
 export const feedbackInputSchema = z.object({
   userId: idString,

@@ -72,6 +72,8 @@ export interface LlmExtractorOptions {
   /** Default 0: extraction should be repeatable, not creative. */
   temperature?: number;
   maxOutputTokens?: number;
+  /** Longest wait for one model request, in ms (default 120 s); see `StructuredCallOptions.timeoutMs`. */
+  timeoutMs?: number;
   /** Called before every model request; the engine counts LLM calls per ingested turn with it. */
   onCall?: () => void;
 }
@@ -87,6 +89,7 @@ export function llmExtractor(model: LanguageModel, options: LlmExtractorOptions 
       temperature: options.temperature ?? 0,
       ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}),
       ...(options.onCall ? { onCall: options.onCall } : {}),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       ...(control?.abortSignal ? { abortSignal: control.abortSignal } : {}),
     });
 

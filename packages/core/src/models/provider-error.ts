@@ -33,6 +33,7 @@ export function providerError(model: string, cause: unknown, signal?: AbortSigna
   const error = (typeof cause === "object" && cause !== null ? cause : {}) as ErrorLike;
   const statusCode = typeof error.statusCode === "number" ? error.statusCode : undefined;
   const aborted = signal?.aborted === true;
+  const timedOut = !aborted && (error.name === "TimeoutError" || error.name === "AbortError");
   const retryable = aborted ? false : isRetryable(error, statusCode);
   const retryAfterMs = retryAfter(error.responseHeaders);
   const message = typeof error.message === "string" ? error.message : String(cause);
@@ -45,7 +46,7 @@ export function providerError(model: string, cause: unknown, signal?: AbortSigna
   return new ModelError(`language model ${model} failed${status}: ${message}; ${hint}`, {
     cause,
     details: {
-      kind: aborted ? "aborted" : "provider",
+      kind: aborted ? "aborted" : timedOut ? "timeout" : "provider",
       retryable,
       ...(statusCode !== undefined ? { statusCode } : {}),
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),

@@ -198,7 +198,18 @@ describe("structuredCall: provider errors", () => {
     const model = failing(new DOMException("aborted", "AbortError"));
     const error = await rejection(structuredCall(model, { ...base, abortSignal: controller.signal }));
     expect(error.details).toMatchObject({ kind: "aborted", retryable: false });
-    expect(model.doGenerateCalls[0]?.abortSignal).toBe(controller.signal);
+    // The request's signal follows the caller's (joined with the call's own timeout).
+    expect(model.doGenerateCalls[0]?.abortSignal?.aborted).toBe(true);
+  });
+
+  it("gives up on a model that hangs after timeoutMs, even one that ignores its abort signal", async () => {
+    const hanging = new MockLanguageModelV4({ doGenerate: () => new Promise(() => {}) });
+    const started = Date.now();
+    const error = await rejection(structuredCall(hanging, { ...base, timeoutMs: 50 }));
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(error.details).toMatchObject({ kind: "timeout", retryable: true });
+    expect(error.message).toContain("no answer from the model within 50 ms");
+    expect(hanging.doGenerateCalls[0]?.abortSignal?.aborted).toBe(true);
   });
 
   it("falls back to prompt-only JSON when the provider has no JSON mode", async () => {

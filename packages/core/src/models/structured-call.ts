@@ -24,9 +24,18 @@ export interface StructuredCallOptions<S extends z.ZodType> {
   maxOutputTokens?: number;
   temperature?: number;
   abortSignal?: AbortSignal;
+  /**
+   * Longest wait for one model request, in ms (default `MODEL_TIMEOUT_MS`, 120 s). A request still
+   * unanswered then is aborted and fails with a retryable `ModelError` (kind `timeout`), even when the
+   * model ignores its abort signal: a model that hangs must not hold a job (and its lease) for ever.
+   */
+  timeoutMs?: number;
   /** Called before every model request, including the retry, so callers can count calls. */
   onCall?: () => void;
 }
+
+/** Default longest wait for one model request. */
+export const MODEL_TIMEOUT_MS = 120_000;
 
 /** The bad answer kept in the retry conversation is cut to this many characters. */
 const MAX_ECHO_CHARS = 4000;
@@ -139,24 +148,55 @@ async function generate<S extends z.ZodType>(
     responseFormat: { type: "json", ...(jsonSchema ? { schema: jsonSchema } : {}), name: "answer" },
     ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}),
     ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
-    ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
   };
   let result: LanguageModelV4GenerateResult;
   try {
-    options.onCall?.();
-    result = await model.doGenerate(call);
+    result = await timedRequest(model, call, options);
   } catch (cause) {
     if (!isUnsupported(cause)) throw providerError(modelName(model), cause, options.abortSignal);
     // A provider without JSON mode still follows the instruction in the prompt.
     const { responseFormat: _omit, ...plain } = call;
     try {
-      options.onCall?.();
-      result = await model.doGenerate(plain);
+      result = await timedRequest(model, plain, options);
     } catch (again) {
       throw providerError(modelName(model), again, options.abortSignal);
     }
   }
   return { text: answerText(result), finishReason: result.finishReason.unified };
+}
+
+/** One request under the call's timeout (and its caller's signal); a model that ignores the abort is left. */
+async function timedRequest(
+  model: LanguageModel,
+  call: LanguageModelV4CallOptions,
+  options: StructuredCallOptions<z.ZodType>,
+): Promise<LanguageModelV4GenerateResult> {
+  const timeoutMs = options.timeoutMs ?? MODEL_TIMEOUT_MS;
+  const timeout = new AbortController();
+  const timer = setTimeout(() => {
+    timeout.abort(
+      new DOMException(`no answer from the model within ${timeoutMs} ms (timeoutMs)`, "TimeoutError"),
+    );
+  }, timeoutMs);
+  const signal = options.abortSignal
+    ? AbortSignal.any([options.abortSignal, timeout.signal])
+    : timeout.signal;
+  let stop = () => {};
+  try {
+    options.onCall?.();
+    const request = Promise.resolve(model.doGenerate({ ...call, abortSignal: signal }));
+    const aborted = new Promise<never>((_, reject) => {
+      stop = () => reject(signal.reason);
+      if (signal.aborted) stop();
+      else signal.addEventListener("abort", stop, { once: true });
+    });
+    // The abort wins even when the model never settles; its late answer or error is ignored.
+    request.catch(() => {});
+    return await Promise.race([request, aborted]);
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener("abort", stop);
+  }
 }
 
 function isUnsupported(error: unknown): boolean {

@@ -92,7 +92,7 @@ export class FullTextSearch {
     const terms = queryTerms(query.text);
     const ids = query.filter?.ids;
     const ranges = terms.length ? this.blocks.ranges(userId, query.filter?.kinds) : [];
-    const wanted = ids && ranges.length ? this.known.rowids(ids) : null;
+    const wanted = ids && ranges.length ? this.known.rowids(userId, ids, this.blocks.ranges(userId)) : null;
     const indexRows = ranges.length ? this.common.indexRows() : 0;
     // Per kind block: the block itself when it splits its terms (an id filter then keeps the wanted rows
     // of its matches), else the span of the wanted rows in it, ranked by one FTS5 query.
@@ -191,15 +191,15 @@ export class FullTextSearch {
     setRecent(this.recent, key, scores, RECENT_SEARCHES);
   }
 
-  /** After a write: the rows it re-indexed or deleted, and the ids of the records it wrote. */
-  invalidate(rowids: readonly number[], written: readonly string[] = []): void {
+  /** After a user's write: the rows it re-indexed or deleted, and the ids of the records it wrote. */
+  invalidate(userId: string, rowids: readonly number[], written: readonly string[] = []): void {
     this.common.written();
     if (rowids.length) {
       this.common.invalidate(rowids, blockStart);
       this.known.forget();
     }
     // A record written in place (expired, moved between tiers) keeps its rowid: its row is read again.
-    this.known.written(written);
+    this.known.written(userId, written);
     this.recent.clear();
     this.lastSplit = null;
   }

@@ -14,20 +14,24 @@ function deepFreeze<T>(value: T): T {
 }
 
 /**
- * Records read before, by id. Retrieval reads the same profile facts, segments and pages again and again,
- * and turning a row into a record (a dozen strings and a JSON parse) cost more than finding it. A write
- * forgets the records it upserts or deletes; another connection's write or a forgotten user forgets all.
- * Remembered records are frozen, as they are handed out again, and handed out only to their own user.
+ * Records read before, per user and then by id. Retrieval reads the same profile facts, segments and
+ * pages again and again, and turning a row into a record (a dozen strings and a JSON parse) cost more than
+ * finding it. A read names its user first and sees only that user's records: another user's id is
+ * unknown to it. A write forgets the records it upserts or deletes; another connection's write or a
+ * forgotten user forgets all. Remembered records are frozen, as they are handed out again.
  */
 export class RecordCache {
-  private readonly byId = new Map<string, MemoryRecord>();
+  private readonly users = new Map<string, Map<string, MemoryRecord>>();
+  /** Records held over all users, for the bound. */
+  private size = 0;
 
   constructor(private readonly prepare: Prepare) {}
 
   /** The user's records of these ids, in the given order; ids not found (or another user's) are skipped. */
   read(userId: string, ids: readonly string[]): MemoryRecord[] {
+    let byId = this.users.get(userId);
     const missing: string[] = [];
-    for (const id of ids) if (!this.byId.has(id)) missing.push(id);
+    for (const id of ids) if (!byId?.has(id)) missing.push(id);
     if (missing.length) {
       // By primary key, no ORDER BY: the planner must not walk the user's time index instead.
       const rows = this.prepare(
@@ -36,23 +40,34 @@ export class RecordCache {
       )
         .raw()
         .all(JSON.stringify(missing), userId) as MemoryRow[];
-      if (this.byId.size + rows.length > MAX_RECORDS) this.byId.clear();
-      for (const row of rows) this.byId.set(row[1], deepFreeze(rowToRecord(row)));
+      if (this.size + rows.length > MAX_RECORDS) this.drop();
+      byId = this.users.get(userId);
+      if (!byId) {
+        byId = new Map();
+        this.users.set(userId, byId);
+      }
+      for (const row of rows) {
+        if (!byId.has(row[1])) this.size++;
+        byId.set(row[1], deepFreeze(rowToRecord(row)));
+      }
     }
     const out: MemoryRecord[] = [];
     for (const id of ids) {
-      const record = this.byId.get(id);
-      if (record !== undefined && record.userId === userId) out.push(record);
+      const record = byId?.get(id);
+      if (record !== undefined) out.push(record);
     }
     return out;
   }
 
-  /** These records were written or deleted. */
-  forget(ids: Iterable<string>): void {
-    for (const id of ids) this.byId.delete(id);
+  /** These records of the user were written or deleted. */
+  forget(userId: string, ids: Iterable<string>): void {
+    const byId = this.users.get(userId);
+    if (!byId) return;
+    for (const id of ids) if (byId.delete(id)) this.size--;
   }
 
   drop(): void {
-    this.byId.clear();
+    this.users.clear();
+    this.size = 0;
   }
 }

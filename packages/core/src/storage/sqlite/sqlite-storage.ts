@@ -121,8 +121,8 @@ export class SqliteStorage implements StoragePort {
     if (removed.length || batch.edges?.length) this.edgeMemory.forget(scope.userId);
     const stored = [...(batch.upsert ?? []), ...inserted];
     const written = stored.map(({ record }) => record.id);
-    this.records.forget([...removed, ...written]);
-    this.fullText.invalidate(reindexed, written);
+    this.records.forget(scope.userId, [...removed, ...written]);
+    this.fullText.invalidate(scope.userId, reindexed, written);
     const upserts = stored.map(({ record, vector }) => ({
       id: record.id,
       kind: record.kind,
