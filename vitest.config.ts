@@ -1,4 +1,15 @@
 import { defineConfig } from "vitest/config";
+import { atLeast, requiredNode } from "./scripts/node-runtime.mjs";
+
+// The suite runs on the Node.js the packages declare, never an older one: `pnpm test` after
+// `node scripts/setup.mjs` runs on node_modules/.bin/node when the machine's own Node.js is older.
+const { range, lowest } = requiredNode();
+if (!atLeast(process.versions.node, lowest)) {
+  throw new Error(
+    `Node.js ${process.version} runs this test suite, but engines.node is ${range}: ` +
+      "run `node scripts/setup.mjs` (it installs that Node.js for pnpm's scripts) and then `pnpm test`.",
+  );
+}
 
 export default defineConfig({
   test: {

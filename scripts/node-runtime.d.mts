@@ -1,0 +1,12 @@
+export const ROOT: string;
+export const NODE_VERSION: string;
+export const TOOLCHAIN: string;
+export function requiredNode(packageJson?: string): { range: string; lowest: [number, number, number] };
+export function parseLowerBound(range: string | undefined): [number, number, number];
+export function atLeast(version: string, lowest: readonly number[]): boolean;
+export function nodePackage(platform?: string, arch?: string): string | null;
+export function nodeHome(version?: string): string | null;
+export function nodeBinary(version?: string): string | null;
+export function linkShim(): string | null;
+export function toolchainDir(version?: string): string;
+export function installNode(version?: string, log?: (line: string) => void): { binary: string; home: string };

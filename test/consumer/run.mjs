@@ -1,0 +1,178 @@
+#!/usr/bin/env node
+// `pnpm test:consumer`: Engram as an outside project meets it. Packs the published packages, installs the
+// tarballs with plain npm into a new strict `nodenext` TypeScript project in the system's temporary folder,
+// on the lowest Node.js the packages declare (and the npm that ships with it, both from the npm registry),
+// type-checks it, runs an example of each integration (AI SDK middleware with the `ai/test` mock model,
+// LangGraph checkpointer and store, LangChain memory, the MCP stdio server) and checks that `npm ls zod`
+// shows one copy. `--keep` leaves the project folder for a look.
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { installNode, parseLowerBound, ROOT } from "../../scripts/node-runtime.mjs";
+
+/** The npm each Node.js release ships with, which a user of that release has. */
+const BUNDLED_NPM = { "22.0.0": "10.5.1" };
+const PUBLISHED = ["core", "ai-sdk", "langgraph", "langchain", "mcp", "cli"];
+const HERE = dirname(fileURLToPath(import.meta.url));
+const keep = process.argv.includes("--keep");
+const started = Date.now();
+
+function step(message) {
+  console.log(`\n[consumer ${((Date.now() - started) / 1000).toFixed(0)}s] ${message}`);
+}
+
+function run(command, args, options = {}) {
+  const r = spawnSync(command, args, { encoding: "utf8", ...options });
+  const output = `${r.stdout ?? ""}${r.stderr ?? ""}`;
+  if (r.status !== 0) {
+    console.error(output);
+    throw new Error(`${command} ${args.join(" ")} failed (exit ${r.status ?? r.signal})`);
+  }
+  return output;
+}
+
+const manifest = (name) => JSON.parse(readFileSync(join(ROOT, "packages", name, "package.json"), "utf8"));
+
+// The lowest Node.js the published packages declare (they all declare the same one).
+const ranges = new Set(PUBLISHED.map((name) => manifest(name).engines.node));
+if (ranges.size !== 1) throw new Error(`the packages declare different engines.node: ${[...ranges]}`);
+const lowest = parseLowerBound([...ranges][0]).join(".");
+const npmVersion = BUNDLED_NPM[lowest];
+if (!npmVersion) throw new Error(`BUNDLED_NPM has no entry for Node.js ${lowest}`);
+
+step(`Node.js ${lowest} and npm ${npmVersion} (the lowest declared release, and its npm)`);
+const node = installNode(lowest, console.log);
+const npmDir = join(ROOT, ".toolchain", `npm-${npmVersion}`);
+const npmCli = join(npmDir, "node_modules", "npm", "bin", "npm-cli.js");
+try {
+  readFileSync(npmCli);
+} catch {
+  run("npm", [
+    "install",
+    "--prefix",
+    npmDir,
+    "--no-save",
+    "--no-package-lock",
+    "--ignore-scripts",
+    `npm@${npmVersion}`,
+  ]);
+}
+// Everything below runs on that Node.js: npm, node-gyp, tsc and the examples.
+const env = {
+  ...process.env,
+  PATH: `${dirname(node.binary)}${delimiter}${process.env.PATH ?? ""}`,
+  npm_config_nodedir: node.home,
+  npm_config_update_notifier: "false",
+};
+for (const key of Object.keys(env))
+  if (/^(npm_|pnpm_)/i.test(key) && !/^npm_config_(nodedir|update_notifier)$/.test(key)) delete env[key];
+const npm = (args, cwd) => run(node.binary, [npmCli, ...args], { cwd, env });
+console.log(`node ${run(node.binary, ["--version"]).trim()}, npm ${npm(["--version"], ROOT).trim()}`);
+
+step("build and pack the packages (pnpm pack)");
+run(join(ROOT, "node_modules", ".bin", "tsc"), ["-b"], { cwd: ROOT });
+const work = mkdtempSync(join(tmpdir(), "engram-consumer-"));
+const tarballs = join(work, "tarballs");
+mkdirSync(tarballs);
+const tarball = {};
+for (const name of PUBLISHED) {
+  run("pnpm", ["pack", "--pack-destination", tarballs], { cwd: join(ROOT, "packages", name) });
+  const file = readdirSync(tarballs).find((f) => f.startsWith(`engram-${name}-`));
+  tarball[`@engram/${name}`] = `file:${join(tarballs, file)}`;
+}
+console.log(readdirSync(tarballs).join("\n"));
+
+// What a user writes: the Engram packages, and the host libraries. "newest": the ranges the packages allow,
+// as npm resolves them today; "lowest": each peer (and zod, the MCP SDK) at the lowest version allowed.
+const lowestOf = (range) => /^\^(\d+\.\d+\.\d+)$/.exec(range)?.[1] ?? range;
+const peer = (name, dep) => manifest(name).peerDependencies[dep];
+const hosts = {
+  ai: peer("ai-sdk", "ai"),
+  "@ai-sdk/provider": peer("ai-sdk", "@ai-sdk/provider"),
+  "@langchain/core": peer("langgraph", "@langchain/core"),
+  "@langchain/langgraph": peer("langgraph", "@langchain/langgraph"),
+  "@langchain/langgraph-checkpoint": peer("langgraph", "@langchain/langgraph-checkpoint"),
+  "@modelcontextprotocol/sdk": manifest("mcp").dependencies["@modelcontextprotocol/sdk"],
+  zod: manifest("core").dependencies.zod,
+};
+const modeArg = process.argv.find((a) => a.startsWith("--mode="))?.slice(7);
+const modes = modeArg ? [modeArg] : ["newest", "lowest"];
+
+for (const mode of modes) {
+  const dependencies =
+    mode === "lowest" ? Object.fromEntries(Object.entries(hosts).map(([k, v]) => [k, lowestOf(v)])) : hosts;
+  await consumer(mode, dependencies);
+}
+
+async function consumer(mode, dependencies) {
+  step(`${mode}: a strict nodenext TypeScript project in ${work}/${mode}, installed with npm ${npmVersion}`);
+  console.log(JSON.stringify(dependencies));
+  const project = join(work, mode);
+  cpSync(join(HERE, "project"), project, { recursive: true });
+  writeFileSync(
+    join(project, "package.json"),
+    `${JSON.stringify(
+      {
+        name: "engram-consumer",
+        private: true,
+        type: "module",
+        dependencies: { ...tarball, ...dependencies },
+        devDependencies: { typescript: "6.0.3", "@types/node": `^${lowest.split(".")[0]}` },
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  const installLog = npm(["install", "--no-audit", "--no-fund", "--foreground-scripts"], project);
+  writeFileSync(join(work, `npm-install-${mode}.log`), installLog);
+  if (/EBADENGINE/.test(installLog)) {
+    console.error(installLog);
+    throw new Error(`npm install warned about an unsupported engine on Node.js ${lowest}`);
+  }
+  const lock = JSON.parse(readFileSync(join(project, "package-lock.json"), "utf8"));
+  for (const [path, entry] of Object.entries(lock.packages)) {
+    if (/node_modules\/@engram\//.test(path) && !String(entry.resolved ?? "").startsWith("file:")) {
+      throw new Error(`${path} did not come from the packed tarball: ${entry.resolved}`);
+    }
+  }
+  console.log(
+    `installed ${Object.keys(lock.packages).length - 1} packages (log: ${join(work, `npm-install-${mode}.log`)})`,
+  );
+
+  step(`${mode}: npm ls zod: one copy`);
+  const zod = JSON.parse(npm(["ls", "zod", "--all", "--json"], project));
+  const versions = new Set();
+  (function walk(deps) {
+    for (const [name, dep] of Object.entries(deps ?? {})) {
+      if (name === "zod") versions.add(dep.version);
+      walk(dep.dependencies);
+    }
+  })(zod.dependencies);
+  console.log(npm(["ls", "zod"], project).trim());
+  if (versions.size !== 1) throw new Error(`zod is installed in ${versions.size} versions: ${[...versions]}`);
+
+  const tsc = join(project, "node_modules", "typescript", "bin", "tsc");
+  step(`${mode}: type-check (tsc -p ., strict, nodenext)`);
+  run(node.binary, [tsc, "-p", "."], { cwd: project, env });
+  // Engram's own declarations, checked in full (skipLibCheck off; the AI SDK's need the DOM lib): no error
+  // may come from node_modules/@engram (a missing @types package, say).
+  step(`${mode}: type-check Engram's declarations (skipLibCheck false)`);
+  const args = [tsc, "-p", ".", "--noEmit", "--skipLibCheck", "false", "--lib", "ES2023,DOM"];
+  const full = spawnSync(node.binary, args, { cwd: project, env, encoding: "utf8" });
+  const ours = full.stdout.split("\n").filter((line) => line.startsWith("node_modules/@engram/"));
+  if (ours.length) throw new Error(`errors in Engram's declarations:\n${ours.join("\n")}`);
+  console.log(
+    `none (${full.stdout.split("\n").filter((l) => / error TS/.test(l)).length} in other libraries)`,
+  );
+
+  for (const example of ["ai-sdk", "langgraph", "langchain", "mcp"]) {
+    step(`${mode}: run ${example}`);
+    console.log(run(node.binary, [join("dist", `${example}.js`)], { cwd: project, env }).trim());
+  }
+}
+
+step(`passed on Node.js ${lowest} with npm ${npmVersion}: ${modes.join(", ")}`);
+if (keep) console.log(`kept ${work}`);
+else rmSync(work, { recursive: true, force: true });
