@@ -80,4 +80,19 @@ describe("inspector reads", () => {
     expect(out).toContainEqual(expect.objectContaining({ from: member, to: segment, type: "part_of" }));
     await expect(engram.memories.edges({ userId: "u2", id: segment })).rejects.toBeInstanceOf(NotFoundError);
   });
+
+  it("retrieves without counting visits when asked to only look", async () => {
+    await engram.flush();
+    const look = await engram.retrieve({ userId: "u1", query: "sailing on weekends", recordVisits: false });
+    expect(look.context.tokens).toBeGreaterThan(0);
+    await engram.flush();
+    const before = (await engram.memories.segments({ userId: "u1" })).map((s) => s.state.visits);
+    await engram.retrieve({ userId: "u1", query: "sailing on weekends", recordVisits: false });
+    await engram.flush();
+    expect((await engram.memories.segments({ userId: "u1" })).map((s) => s.state.visits)).toEqual(before);
+    await engram.retrieve({ userId: "u1", query: "sailing on weekends" });
+    await engram.flush();
+    const after = (await engram.memories.segments({ userId: "u1" })).map((s) => s.state.visits);
+    expect(after.reduce((a, b) => a + b, 0)).toBeGreaterThan(before.reduce((a, b) => a + b, 0));
+  });
 });
