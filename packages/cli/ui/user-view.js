@@ -107,9 +107,22 @@ function actions(user) {
 export async function userView(user) {
   const u = await api(userPath(user));
   const maxHeat = Math.max(0, ...u.segments.map((s) => s.heat));
-  const stats = ["short", "mid", "long"].map((t) =>
-    h("div", { class: "card stat" }, h("b", {}, u.stats.byTier[t] ?? 0), `${t}-term memories`),
+  const counts = h("div", { class: "grid", id: "counts" });
+  const summary = h("span", { class: "muted" });
+  // Counting scans every row of the user: it comes after the view is drawn, not before.
+  api(`${userPath(user)}/stats`).then(
+    ({ stats }) => {
+      summary.textContent = `${stats.memories} memories, ${stats.edges} edges, ${stats.history} history rows`;
+      counts.replaceChildren(
+        ...["short", "mid", "long"].map((t) =>
+          h("div", { class: "card stat" }, h("b", {}, stats.byTier[t] ?? 0), `${t}-term memories`),
+        ),
+      );
+    },
+    (err) => notify(err.message, "error"),
   );
+  const shown = (list, limit, what) =>
+    list.length >= limit ? h("p", { class: "muted" }, `The first ${limit} ${what} are shown.`) : null;
   const segments = u.segments.map((s) =>
     h(
       "tr",
@@ -151,18 +164,15 @@ export async function userView(user) {
       { class: "nav" },
       h("a", { href: `${route("u", user, "search")}` }, "Search and context"),
       h("a", { href: route("u", user, "jobs") }, "Jobs"),
-      h(
-        "span",
-        { class: "muted" },
-        `${u.stats.memories} memories, ${u.stats.edges} edges, ${u.stats.history} history rows`,
-      ),
+      summary,
     ),
-    h("div", { class: "grid" }, stats),
+    counts,
     actions(user),
     h("h2", {}, "Profile"),
     profile.length
       ? table(["trait", "value", "confidence", "since", "evidence"], profile)
       : h("p", { class: "muted" }, "No profile yet."),
+    shown(u.profile, u.limits.profile, "traits"),
     h("h2", {}, "User facts"),
     factsTable(
       user,
@@ -173,10 +183,12 @@ export async function userView(user) {
       user,
       u.facts.filter((f) => f.subject === "assistant"),
     ),
+    shown(u.facts, u.limits.facts, "current facts"),
     h("h2", {}, "Mid-term segments, hottest first"),
     segments.length
       ? table(["segment", "heat", "visits", "pages", "recency", "# pages ever"], segments)
       : h("p", { class: "muted" }, "No segments yet."),
+    shown(u.segments, u.limits.segments, "hottest segments"),
     h("h2", {}, `Short-term pages, oldest first (next to leave)`),
     u.shortTerm.length
       ? h(

@@ -45,6 +45,11 @@ const ROUTES: [method: string, pattern: RegExp, handler: Handler][] = [
   ],
   [
     "GET",
+    /^\/api\/users\/(?<user>[^/]+)\/stats$/,
+    async (engram, p) => ok({ stats: await engram.stats({ userId: p.user }) }),
+  ],
+  [
+    "GET",
     /^\/api\/users\/(?<user>[^/]+)\/jobs$/,
     async (engram, p) => ok({ jobs: await engram.jobs({ userId: p.user }) }),
   ],

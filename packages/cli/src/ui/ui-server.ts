@@ -99,10 +99,22 @@ function sameOrigin(req: IncomingMessage): boolean {
   return site === undefined || site === "same-origin";
 }
 
+const assetCache = new Map<string, Buffer>();
+
+/** Read once per process: the files ship with the package and do not change while it runs. */
+function assetBody(file: string): Buffer {
+  let body = assetCache.get(file);
+  if (!body) {
+    body = readFileSync(new URL(file, ASSET_DIR));
+    assetCache.set(file, body);
+  }
+  return body;
+}
+
 function serveAsset(res: ServerResponse, path: string, method: string): boolean {
   const asset = ASSETS[path];
   if (!asset || (method !== "GET" && method !== "HEAD")) return false;
-  const body = readFileSync(new URL(asset.file, ASSET_DIR));
+  const body = assetBody(asset.file);
   res.writeHead(200, { ...SECURITY_HEADERS, "content-type": asset.type });
   res.end(method === "HEAD" ? undefined : body);
   return true;

@@ -3,9 +3,10 @@ import { HttpError } from "./http-error.js";
 
 // The shapes the page draws, built from engine reads only. Lists are capped so a user with many
 // memories still loads at once; the caps are reported so the page can say what it leaves out.
-const SHORT_TERM_LIMIT = 200;
-const SEGMENT_LIMIT = 200;
-const FACT_LIMIT = 500;
+const SHORT_TERM_LIMIT = 100;
+const SEGMENT_LIMIT = 100;
+const FACT_LIMIT = 300;
+const PROFILE_LIMIT = 100;
 const LINKED_LIMIT = 100;
 
 /** A memory as lists show it: no vectors, no context, the fields the page needs. */
@@ -64,8 +65,8 @@ function factView(f: MemoryRecord) {
 
 export async function userOverview(engram: Engram, userId: string) {
   await requireUser(engram, userId);
-  const [stats, short, segments, facts, profile] = await Promise.all([
-    engram.stats({ userId }),
+  // No counts here: they scan the user's every row; the page asks for them apart, after drawing this.
+  const [short, segments, facts, profile] = await Promise.all([
     engram.memories.list({
       userId,
       kinds: ["message"],
@@ -74,17 +75,21 @@ export async function userOverview(engram: Engram, userId: string) {
       limit: SHORT_TERM_LIMIT,
       includeExpired: false,
     }),
-    engram.memories.segments({ userId, limit: SEGMENT_LIMIT }),
+    engram.memories.segments({ userId }),
     engram.memories.list({ userId, kinds: ["fact"], order: "asc", limit: FACT_LIMIT, includeExpired: false }),
     engram.profile({ userId }),
   ]);
   return {
     userId,
-    stats,
-    limits: { shortTerm: SHORT_TERM_LIMIT, segments: SEGMENT_LIMIT, facts: FACT_LIMIT },
+    limits: {
+      shortTerm: SHORT_TERM_LIMIT,
+      segments: SEGMENT_LIMIT,
+      facts: FACT_LIMIT,
+      profile: PROFILE_LIMIT,
+    },
     // FIFO: oldest first, the order in which pages leave short-term memory.
     shortTerm: groupPages(short.reverse()).map((p) => ({ id: p.id, messages: p.messages.map(brief) })),
-    segments: segments.map((s) => ({
+    segments: segments.slice(0, SEGMENT_LIMIT).map((s) => ({
       ...brief(s.memory),
       keywords: s.state.keywords,
       visits: s.state.visits,
@@ -95,7 +100,7 @@ export async function userOverview(engram: Engram, userId: string) {
       parts: s.parts,
       recency: s.recency,
     })),
-    profile,
+    profile: profile.slice(0, PROFILE_LIMIT),
     facts: facts.map(factView),
   };
 }
