@@ -79,7 +79,11 @@ function chain(user, d) {
           ]),
         )
       : null;
-  return [item("Superseded", d.supersedes), item("Superseded by", d.supersededBy)];
+  return [
+    item("Superseded", d.supersedes),
+    item("Superseded by", d.supersededBy),
+    item("Changed by feedback", d.changedBy),
+  ];
 }
 
 function edgesList(user, d) {

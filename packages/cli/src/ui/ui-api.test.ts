@@ -230,6 +230,11 @@ describe("changes", () => {
     const { body } = await call("GET", `/api/users/u1/memories/${old?.id}`);
     expect(body.supersededBy.length).toBe(1);
     expect(body.linked[body.supersededBy[0]].text).toMatch(/Porto/);
+    expect(body.changedBy).toHaveLength(1);
+    expect(body.linked[body.changedBy[0]]).toMatchObject({
+      feedback: true,
+      text: expect.stringMatching(/^Actually/),
+    });
   });
 
   it("deletes a memory and forgets a user only with the typed user id", async () => {

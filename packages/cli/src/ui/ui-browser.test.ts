@@ -114,6 +114,9 @@ describe.skipIf(!browser.run)("inspector in Chromium", () => {
     const old = facts.find((f) => f.expiredAt !== null && /Freightly/.test(f.text));
     await open(`#/u/${DEMO_USER}/m/${old?.id}`, "memory");
     await expect(page.locator("section[data-view=memory]").textContent()).resolves.toContain("Superseded by");
+    await expect(page.locator("section[data-view=memory]").textContent()).resolves.toContain(
+      "Changed by feedback: Actually I work at Lumen Grid now",
+    );
     expect(await page.locator("tr.edge").count()).toBeGreaterThan(0);
     await screenshot(page, "history");
   });

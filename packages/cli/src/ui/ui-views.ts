@@ -21,6 +21,8 @@ function brief(m: MemoryRecord) {
     validTo: m.validTo,
     expiredAt: m.expiredAt,
     version: m.version,
+    /** A correction given with `feedback`, stored as a long-term message. */
+    feedback: m.metadata.feedback === true,
   };
 }
 
@@ -128,7 +130,18 @@ export async function memoryDetail(engram: Engram, userId: string, id: string) {
     engram.memories.edges({ userId, id }),
   ]);
   const fact = memory.kind === "fact" ? factView(memory) : null;
-  const ids = [...edges.map((e) => (e.from === id ? e.to : e.from)), ...(fact?.evidence ?? [])];
+  const supersededBy = edges.filter((e) => e.type === "supersedes" && e.to === id).map((e) => e.from);
+  // The feedback that changed this fact is the evidence of the fact that replaced it.
+  const replacements = await Promise.all(
+    supersededBy.map((next) => engram.memories.get({ userId, id: next })),
+  );
+  const replacementEvidence = replacements.flatMap((r) => factView(r).evidence);
+  const ids = [
+    ...edges.map((e) => (e.from === id ? e.to : e.from)),
+    ...(fact?.evidence ?? []),
+    ...replacementEvidence,
+  ];
+  const linkedMemories = await linked(engram, userId, ids);
   return {
     memory: { ...brief(memory), metadata: memory.metadata, createdAt: memory.createdAt },
     fact,
@@ -136,8 +149,9 @@ export async function memoryDetail(engram: Engram, userId: string, id: string) {
     edges,
     // supersedes: new -> old. What this memory replaced, and what replaced it.
     supersedes: edges.filter((e) => e.type === "supersedes" && e.from === id).map((e) => e.to),
-    supersededBy: edges.filter((e) => e.type === "supersedes" && e.to === id).map((e) => e.from),
-    linked: await linked(engram, userId, ids),
+    supersededBy,
+    changedBy: replacementEvidence.filter((e) => linkedMemories[e]?.feedback),
+    linked: linkedMemories,
   };
 }
 
