@@ -15,6 +15,7 @@ export {
   MCP_PATH,
   startHttpServer,
 } from "./http-server.js";
+export { createRequestGuard, type RequestGuard, type RequestGuardOptions } from "./request-guard.js";
 export { type RunMcpServerOptions, runMcpServer } from "./run-mcp-server.js";
 export { type ServeFlags, type ServeSettings, serveSettings } from "./serve-settings.js";
 export {

@@ -15,6 +15,7 @@ import { searchCommand } from "./search-command.js";
 import { serveCommand } from "./serve-command.js";
 import { showCommand } from "./show-command.js";
 import { statsCommand } from "./stats-command.js";
+import { uiCommand } from "./ui-command.js";
 
 export type { Command, CommandContext } from "./command.js";
 export { commandHelpText, overviewText } from "./help-command.js";
@@ -36,6 +37,7 @@ export const COMMANDS: readonly Command[] = [
   statsCommand,
   evalCommand,
   serveCommand,
+  uiCommand,
   createHelpCommand(() => COMMANDS),
 ];
 

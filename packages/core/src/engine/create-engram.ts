@@ -14,6 +14,9 @@ import { type RunJobsReport, runDueJobs, Worker } from "../scheduler/index.js";
 import {
   assertWritable,
   type ForgetReport,
+  JOB_STATUSES,
+  type Job,
+  type JobStatus,
   type StoragePort,
   type StorageStats,
   sqliteStorage,
@@ -237,6 +240,13 @@ export class Engram {
     return this.ctx.storage.stats({ userId });
   }
 
+  /** The user's durable jobs (tiers, embeddings, visits) with state, attempts and last error. */
+  async jobs(input: UserInput & { status?: JobStatus }): Promise<Job[]> {
+    this.open();
+    const { userId, status } = parseInput(jobsInputSchema, input, "jobs");
+    return this.ctx.storage.jobs({ userId }, status);
+  }
+
   /** Users with stored memory. */
   async users(): Promise<string[]> {
     this.open();
@@ -293,6 +303,8 @@ export class Engram {
     if (this.closed) throw new ClosedError("this Engram instance");
   }
 }
+
+const jobsInputSchema = userInputSchema.extend({ status: z.enum(JOB_STATUSES).optional() });
 
 const optionsSchema = z.object({
   path: z.string().min(1).optional(),

@@ -7,7 +7,7 @@ export {
   exportDumpSchema,
   type ImportResult,
 } from "./export-import.js";
-export type { MemoriesApi } from "./memories-api.js";
+export type { MemoriesApi, SegmentsInput, SegmentView } from "./memories-api.js";
 export type { ProfileTrait } from "./profile.js";
 export { type RetrieveInput, type RetrieveResult, retrieveInputSchema } from "./retrieve-context.js";
 export type {

@@ -1,8 +1,19 @@
+import { z } from "zod";
 import { NotFoundError } from "../errors/index.js";
-import { type MemoryRecord, type MemoryVersion, parseInput, type Scope } from "../model/index.js";
+import {
+  idString,
+  type MemoryEdge,
+  type MemoryRecord,
+  type MemoryVersion,
+  parseInput,
+  type Scope,
+} from "../model/index.js";
 import { assertWritable } from "../storage/index.js";
 import { embedJob, embedRecords } from "../updating/embed-records.js";
 import type { EngineContext } from "../updating/engine-context.js";
+import { type HeatParts, heatParts } from "../updating/heat.js";
+import { type SegmentState, segmentState } from "../updating/segment-record.js";
+import type { TierContext } from "../updating/tier-context.js";
 import { relinkFollower } from "./relink-context.js";
 import {
   type ListInput,
@@ -23,7 +34,22 @@ export interface MemoriesApi {
   delete(ref: MemoryRef): Promise<void>;
   /** Every version of the memory, oldest first. */
   history(ref: MemoryRef): Promise<MemoryVersion[]>;
+  /** The memory's edges in both directions (part_of, derived_from, supersedes...). */
+  edges(ref: MemoryRef): Promise<MemoryEdge[]>;
+  /** The user's mid-term segments, hottest first, with their heat and its parts at the clock's now. */
+  segments(input: SegmentsInput): Promise<SegmentView[]>;
 }
+
+export interface SegmentView extends HeatParts {
+  readonly memory: MemoryRecord;
+  readonly state: SegmentState;
+}
+
+const segmentsInputSchema = z.object({
+  userId: idString,
+  limit: z.number().int().min(1).max(100_000).default(1000),
+});
+export type SegmentsInput = z.input<typeof segmentsInputSchema>;
 
 async function getOne(ctx: EngineContext, scope: Scope, id: string, where: string): Promise<MemoryRecord> {
   const [record] = await ctx.storage.get(scope, [id]);
@@ -36,7 +62,7 @@ async function getOne(ctx: EngineContext, scope: Scope, id: string, where: strin
   return record;
 }
 
-export function memoriesApi(ctx: EngineContext): MemoriesApi {
+export function memoriesApi(ctx: TierContext): MemoriesApi {
   return {
     async get(raw) {
       const ref = parseInput(memoryRefSchema, raw, "memories.get");
@@ -113,6 +139,30 @@ export function memoriesApi(ctx: EngineContext): MemoriesApi {
       const scope = { userId: ref.userId };
       await getOne(ctx, scope, ref.id, "memories.history");
       return ctx.storage.history(scope, ref.id);
+    },
+    async edges(raw) {
+      const ref = parseInput(memoryRefSchema, raw, "memories.edges");
+      const scope = { userId: ref.userId };
+      await getOne(ctx, scope, ref.id, "memories.edges");
+      const [from, to] = await Promise.all([
+        ctx.storage.edges(scope, { from: ref.id }),
+        ctx.storage.edges(scope, { to: ref.id }),
+      ]);
+      return [...from, ...to];
+    },
+    async segments(raw) {
+      const input = parseInput(segmentsInputSchema, raw, "memories.segments");
+      const segments = await ctx.storage.scan(
+        { userId: input.userId },
+        { filter: { kinds: ["segment"], current: true }, limit: input.limit },
+      );
+      const now = ctx.clock();
+      return segments
+        .map((memory) => {
+          const state = segmentState(memory);
+          return { memory, state, ...heatParts(state, now, ctx.policy) };
+        })
+        .sort((a, b) => b.heat - a.heat);
     },
   };
 }

@@ -23,6 +23,8 @@ export const retrieveInputSchema = z.object({
   at: timeSchema.optional(),
   /** Read from these cubes only (compose several memory spaces of the user); default: all of them. */
   cubes: z.array(cubeSchema).min(1).optional(),
+  /** Count the visit to each segment whose pages the context shows (heat). Default true; false to only look. */
+  recordVisits: z.boolean().default(true),
 });
 export type RetrieveInput = z.input<typeof retrieveInputSchema>;
 
@@ -122,7 +124,7 @@ export async function retrieveContext(
         .filter((s): s is string => s !== null),
     ),
   ];
-  if (visited.length) await onVisit(input.userId, visited);
+  if (visited.length && input.recordVisits) await onVisit(input.userId, visited);
   return { profile, facts, segments, pages, recent, context, text: context.text };
 }
 

@@ -15,7 +15,25 @@ export interface SegmentHeat {
  * clock at read time, so decay applies without touching the segment (MemoryOS only recomputed on touch).
  */
 export function segmentHeat(counters: SegmentHeat, now: Date, policy: Policy): number {
+  return heatParts(counters, now, policy).heat;
+}
+
+/** Heat with its three weighted terms, for showing why a segment is hot. */
+export interface HeatParts {
+  readonly heat: number;
+  /** Each term as it enters the sum: a * visits, b * pages, c * recency. */
+  readonly parts: { readonly visits: number; readonly pages: number; readonly recency: number };
+  /** exp(-dt / mu), before its weight. */
+  readonly recency: number;
+}
+
+export function heatParts(counters: SegmentHeat, now: Date, policy: Policy): HeatParts {
   const dt = Math.max(0, (now.getTime() - Date.parse(counters.lastVisitAt)) / 1000);
   const recency = Math.exp(-dt / policy.recencyMuSeconds);
-  return policy.heatA * counters.visits + policy.heatB * counters.pages + policy.heatC * recency;
+  const parts = {
+    visits: policy.heatA * counters.visits,
+    pages: policy.heatB * counters.pages,
+    recency: policy.heatC * recency,
+  };
+  return { heat: parts.visits + parts.pages + parts.recency, parts, recency };
 }

@@ -1,7 +1,8 @@
 export type { FeedbackResult } from "./apply-feedback.js";
-export { type SegmentHeat, segmentHeat } from "./heat.js";
+export { type HeatParts, heatParts, type SegmentHeat, segmentHeat } from "./heat.js";
 export { modelExtractor } from "./model-extractor.js";
 export { offlineExtractor } from "./offline-extractor.js";
+export { groupPages, type Page } from "./pages.js";
 export {
   POLICY_PRESETS,
   type Policy,

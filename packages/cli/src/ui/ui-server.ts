@@ -1,0 +1,191 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Engram } from "@engram/core";
+import { createRequestGuard, isLoopback } from "@engram/mcp";
+import { errorResponse, HttpError } from "./http-error.js";
+import { routeRequest } from "./ui-routes.js";
+
+export const DEFAULT_UI_HOST = "127.0.0.1";
+const MAX_BODY_BYTES = 256 * 1024;
+
+// The page's files, shipped in the package beside src/ and dist/ (both are one level below it).
+const ASSET_DIR = new URL("../../ui/", import.meta.url);
+const ASSETS: Record<string, { file: string; type: string }> = {
+  "/": { file: "index.html", type: "text/html; charset=utf-8" },
+  "/app.css": { file: "app.css", type: "text/css; charset=utf-8" },
+  "/app.js": { file: "app.js", type: "text/javascript; charset=utf-8" },
+  "/api.js": { file: "api.js", type: "text/javascript; charset=utf-8" },
+  "/dom.js": { file: "dom.js", type: "text/javascript; charset=utf-8" },
+  "/views.js": { file: "views.js", type: "text/javascript; charset=utf-8" },
+  "/user-view.js": { file: "user-view.js", type: "text/javascript; charset=utf-8" },
+  "/memory-view.js": { file: "memory-view.js", type: "text/javascript; charset=utf-8" },
+};
+
+/** Only the page's own files run: an injected script or inline handler is blocked even if it got in. */
+const SECURITY_HEADERS = {
+  "content-security-policy":
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  "x-content-type-options": "nosniff",
+  "x-frame-options": "DENY",
+  "referrer-policy": "no-referrer",
+  "cache-control": "no-store",
+};
+
+export interface UiServerOptions {
+  readonly engram: Engram;
+  /** Default 127.0.0.1; another address needs `allowRemote`. */
+  readonly host?: string | undefined;
+  /** Default 0: a free port. */
+  readonly port?: number | undefined;
+  /** Default: 32 random bytes. Tests pass one. */
+  readonly token?: string | undefined;
+  /** Serve on a non-loopback address: anyone who can reach it and learns the token sees every user. */
+  readonly allowRemote?: boolean | undefined;
+}
+
+export interface UiServerHandle {
+  /** The page, with the session token in its query: open this. */
+  readonly url: string;
+  readonly origin: string;
+  readonly token: string;
+  close(): Promise<void>;
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  res.writeHead(status, { ...SECURITY_HEADERS, "content-type": "application/json", ...headers });
+  res.end(JSON.stringify(body));
+}
+
+function tokenMatcher(token: string): (authorization: string | undefined) => boolean {
+  const digest = (s: string) => createHash("sha256").update(s).digest();
+  const expected = digest(token);
+  return (authorization) => {
+    const given = /^Bearer (\S+)$/.exec(authorization ?? "")?.[1];
+    return given !== undefined && timingSafeEqual(digest(given), expected);
+  };
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  if (!(req.headers["content-type"] ?? "").startsWith("application/json")) {
+    throw new HttpError(415, "send the body as application/json");
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new HttpError(413, `request body over ${MAX_BODY_BYTES} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  if (size === 0) return {};
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  } catch {
+    throw new HttpError(400, "the body is not valid JSON");
+  }
+}
+
+/**
+ * A change must come from this page: a browser always sends Origin on such requests, and it must be this
+ * server's own origin (the Host was checked already), so neither another site nor another local server's
+ * page can make one, even one that learnt the token.
+ */
+function sameOrigin(req: IncomingMessage): boolean {
+  const origin = req.headers.origin;
+  if (origin !== `http://${req.headers.host}`) return false;
+  const site = req.headers["sec-fetch-site"];
+  return site === undefined || site === "same-origin";
+}
+
+const assetCache = new Map<string, Buffer>();
+
+/** Read once per process: the files ship with the package and do not change while it runs. */
+function assetBody(file: string): Buffer {
+  let body = assetCache.get(file);
+  if (!body) {
+    body = readFileSync(new URL(file, ASSET_DIR));
+    assetCache.set(file, body);
+  }
+  return body;
+}
+
+function serveAsset(res: ServerResponse, path: string, method: string): boolean {
+  const asset = ASSETS[path];
+  if (!asset || (method !== "GET" && method !== "HEAD")) return false;
+  const body = assetBody(asset.file);
+  res.writeHead(200, { ...SECURITY_HEADERS, "content-type": asset.type });
+  res.end(method === "HEAD" ? undefined : body);
+  return true;
+}
+
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  engram: Engram,
+  access: {
+    refusal: (req: IncomingMessage) => string | undefined;
+    tokenOk: (a: string | undefined) => boolean;
+  },
+) {
+  // Host and Origin first: a DNS-rebinding page learns nothing, not even which paths exist.
+  const refused = access.refusal(req);
+  if (refused) return send(res, 403, { error: refused });
+  const url = new URL(req.url ?? "/", "http://localhost");
+  const method = req.method ?? "GET";
+  if (serveAsset(res, url.pathname, method)) return;
+  if (!url.pathname.startsWith("/api/")) return send(res, 404, { error: "not found" });
+  if (!access.tokenOk(req.headers.authorization)) {
+    return send(res, 401, { error: "missing or wrong session token; open the URL engram ui printed" });
+  }
+  const changes = method !== "GET" && method !== "HEAD";
+  if (changes && !sameOrigin(req)) {
+    return send(res, 403, { error: "changes are accepted only from the inspector page itself (Origin)" });
+  }
+  try {
+    // DELETE names everything in its path; the other changes carry a JSON body.
+    const body = changes && method !== "DELETE" ? await readJson(req) : undefined;
+    const result = await routeRequest(engram, { method, path: url.pathname, query: url.searchParams, body });
+    send(res, 200, result.body, result.headers);
+  } catch (error) {
+    const { status, body } = errorResponse(error);
+    send(res, status, body);
+  }
+}
+
+/** Serves the inspector page and its JSON API until closed. */
+export async function startUiServer(options: UiServerOptions): Promise<UiServerHandle> {
+  const host = options.host ?? DEFAULT_UI_HOST;
+  if (!isLoopback(host) && !options.allowRemote) {
+    throw new HttpError(
+      400,
+      `refusing to serve the inspector on ${host}: anyone who can reach it could read and erase every ` +
+        "user's memory; bind to 127.0.0.1, or pass --allow-remote if this network is trusted",
+    );
+  }
+  const token = options.token ?? randomBytes(32).toString("base64url");
+  const guard = createRequestGuard({ host });
+  const access = { refusal: (req: IncomingMessage) => guard.refusal(req), tokenOk: tokenMatcher(token) };
+  const server = createServer((req, res) => {
+    handle(req, res, options.engram, access).catch((error: unknown) => {
+      if (!res.headersSent) send(res, 500, { error: error instanceof Error ? error.message : String(error) });
+    });
+  });
+  const address = await new Promise<AddressInfo>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => resolve(server.address() as AddressInfo));
+  });
+  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const origin = `http://${shownHost}:${address.port}`;
+  return {
+    url: `${origin}/?token=${token}`,
+    origin,
+    token,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

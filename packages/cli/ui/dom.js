@@ -1,0 +1,56 @@
+// DOM helpers. Text is only ever added as text nodes or textContent: stored memory text is data, never
+// markup, so a memory holding <script> or <img onerror> is shown and not run.
+
+/** An element with attributes, event handlers (onclick...) and children (strings become text nodes). */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") el.className = value;
+    else if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else if (key === "href") el.setAttribute("href", value.startsWith("#") ? value : "#/");
+    else el.setAttribute(key, String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === undefined || child === null || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replaces an element's content. */
+export function show(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+}
+
+/** A link to a route of this page; route parts are percent-encoded. */
+export function route(...parts) {
+  return `#/${parts.map((p) => encodeURIComponent(p)).join("/")}`;
+}
+
+export function table(headers, rows) {
+  return h(
+    "table",
+    {},
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        headers.map((x) => h("th", { class: /^#|score|heat|conf/i.test(x) ? "num" : "" }, x)),
+      ),
+    ),
+    h("tbody", {}, rows),
+  );
+}
+
+export const num = (value, digits = 3) =>
+  h("td", { class: "num" }, value === null || value === undefined ? "-" : Number(value).toFixed(digits));
+
+export const when = (iso) => (iso ? iso.replace("T", " ").replace(/:\d\d\.\d+Z$/, "Z") : "-");
