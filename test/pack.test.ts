@@ -64,7 +64,9 @@ describe.each(PACKAGES)("the @engram/%s tarball", (name) => {
         !["package.json", "README.md", "LICENSE"].includes(path) &&
         !/^dist\/.+\.(js|d\.ts|js\.map|d\.ts\.map)$/.test(path) &&
         !(/^src\/.+\.ts$/.test(path) && !/\.test\.ts$/.test(path) && !path.includes("test-support/")) &&
-        !(name === "cli" && /^data\/[^/]+\.(json|jsonl)$/.test(path)),
+        !(name === "cli" && /^data\/[^/]+\.(json|jsonl)$/.test(path)) &&
+        // The inspector's page, served as is by `engram ui`.
+        !(name === "cli" && /^ui\/[^/]+\.(html|css|js)$/.test(path)),
     );
     expect(unexpected).toEqual([]);
     expect(files().has("LICENSE")).toBe(true);
