@@ -20,7 +20,7 @@ const NOT_A_DATE =
   /^((right )?now|today|tonight|this (morning|afternoon|evening)|in the day)$|^(sun|sat|mon|tue|wed|thu|fri)\b/i;
 
 /** The moment a parsed component names, at the precision it is certain of; null for a time of day alone. */
-function precise(component: chrono.ParsedComponents): string | null {
+export function preciseDate(component: chrono.ParsedComponents): string | null {
   const iso = [
     String(component.get("year")).padStart(4, "0"),
     String(component.get("month")).padStart(2, "0"),
@@ -51,7 +51,7 @@ export function resolveTimeMentions(text: string, at: Date): TimeMention[] {
   for (const result of chrono.en.casual.parse(text, { instant: at, timezone: 0 })) {
     const said = result.text.replace(/[\s,;.]+$/, "");
     if (DURATION.test(said) || NOT_A_DATE.test(said)) continue;
-    const date = precise(result.start);
+    const date = preciseDate(result.start);
     const key = `${said.toLowerCase()}|${date}`;
     if (date === null || seen.has(key)) continue;
     seen.add(key);

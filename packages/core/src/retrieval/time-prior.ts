@@ -1,5 +1,5 @@
 import * as chrono from "chrono-node";
-import { bareYears, type TimeMention } from "./time-mentions.js";
+import { bareYears, preciseDate, type TimeMention } from "./time-mentions.js";
 
 /** Whether a query asks for a time ("When did...", "What year...", "How long ago..."). */
 export function asksWhen(query: string): boolean {
@@ -14,55 +14,38 @@ export interface TimeRange {
 
 /**
  * The span a query is about, resolved against `now`: the first dated expression at its precision
- * ("in 2022": the year; "last month": that month; "on 7 May 2023": the day). Null when it names none.
+ * ("in 2022": the year; "last month": that month; "on 7 May 2023": the day), to the end of its last part
+ * when it names two ("between March and May 2023"). Null when it names none.
  */
 export function queryTimeRange(query: string, now: Date): TimeRange | null {
   for (const result of chrono.en.casual.parse(query, { instant: now, timezone: 0 })) {
-    const start = result.start;
-    const year = start.get("year");
-    const month = start.get("month");
-    const day = start.get("day");
-    if (year === null || month === null || day === null) continue;
-    const unit =
-      start.isCertain("day") || start.isCertain("weekday")
-        ? "day"
-        : start.isCertain("month")
-          ? "month"
-          : start.isCertain("year")
-            ? "year"
-            : null;
-    if (unit === null) continue;
-    const from = new Date(Date.UTC(year, unit === "year" ? 0 : month - 1, unit === "day" ? day : 1));
-    const to = new Date(from);
-    if (unit === "day") to.setUTCDate(to.getUTCDate() + 1);
-    else if (unit === "month") to.setUTCMonth(to.getUTCMonth() + 1);
-    else to.setUTCFullYear(to.getUTCFullYear() + 1);
-    const end = result.end;
-    // A span ("between March and May 2023") runs to the end of its last part.
-    if (end?.isCertain("month")) {
-      const last = new Date(Date.UTC(end.get("year") ?? year, (end.get("month") ?? month) - 1, 1));
-      last.setUTCMonth(last.getUTCMonth() + 1);
-      if (last > to) return { from: iso(from), to: iso(last) };
-    }
-    return { from: iso(from), to: iso(to) };
+    const start = preciseDate(result.start);
+    if (start === null) continue;
+    const span = spanOf(start);
+    const end = result.end ? preciseDate(result.end) : null;
+    return { from: span.from, to: end === null ? span.to : spanOf(end).to };
   }
   const year = bareYears(query)[0];
-  return year ? { from: `${year.date}-01-01`, to: `${Number(year.date) + 1}-01-01` } : null;
+  return year ? spanOf(year.date) : null;
+}
+
+/** The days a date covers at its precision (`YYYY`, `YYYY-MM`, `YYYY-MM-DD`; a full ISO time: its day). */
+export function spanOf(date: string): TimeRange {
+  const [year, month, day] = date.slice(0, 10).split("-").map(Number) as [number, number?, number?];
+  const from = new Date(Date.UTC(year, (month ?? 1) - 1, day ?? 1));
+  const to = new Date(from);
+  if (day !== undefined) to.setUTCDate(day + 1);
+  else if (month !== undefined) to.setUTCMonth(month);
+  else to.setUTCFullYear(year + 1);
+  return { from: iso(from), to: iso(to) };
 }
 
 const iso = (d: Date): string => d.toISOString().slice(0, 10);
 
-/** Whether a date at any precision (`YYYY`, `YYYY-MM`, `YYYY-MM-DD`, or a full ISO time) overlaps a range. */
+/** Whether a date at any precision overlaps a range. */
 export function overlaps(date: string, range: TimeRange): boolean {
-  const start = date.length === 4 ? `${date}-01-01` : date.length === 7 ? `${date}-01` : date.slice(0, 10);
-  const end =
-    date.length === 4 ? `${Number(date) + 1}-01-01` : date.length === 7 ? nextMonth(date) : `${start}~`;
-  return start < range.to && end > range.from;
-}
-
-function nextMonth(month: string): string {
-  const [y, m] = month.split("-").map(Number) as [number, number];
-  return m === 12 ? `${y + 1}-01-01` : `${y}-${String(m + 1).padStart(2, "0")}-01`;
+  const span = spanOf(date);
+  return span.from < range.to && span.to > range.from;
 }
 
 export interface TimedHit {
