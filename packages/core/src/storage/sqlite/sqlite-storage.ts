@@ -2,7 +2,6 @@ import type Database from "better-sqlite3";
 import { ClosedError, EngramError, ReadOnlyError, StorageError } from "../../errors/index.js";
 import {
   assertScope,
-  cubeKey,
   type MemoryEdge,
   type MemoryRecord,
   type MemoryVersion,
@@ -36,8 +35,9 @@ import { FullTextSearch } from "./full-text-search.js";
 import { openDatabase } from "./open-database.js";
 import { openReadOnlyStore, readOnlyReason } from "./open-store.js";
 import { RecordCache } from "./record-cache.js";
-import { type HistoryRow, type KvRow, kvRowToEntry, rowToVersion } from "./row-mapping.js";
+import { type HistoryRow, rowToVersion } from "./row-mapping.js";
 import { EdgeMemory } from "./sqlite-edges.js";
+import { listKv, readKv } from "./sqlite-kv.js";
 import { purgeUser } from "./sqlite-purge.js";
 import { SqliteQueue } from "./sqlite-queue.js";
 import { scanRecords } from "./sqlite-scan.js";
@@ -220,35 +220,12 @@ export class SqliteStorage implements StoragePort {
 
   async kvGet(scope: Scope, namespace: readonly string[], key: string): Promise<KvEntry | null> {
     this.guard(scope, "kvGet");
-    const row = this.run("kvGet", () =>
-      this.cached("SELECT * FROM kv WHERE user_id = ? AND namespace = ? AND key = ?").get(
-        scope.userId,
-        cubeKey(namespace),
-        key,
-      ),
-    ) as KvRow | undefined;
-    return row ? kvRowToEntry(row) : null;
+    return this.run("kvGet", () => readKv((sql) => this.cached(sql), scope.userId, namespace, key));
   }
 
   async kvList(scope: Scope, options: KvListOptions = {}): Promise<KvEntry[]> {
     this.guard(scope, "kvList");
-    // A namespace key is a JSON array; a prefix of parts is a prefix of its text without the closing bracket,
-    // followed by "," (deeper) or "]" (the namespace itself). Nothing valid sorts between those two, so the
-    // range below is exactly the prefix's namespaces, and the primary key index answers it in order.
-    const prefix = options.prefix?.length ? cubeKey(options.prefix).slice(0, -1) : null;
-    const page = [options.limit ?? -1, options.offset ?? 0];
-    const rows = this.run("kvList", () =>
-      prefix === null
-        ? this.cached("SELECT * FROM kv WHERE user_id = ? ORDER BY namespace, key LIMIT ? OFFSET ?").all(
-            scope.userId,
-            ...page,
-          )
-        : this.cached(
-            `SELECT * FROM kv WHERE user_id = ? AND namespace >= ? AND namespace <= ?
-             ORDER BY namespace, key LIMIT ? OFFSET ?`,
-          ).all(scope.userId, `${prefix},`, `${prefix}]`, ...page),
-    ) as KvRow[];
-    return rows.map(kvRowToEntry);
+    return this.run("kvList", () => listKv((sql) => this.cached(sql), scope.userId, options));
   }
 
   async claimJobs(options: ClaimOptions): Promise<Job[]> {
