@@ -33,18 +33,6 @@ export function turnToStore(
   };
 }
 
-/** Waits for `promise` at most `ms` (a timer that does not keep the process alive). */
-async function within(promise: Promise<unknown>, ms: number): Promise<void> {
-  if (ms <= 0) return;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-    timer.unref();
-  });
-  await Promise.race([promise, timeout]);
-  clearTimeout(timer);
-}
-
 /**
  * Writes the finished turn and resolves once it is in the database: the raw turn is stored at once and
  * its embedding queued as a durable job, so a process that exits right after the call loses nothing. A
@@ -61,8 +49,11 @@ export async function rememberTurn(
   try {
     const turn = turnToStore(context.options, scope, prompt, outcome);
     if (!turn) return;
-    const written = context.queue.write(scope.userId, () => context.engram.add({ ...turn, embed: "later" }));
-    await within(written, context.options.writeTimeoutMs);
+    await context.queue.write(
+      scope.userId,
+      () => context.engram.add({ ...turn, embed: "later" }),
+      context.options.writeTimeoutMs,
+    );
   } catch (error) {
     context.report(error);
   }

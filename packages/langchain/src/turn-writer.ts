@@ -15,18 +15,6 @@ export function warn(error: unknown, info: WriteErrorInfo): void {
   console.warn(`[engram] ${info.stage} for user ${info.userId} failed${retry}: ${message}`);
 }
 
-/** Waits for `promise` at most `ms` (a timer that does not keep the process alive). */
-async function within(promise: Promise<unknown>, ms: number): Promise<void> {
-  if (ms <= 0) return;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-    timer.unref();
-  });
-  await Promise.race([promise, timeout]);
-  clearTimeout(timer);
-}
-
 /**
  * Turns written behind the caller: in order, retried; a failure is reported, never thrown. `write` resolves
  * once the raw turn is committed (its embedding queued as a durable job), or after `writeTimeoutMs` while
@@ -57,10 +45,7 @@ export class TurnWriter {
   async write(turn: AddInput): Promise<void> {
     // The time is fixed now, so every retry of this turn has the same content id and is stored once.
     const stamped: AddInput = { ...turn, at: turn.at ?? new Date().toISOString(), embed: "later" };
-    await within(
-      this.queue.write(turn.userId, () => this.engram.add(stamped)),
-      this.writeTimeoutMs,
-    );
+    await this.queue.write(turn.userId, () => this.engram.add(stamped), this.writeTimeoutMs);
   }
 
   /**
