@@ -108,6 +108,7 @@ describe("MCP conformance suite, server scenarios", () => {
       "tools-list",
       "tools-call-error",
       "resources-list",
+      "prompts-list",
     ]) {
       const checks = run.checks.get(scenario) ?? [];
       expect(checks.length, scenario).toBeGreaterThan(0);
