@@ -1,8 +1,7 @@
 /**
- * The page as one response: index.html with app.css and the page's modules inlined, so a first load is
- * this document and the view's API call, not nine requests. The modules are plain ES modules that also
- * run as they are (served one by one); joining them only drops their local imports and exports, which is
- * sound because their top-level names are distinct, and checked here.
+ * The page as one response (index.html with app.css and the modules inlined): a first load is this document
+ * and the view's API call, not nine requests. Joining drops local imports and exports, which is sound only
+ * while the modules' top-level names are distinct, so that is checked.
  */
 
 /** The page's modules, each after those it imports. */
