@@ -2,6 +2,7 @@ import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
 import type { AddInput, Engram, WriteBehind } from "@engram/core";
 import type { CallScope, ResolvedOptions } from "./call-scope.js";
 import { answerSoFar, lastUserText } from "./prompt-turn.js";
+import { recordTrace } from "./record-trace.js";
 
 /** How a model step ended, as far as remembering goes. */
 export interface StepOutcome {
@@ -48,6 +49,7 @@ async function within(promise: Promise<unknown>, ms: number): Promise<void> {
 /**
  * Writes the finished turn and resolves once it is in the database: the raw turn is stored at once and
  * its embedding queued as a durable job, so a process that exits right after the call loses nothing. A
+ * turn that used tools is also recorded as a trace (with `traces`), the raw material of skills. A
  * failed write, or one that takes longer than `writeTimeoutMs`, goes on in the background with retries.
  * Never throws into the model call.
  */
@@ -60,9 +62,11 @@ export async function rememberTurn(
   if (!scope.remember) return;
   try {
     const turn = turnToStore(context.options, scope, prompt, outcome);
-    if (!turn) return;
-    const written = context.queue.write(scope.userId, () => context.engram.add({ ...turn, embed: "later" }));
-    await within(written, context.options.writeTimeoutMs);
+    const writes: Promise<unknown>[] = [];
+    if (turn)
+      writes.push(context.queue.write(scope.userId, () => context.engram.add({ ...turn, embed: "later" })));
+    if (context.options.traces) writes.push(recordTrace(context, scope, prompt, outcome));
+    if (writes.length) await within(Promise.all(writes), context.options.writeTimeoutMs);
   } catch (error) {
     context.report(error);
   }

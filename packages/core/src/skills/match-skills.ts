@@ -34,15 +34,18 @@ async function matchesIn(
   for (const record of skills) {
     const meta = readSkillMeta(record);
     const stored = vectors.get(record.id);
-    const score =
-      vector && stored
-        ? cosine(vector, stored)
-        : meta.keywords.length
-          ? meta.keywords.filter((w) => terms.has(w)).length / meta.keywords.length
-          : 0;
-    const threshold = vector && stored ? ctx.skills.matchSimilarity : MIN_WORD_SHARE;
-    if (score >= threshold)
-      out.push({ skill: readSkill(record), score, text: renderSkill(meta, record.version) });
+    const words = meta.keywords.length
+      ? meta.keywords.filter((w) => terms.has(w)).length / meta.keywords.length
+      : 0;
+    const similar = vector && stored ? cosine(vector, stored) : null;
+    // An agent-level copy's vector embeds only its short anonymous trigger: its words decide as well.
+    const shared = meta.visibility === "agent";
+    const matched =
+      similar === null
+        ? words >= MIN_WORD_SHARE
+        : similar >= ctx.skills.matchSimilarity || (shared && words >= MIN_WORD_SHARE);
+    const score = similar === null ? words : Math.max(similar, shared ? words : 0);
+    if (matched) out.push({ skill: readSkill(record), score, text: renderSkill(meta, record.version) });
   }
   return out;
 }
