@@ -1,3 +1,4 @@
+import { queryTerms } from "../model/index.js";
 import type { Trace } from "./trace-record.js";
 
 /** A trace with the embedding of its task (null without an embedder). */
@@ -30,26 +31,31 @@ function toolSet(trace: Trace): Set<string> {
   return new Set(trace.steps.map((s) => s.tool));
 }
 
-/** Jaccard of the tools used; 1 when either trace used none (a failed run may stop before any call). */
+/**
+ * Overlap coefficient of the tools used (shared over the smaller set), so a failed run that stopped early
+ * or a run with one extra call still matches; 1 when either used none.
+ */
 function toolOverlap(a: Set<string>, b: Set<string>): number {
   if (a.size === 0 || b.size === 0) return 1;
   let inter = 0;
   for (const tool of a) if (b.has(tool)) inter++;
-  return inter / (a.size + b.size - inter);
+  return inter / Math.min(a.size, b.size);
 }
 
-/** Word-level Jaccard of the task texts: the stand-in for embeddings when there is no embedder. */
+/** Dice coefficient of the tasks' content words: the stand-in for embeddings when there is no embedder. */
 function wordOverlap(a: string, b: string): number {
-  const words = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
-  const x = words(a);
-  const y = words(b);
+  const x = new Set(queryTerms(a));
+  const y = new Set(queryTerms(b));
   let inter = 0;
   for (const w of x) if (y.has(w)) inter++;
-  return x.size + y.size === 0 ? 0 : inter / (x.size + y.size - inter);
+  return x.size + y.size === 0 ? 0 : (2 * inter) / (x.size + y.size);
 }
 
-// Tools in common for two traces to be the same procedure: at least a third of what either used.
-const MIN_TOOL_OVERLAP = 1 / 3;
+// Tools in common for two traces to be the same procedure: at least half of the smaller set.
+const MIN_TOOL_OVERLAP = 0.5;
+// Without embeddings, words are a weaker signal than meaning: the tools carry the grouping, and a few
+// shared content words suffice.
+const MIN_WORD_OVERLAP = 0.25;
 
 /**
  * Groups traces by the meaning of their task and the tools they used: each trace joins the group whose
@@ -61,14 +67,15 @@ export function groupTraces(traces: readonly EmbeddedTrace[], similarity: number
   for (const item of traces) {
     const tools = toolSet(item.trace);
     let best: (typeof groups)[number] | null = null;
-    let bestScore = similarity;
+    let bestScore = Number.NEGATIVE_INFINITY;
     for (const group of groups) {
       if (toolOverlap(tools, group.tools) < MIN_TOOL_OVERLAP) continue;
+      const embedded = item.vector !== null && group.sum !== null;
       const score =
         item.vector && group.sum
           ? cosine(item.vector, group.sum)
           : Math.max(...group.members.map((m) => wordOverlap(m.trace.task, item.trace.task)));
-      if (score >= bestScore) {
+      if (score >= (embedded ? similarity : MIN_WORD_OVERLAP) && score >= bestScore) {
         best = group;
         bestScore = score;
       }
