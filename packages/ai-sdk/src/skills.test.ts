@@ -1,5 +1,5 @@
 import type { Engram } from "@engram/core";
-import { generateText, stepCountIs, tool, wrapLanguageModel } from "ai";
+import { generateText, stepCountIs, streamText, tool, wrapLanguageModel } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { engramMiddleware } from "./index.js";
@@ -195,6 +195,39 @@ describe("skills through the AI SDK middleware", () => {
     expect(await engram.skills.list({ userId: "user-a" })).toEqual([]);
     expect((await engram.stats({ userId: "user-a" })).memories).toBe(0);
     expect(await engram.traces.list({ userId: "user-b" })).toHaveLength(1);
+  });
+
+  it("records a trace from a streamed tool run, and none for a turn without tools or with traces off", async () => {
+    const env = await tempEngram();
+    cleanup.push(env.dispose);
+    const memory = engramMiddleware({ engram: env.engram, userId: "ada" });
+    cleanup.push(() => memory.close());
+    const { model } = scriptedModel([...bookingRun("Nopa", 2), "Hello!"]);
+    const wrapped = wrapLanguageModel({ model, middleware: memory });
+    const stream = streamText({
+      model: wrapped,
+      tools: restaurantTools(),
+      stopWhen: stepCountIs(5),
+      prompt: "Book a table for 2 at Nopa on Friday",
+    });
+    await stream.consumeStream();
+    await generateText({ model: wrapped, prompt: "Just say hello" });
+    await memory.flush();
+    const traces = await env.engram.traces.list({ userId: "ada" });
+    expect(traces.map((t) => [t.task, t.steps.map((s) => s.tool), t.outcome])).toEqual([
+      ["Book a table for 2 at Nopa on Friday", ["check_availability", "book_table"], "success"],
+    ]);
+    const off = engramMiddleware({ engram: env.engram, userId: "bo", traces: false });
+    cleanup.push(() => off.close());
+    await generateText({
+      model: wrapLanguageModel({ model: scriptedModel(bookingRun("Zuni", 3)).model, middleware: off }),
+      tools: restaurantTools(),
+      stopWhen: stepCountIs(5),
+      prompt: "Book a table for 3 at Zuni on Friday",
+    });
+    await off.flush();
+    expect(await env.engram.traces.list({ userId: "bo" })).toEqual([]);
+    expect((await env.engram.memories.list({ userId: "bo", kinds: ["message"] })).length).toBe(2);
   });
 
   it("shares nothing with other users of the agent unless sharing is switched on", async () => {

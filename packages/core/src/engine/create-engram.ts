@@ -13,6 +13,7 @@ import { type RetrievalOptions, retrievalConfigSchema } from "../retrieval/index
 import { type RunJobsReport, runDueJobs, Worker } from "../scheduler/index.js";
 import {
   distillSkills,
+  isAgentTenant,
   type SkillContext,
   type SkillsApi,
   type SkillsOptions,
@@ -270,10 +271,10 @@ export class Engram {
     return this.ctx.storage.jobs({ userId }, status);
   }
 
-  /** Users with stored memory. */
+  /** Users with stored memory (not the tenants that hold agents' shared skills). */
   async users(): Promise<string[]> {
     this.open();
-    return this.ctx.storage.users();
+    return (await this.ctx.storage.users()).filter((id) => !isAgentTenant(id));
   }
 
   /** Runs queued work (e.g. embeddings that failed earlier) until nothing is due. */

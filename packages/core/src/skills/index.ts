@@ -3,7 +3,7 @@ export type { DistillReport } from "./distill-skills.js";
 export { distillSkills } from "./distill-skills.js";
 export { matchSkills, type SkillMatch } from "./match-skills.js";
 export type { SkillContext } from "./skill-context.js";
-export { AGENT_TENANT_PREFIX } from "./skill-record.js";
+export { AGENT_TENANT_PREFIX, isAgentTenant } from "./skill-record.js";
 export {
   type Skill,
   type SkillBody,

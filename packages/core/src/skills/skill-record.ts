@@ -9,6 +9,11 @@ import type { Skill, SkillBody, SkillStep, SkillVisibility } from "./skill-schem
  */
 export const AGENT_TENANT_PREFIX = "~agent:";
 
+/** Whether a storage user id is an agent's shared-skills tenant rather than a user. */
+export function isAgentTenant(userId: string): boolean {
+  return userId.startsWith(AGENT_TENANT_PREFIX);
+}
+
 export function agentTenant(agentId: string): string {
   return `${AGENT_TENANT_PREFIX}${agentId}`;
 }

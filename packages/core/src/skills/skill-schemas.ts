@@ -1,5 +1,12 @@
 import { z } from "zod";
 import { idString } from "../model/index.js";
+import { AGENT_TENANT_PREFIX } from "./skill-record.js";
+
+/** A user id for the skill and trace calls: any id but one naming an agent's shared-skills tenant. */
+export const skillUserId = idString.refine((id) => !id.startsWith(AGENT_TENANT_PREFIX), {
+  message: `user ids starting with "${AGENT_TENANT_PREFIX}" name an agent's shared skills; pass agentId for those`,
+});
+const userId = skillUserId;
 
 /** An ISO 8601 time or a Date; stored as ISO (as for messages). */
 const timeSchema = z
@@ -28,7 +35,7 @@ export const traceStepSchema = z.object({
 export type TraceStep = z.output<typeof traceStepSchema>;
 
 export const traceInputSchema = z.object({
-  userId: idString,
+  userId,
   agentId: idString.optional(),
   sessionId: idString.optional(),
   /** What the agent was asked to do (the request). */
@@ -111,14 +118,14 @@ export type SkillsConfig = z.output<typeof skillsConfigSchema>;
 export type SkillsOptions = z.input<typeof skillsConfigSchema>;
 
 export const skillRefSchema = z.object({
-  userId: idString.optional(),
+  userId: userId.optional(),
   agentId: idString.optional(),
   id: idString,
 });
 export type SkillRef = z.input<typeof skillRefSchema>;
 
 export const skillListSchema = z.object({
-  userId: idString.optional(),
+  userId: userId.optional(),
   agentId: idString.optional(),
   limit: z.number().int().min(1).max(10_000).default(100),
 });
@@ -137,5 +144,5 @@ export const skillFeedbackSchema = skillRefSchema.extend({
 });
 export type SkillFeedbackInput = z.input<typeof skillFeedbackSchema>;
 
-export const skillShareSchema = z.object({ userId: idString, id: idString, agentId: idString });
+export const skillShareSchema = z.object({ userId, id: idString, agentId: idString });
 export type SkillShareInput = z.input<typeof skillShareSchema>;

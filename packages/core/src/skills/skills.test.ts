@@ -184,6 +184,8 @@ describe("traces and skills", () => {
     const text = JSON.stringify(await engram.skills.list({ agentId: "concierge" }));
     for (const word of ["Nopa", "Zuni", "Delfina", "Friday", own?.id]) expect(text).not.toContain(word);
     expect(await engram.skills.list({ userId: "bo" })).toEqual([]);
+    // The agent's tenant is not a user.
+    expect(await engram.users()).toEqual(["ada"]);
   });
 
   it("forget removes the user's traces and skills", async () => {
@@ -204,6 +206,9 @@ describe("traces and skills", () => {
       "traces.add: task: task must not be empty",
     );
     await expect(engram.skills.list({})).rejects.toBeInstanceOf(ValidationError);
+    await expect(engram.traces.add({ userId: "~agent:concierge", task: "x", steps: [] })).rejects.toThrow(
+      'user ids starting with "~agent:" name an agent\'s shared skills',
+    );
     await expect(engram.skills.get({ userId: "ada", id: "nope" })).rejects.toBeInstanceOf(NotFoundError);
     await expect(engram.skills.update({ userId: "ada", id: "nope" })).rejects.toThrow(
       "pass name, trigger, steps or pitfalls",
