@@ -3,6 +3,7 @@
 // benchmark (bench/skills.ts). Writes docs/benchmarks/results.json, locomo.json, skills.json and SVG plots,
 // prints a summary. Usage:
 //   pnpm bench [--quick] [--only perf|locomo|skills] [--data FILE] [--out DIR] [--keep] [--locomo-store DIR]
+//              [--skills-seed N]
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -39,6 +40,7 @@ const { values } = parseArgs({
     keep: { type: "boolean", default: false },
     only: { type: "string" },
     "locomo-store": { type: "string" },
+    "skills-seed": { type: "string", default: "11" },
   },
 });
 if (values.only !== undefined && !["perf", "locomo", "skills"].includes(values.only)) {
@@ -203,7 +205,11 @@ async function main(): Promise<void> {
           log,
         });
     const skills: SkillsFigures | null = runs("skills")
-      ? await skillsBench({ runsPerFamily: config.mode === "quick" ? 6 : 8, log })
+      ? await skillsBench({
+          runsPerFamily: config.mode === "quick" ? 6 : 8,
+          seed: Number.parseInt(values["skills-seed"] as string, 10),
+          log,
+        })
       : null;
     machine.loadAverageAtEnd = loadavg().map((x) => Number(x.toFixed(2)));
     await mkdir(values.out as string, { recursive: true });

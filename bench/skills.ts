@@ -148,6 +148,7 @@ export interface SkillsRunFigures {
 
 export interface SkillsFigures {
   readonly method: string;
+  readonly seed: number;
   readonly runsPerFamily: number;
   readonly runs: SkillsRunFigures[];
   readonly llm: {
@@ -335,6 +336,7 @@ export async function skillsBench(
     await llmEngine.close();
     return {
       method: SKILLS_METHOD,
+      seed,
       runsPerFamily,
       runs: [offline, none],
       llm: { traces: runs.length, skills: skills.length, calls, callsPerTrace: round(calls / runs.length) },

@@ -33,13 +33,21 @@ function toolSet(trace: Trace): Set<string> {
 
 /**
  * Overlap coefficient of the tools used (shared over the smaller set), so a failed run that stopped early
- * or a run with one extra call still matches; 1 when either used none.
+ * or a run with one extra call still matches; 1 when either used none. Each tool weighs its inverse
+ * frequency over the traces, so a helper many kinds of task call counts for less than a specific tool.
  */
-function toolOverlap(a: Set<string>, b: Set<string>): number {
+function toolOverlap(a: Set<string>, b: Set<string>, weight: (tool: string) => number): number {
   if (a.size === 0 || b.size === 0) return 1;
-  let inter = 0;
-  for (const tool of a) if (b.has(tool)) inter++;
-  return inter / Math.min(a.size, b.size);
+  const sum = (tools: Iterable<string>) => [...tools].reduce((s, t) => s + weight(t), 0);
+  const shared = sum([...a].filter((t) => b.has(t)));
+  return shared / Math.min(sum(a), sum(b));
+}
+
+/** Inverse document frequency of each tool over the traces: ln(1 + traces / traces using it). */
+function toolWeights(traces: readonly EmbeddedTrace[]): (tool: string) => number {
+  const df = new Map<string, number>();
+  for (const { trace } of traces) for (const tool of toolSet(trace)) df.set(tool, (df.get(tool) ?? 0) + 1);
+  return (tool) => Math.log(1 + traces.length / (df.get(tool) ?? 1));
 }
 
 /** Dice coefficient of the tasks' content words: the stand-in for embeddings when there is no embedder. */
@@ -58,18 +66,29 @@ const MIN_TOOL_OVERLAP = 0.5;
 const MIN_WORD_OVERLAP = 0.25;
 
 /**
+ * The tools most of a group's runs used: a helper tool some runs call (a lookup, a search) must not pull
+ * runs of another kind of task into the group.
+ */
+function coreTools(counts: Map<string, number>, members: number): Set<string> {
+  return new Set([...counts].filter(([, n]) => n * 2 >= members).map(([tool]) => tool));
+}
+
+/**
  * Groups traces by the meaning of their task and the tools they used: each trace joins the group whose
- * centroid is most similar (at least `similarity`) and whose tools overlap its own, else starts a group.
- * Greedy in time order, so a group never loses traces it had when more arrive.
+ * centroid is most similar (at least `similarity`) and whose core tools overlap its own, else starts a
+ * group. Greedy in time order; every distillation groups the traces afresh, and a skill follows the group
+ * that shares most of its evidence.
  */
 export function groupTraces(traces: readonly EmbeddedTrace[], similarity: number): TraceGroup[] {
-  const groups: { members: EmbeddedTrace[]; sum: Float32Array | null; tools: Set<string> }[] = [];
+  const groups: { members: EmbeddedTrace[]; sum: Float32Array | null; tools: Map<string, number> }[] = [];
+  const weight = toolWeights(traces);
   for (const item of traces) {
     const tools = toolSet(item.trace);
     let best: (typeof groups)[number] | null = null;
     let bestScore = Number.NEGATIVE_INFINITY;
     for (const group of groups) {
-      if (toolOverlap(tools, group.tools) < MIN_TOOL_OVERLAP) continue;
+      const core = coreTools(group.tools, group.members.length);
+      if (toolOverlap(tools, core, weight) < MIN_TOOL_OVERLAP) continue;
       const embedded = item.vector !== null && group.sum !== null;
       const score =
         item.vector && group.sum
@@ -82,13 +101,18 @@ export function groupTraces(traces: readonly EmbeddedTrace[], similarity: number
     }
     if (best) {
       best.members.push(item);
-      for (const tool of tools) best.tools.add(tool);
+      for (const tool of tools) best.tools.set(tool, (best.tools.get(tool) ?? 0) + 1);
       const { sum } = best;
       if (sum && item.vector) {
         for (let i = 0; i < sum.length; i++) sum[i] = (sum[i] as number) + (item.vector[i] as number);
       }
     } else {
-      groups.push({ members: [item], sum: item.vector ? Float32Array.from(item.vector) : null, tools });
+      const counts = new Map([...tools].map((tool) => [tool, 1]));
+      groups.push({
+        members: [item],
+        sum: item.vector ? Float32Array.from(item.vector) : null,
+        tools: counts,
+      });
     }
   }
   return groups.map((g) => ({ members: g.members, centroid: g.sum ? unit(g.sum) : null }));

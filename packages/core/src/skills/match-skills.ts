@@ -14,6 +14,9 @@ export interface SkillMatch {
 
 // Without an embedder: the share of a skill's task words that the query contains.
 const MIN_WORD_SHARE = 0.5;
+// A further skill is shown only when it scores nearly as well as the best: a request of one kind that
+// reads a little like another should get its own skill, not both (bench/skills.ts).
+const RELATIVE_MARGIN = 0.1;
 
 async function matchesIn(
   ctx: SkillContext,
@@ -70,8 +73,7 @@ export async function matchSkills(
           .map((m) => sharedSkillId(m.skill.id, input.agentId as string))
       : [],
   );
-  return found
-    .filter((m) => !copies.has(m.skill.id))
-    .sort((a, b) => b.score - a.score)
-    .slice(0, ctx.skills.maxInContext);
+  const ranked = found.filter((m) => !copies.has(m.skill.id)).sort((a, b) => b.score - a.score);
+  const top = ranked[0]?.score ?? 0;
+  return ranked.filter((m) => m.score >= top - RELATIVE_MARGIN).slice(0, ctx.skills.maxInContext);
 }
