@@ -88,6 +88,11 @@ describe("traces and skills", () => {
       "1. check_availability(restaurant={restaurant}, day=Friday, party={party})",
     );
     expect(related.context.skills.map((s) => s.id)).toEqual([related.skills[0]?.skill.id]);
+    // Traces are memories of their own kind: search finds them by kind.
+    const found = await engram.search({ userId: "ada", query: "table at Zuni", kinds: ["trace"], k: 1 });
+    expect(found.map((r) => [r.kind, r.text])).toEqual([
+      ["trace", "Book a table for 3 at Zuni restaurant on Friday evening"],
+    ]);
     const unrelated = await engram.retrieve({
       userId: "ada",
       query: "What is the weather like in Oslo today?",
