@@ -65,7 +65,7 @@ describe.each(PACKAGES)("the @engram/%s tarball", (name) => {
         !/^dist\/.+\.(js|d\.ts|js\.map|d\.ts\.map)$/.test(path) &&
         !(/^src\/.+\.ts$/.test(path) && !/\.test\.ts$/.test(path) && !path.includes("test-support/")) &&
         !(name === "cli" && /^data\/[^/]+\.(json|jsonl)$/.test(path)) &&
-        // The inspector's page, served as is by `engram ui`.
+        // The inspector's page: `engram ui` serves it with its stylesheet and modules inlined.
         !(name === "cli" && /^ui\/[^/]+\.(html|css|js)$/.test(path)),
     );
     expect(unexpected).toEqual([]);

@@ -90,17 +90,21 @@ export function traceOfTurn(
   };
 }
 
-/** Queues the turn's trace (see `traceOfTurn`) on the write-back queue; never throws into the call. */
+/**
+ * Queues the turn's trace (see `traceOfTurn`) on the write-back queue and waits for its first try at most
+ * `waitMs`; never throws into the call.
+ */
 export function recordTrace(
   context: { engram: Engram; queue: WriteBehind; report: (e: unknown) => void },
   scope: CallScope,
   prompt: LanguageModelV4Prompt,
   outcome: StepOutcome,
+  waitMs: number,
 ): Promise<unknown> {
   try {
     const trace = traceOfTurn(scope, prompt, outcome);
     if (!trace) return Promise.resolve();
-    return context.queue.write(scope.userId, () => context.engram.traces.add(trace));
+    return context.queue.write(scope.userId, () => context.engram.traces.add(trace), waitMs);
   } catch (error) {
     context.report(error);
     return Promise.resolve();

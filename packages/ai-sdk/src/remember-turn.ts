@@ -34,18 +34,6 @@ export function turnToStore(
   };
 }
 
-/** Waits for `promise` at most `ms` (a timer that does not keep the process alive). */
-async function within(promise: Promise<unknown>, ms: number): Promise<void> {
-  if (ms <= 0) return;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-    timer.unref();
-  });
-  await Promise.race([promise, timeout]);
-  clearTimeout(timer);
-}
-
 /**
  * Writes the finished turn and resolves once it is in the database: the raw turn is stored at once and
  * its embedding queued as a durable job, so a process that exits right after the call loses nothing. A
@@ -62,11 +50,13 @@ export async function rememberTurn(
   if (!scope.remember) return;
   try {
     const turn = turnToStore(context.options, scope, prompt, outcome);
-    const writes: Promise<unknown>[] = [];
-    if (turn)
-      writes.push(context.queue.write(scope.userId, () => context.engram.add({ ...turn, embed: "later" })));
-    if (context.options.traces) writes.push(recordTrace(context, scope, prompt, outcome));
-    if (writes.length) await within(Promise.all(writes), context.options.writeTimeoutMs);
+    const wait = context.options.writeTimeoutMs;
+    await Promise.all([
+      turn
+        ? context.queue.write(scope.userId, () => context.engram.add({ ...turn, embed: "later" }), wait)
+        : null,
+      context.options.traces ? recordTrace(context, scope, prompt, outcome, wait) : null,
+    ]);
   } catch (error) {
     context.report(error);
   }

@@ -18,6 +18,14 @@ function sessionToken() {
 
 export const token = sessionToken();
 
+/** The call index.html's script started before the modules loaded, taken once by the first view asking for it. */
+function firstCall(path, method) {
+  const first = window.engramFirstCall;
+  if (!first || first.path !== path || method !== "GET") return undefined;
+  window.engramFirstCall = undefined;
+  return first.response;
+}
+
 /** Calls the API; a refusal becomes an Error with the server's message. */
 export async function api(path, options = {}) {
   const init = { method: options.method ?? "GET", headers: { authorization: `Bearer ${token}` } };
@@ -25,7 +33,7 @@ export async function api(path, options = {}) {
     init.headers["content-type"] = "application/json";
     init.body = JSON.stringify(options.body);
   }
-  const res = await fetch(`/api/${path}`, init);
+  const res = await (firstCall(path, init.method) ?? fetch(`/api/${path}`, init));
   const body = await res.json().catch(() => ({ error: res.statusText }));
   if (!res.ok) throw new Error(body.error ?? `HTTP ${res.status}`);
   return body;

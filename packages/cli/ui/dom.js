@@ -50,7 +50,42 @@ export function table(headers, rows) {
   );
 }
 
+/**
+ * The first `first` of `items` drawn by `draw` in the list `wrap` makes, and a button that draws the
+ * others: a long list costs its first screen only until asked for.
+ */
+export function firstOf(items, draw, wrap, first = 20) {
+  const list = wrap(items.slice(0, first).map(draw));
+  const box = h("div", { class: "list" }, list);
+  if (items.length > first) {
+    const more = h(
+      "button",
+      {
+        class: "more",
+        onclick: () => {
+          (list.querySelector("tbody") ?? list).append(...items.slice(first).map(draw));
+          more.remove();
+        },
+      },
+      `Show all ${items.length}`,
+    );
+    box.append(more);
+  }
+  return box;
+}
+
 export const num = (value, digits = 3) =>
   h("td", { class: "num" }, value === null || value === undefined ? "-" : Number(value).toFixed(digits));
 
 export const when = (iso) => (iso ? iso.replace("T", " ").replace(/:\d\d\.\d+Z$/, "Z") : "-");
+
+/** Resolves after the next frame is produced: a message posted from requestAnimationFrame runs after it. */
+export function afterNextPaint() {
+  return new Promise((resolve) =>
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = resolve;
+      channel.port2.postMessage(null);
+    }),
+  );
+}

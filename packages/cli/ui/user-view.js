@@ -1,7 +1,7 @@
 // A user's memory by tier: profile, facts, mid-term segments with their heat, short-term pages; and the
 // changes made to a user as a whole (feedback, forget, export).
 import { api, navigate, notify, refresh } from "./api.js";
-import { h, num, route, table, when } from "./dom.js";
+import { afterNextPaint, firstOf, h, num, route, table, when } from "./dom.js";
 import { memoryLink, userPath } from "./views.js";
 
 function heatBar(heat, max) {
@@ -17,7 +17,7 @@ function evidenceLinks(user, ids) {
 }
 
 function factsTable(user, facts) {
-  const rows = facts.map((f) =>
+  const row = (f) =>
     h(
       "tr",
       {},
@@ -25,10 +25,9 @@ function factsTable(user, facts) {
       num(f.confidence, 2),
       h("td", {}, `${when(f.at)} - ${f.validTo ? when(f.validTo) : "now"}`),
       h("td", { class: "evidence" }, evidenceLinks(user, f.evidence)),
-    ),
-  );
+    );
   return facts.length
-    ? table(["fact", "confidence", "valid", "evidence"], rows)
+    ? firstOf(facts, row, (rows) => table(["fact", "confidence", "valid", "evidence"], rows))
     : h("p", { class: "muted" }, "None.");
 }
 
@@ -109,21 +108,23 @@ export async function userView(user) {
   const maxHeat = Math.max(0, ...u.segments.map((s) => s.heat));
   const counts = h("div", { class: "grid", id: "counts" });
   const summary = h("span", { class: "muted" });
-  // Counting scans every row of the user: it comes after the view is drawn, not before.
-  api(`${userPath(user)}/stats`).then(
-    ({ stats }) => {
-      summary.textContent = `${stats.memories} memories, ${stats.edges} edges, ${stats.history} history rows`;
-      counts.replaceChildren(
-        ...["short", "mid", "long"].map((t) =>
-          h("div", { class: "card stat" }, h("b", {}, stats.byTier[t] ?? 0), `${t}-term memories`),
-        ),
-      );
-    },
-    (err) => notify(err.message, "error"),
-  );
+  // Counting scans every row of the user: asked for once the view is on screen, not before.
+  afterNextPaint()
+    .then(() => api(`${userPath(user)}/stats`))
+    .then(
+      ({ stats }) => {
+        summary.textContent = `${stats.memories} memories, ${stats.edges} edges, ${stats.history} history rows`;
+        counts.replaceChildren(
+          ...["short", "mid", "long"].map((t) =>
+            h("div", { class: "card stat" }, h("b", {}, stats.byTier[t] ?? 0), `${t}-term memories`),
+          ),
+        );
+      },
+      (err) => notify(err.message, "error"),
+    );
   const shown = (list, limit, what) =>
     list.length >= limit ? h("p", { class: "muted" }, `The first ${limit} ${what} are shown.`) : null;
-  const segments = u.segments.map((s) =>
+  const segment = (s) =>
     h(
       "tr",
       { class: "segment" },
@@ -142,9 +143,8 @@ export async function userView(user) {
       h("td", { class: "num" }, `${s.pages} -> ${s.parts.pages.toFixed(2)}`),
       h("td", { class: "num" }, `${s.recency.toFixed(2)} -> ${s.parts.recency.toFixed(2)}`),
       h("td", { class: "num" }, s.size),
-    ),
-  );
-  const profile = u.profile.map((t) =>
+    );
+  const trait = (t) =>
     h(
       "tr",
       { class: "trait" },
@@ -153,8 +153,21 @@ export async function userView(user) {
       num(t.confidence, 2),
       h("td", {}, when(t.since)),
       h("td", { class: "evidence" }, evidenceLinks(user, t.evidence)),
-    ),
-  );
+    );
+  const page = (p) =>
+    h(
+      "li",
+      {},
+      p.messages.map((m) =>
+        h(
+          "div",
+          { class: "text" },
+          h("span", { class: "tag" }, m.role ?? "?"),
+          memoryLink(user, m.id, m.text),
+          h("span", { class: "muted" }, ` ${when(m.at)}`),
+        ),
+      ),
+    );
   return h(
     "section",
     { "data-view": "user" },
@@ -169,8 +182,10 @@ export async function userView(user) {
     counts,
     actions(user),
     h("h2", {}, "Profile"),
-    profile.length
-      ? table(["trait", "value", "confidence", "since", "evidence"], profile)
+    u.profile.length
+      ? firstOf(u.profile, trait, (rows) =>
+          table(["trait", "value", "confidence", "since", "evidence"], rows),
+        )
       : h("p", { class: "muted" }, "No profile yet."),
     shown(u.profile, u.limits.profile, "traits"),
     h("h2", {}, "User facts"),
@@ -185,31 +200,15 @@ export async function userView(user) {
     ),
     shown(u.facts, u.limits.facts, "current facts"),
     h("h2", {}, "Mid-term segments, hottest first"),
-    segments.length
-      ? table(["segment", "heat", "visits", "pages", "recency", "# pages ever"], segments)
+    u.segments.length
+      ? firstOf(u.segments, segment, (rows) =>
+          table(["segment", "heat", "visits", "pages", "recency", "# pages ever"], rows),
+        )
       : h("p", { class: "muted" }, "No segments yet."),
     shown(u.segments, u.limits.segments, "hottest segments"),
     h("h2", {}, `Short-term pages, oldest first (next to leave)`),
     u.shortTerm.length
-      ? h(
-          "ol",
-          { class: "pages" },
-          u.shortTerm.map((p) =>
-            h(
-              "li",
-              {},
-              p.messages.map((m) =>
-                h(
-                  "div",
-                  { class: "text" },
-                  h("span", { class: "tag" }, m.role ?? "?"),
-                  memoryLink(user, m.id, m.text),
-                  h("span", { class: "muted" }, ` ${when(m.at)}`),
-                ),
-              ),
-            ),
-          ),
-        )
+      ? firstOf(u.shortTerm, page, (items) => h("ol", { class: "pages" }, items), 10)
       : h("p", { class: "muted" }, "Short-term memory is empty."),
   );
 }

@@ -43,6 +43,17 @@ function channelCells(r) {
   );
 }
 
+/** Rerank gives an order without a score: the place among the turns retrieve kept, or "-" for the others. */
+function rerankCell(r) {
+  const place = r.channels.rerank;
+  if (!place) return null;
+  return h(
+    "td",
+    { class: "num", title: "place among the turns retrieve kept after rerank" },
+    place.rank === null ? "-" : `#${place.rank} of ${place.of}`,
+  );
+}
+
 export async function searchView(user, query) {
   const input = h("input", {
     type: "search",
@@ -75,6 +86,7 @@ export async function searchView(user, query) {
       h("td", {}, `${r.kind}/${r.tier}`),
       num(r.score),
       channelCells(r),
+      rerankCell(r),
     ),
   );
   const c = s.context;
@@ -87,7 +99,18 @@ export async function searchView(user, query) {
     head,
     h("h2", {}, "Results with each channel's rank and raw score"),
     rows.length
-      ? table(["#", "memory", "kind", "fused score", "full text (BM25)", "vector (cosine)"], rows)
+      ? table(
+          [
+            "#",
+            "memory",
+            "kind",
+            "fused score",
+            "full text (BM25)",
+            "vector (cosine)",
+            ...(s.rerank ? ["rerank (retrieve)"] : []),
+          ],
+          rows,
+        )
       : h("p", { class: "muted" }, "No results."),
     h("h2", {}, "The context retrieve gives a model"),
     h(

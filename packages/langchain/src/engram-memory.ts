@@ -25,6 +25,12 @@ export interface EngramMemoryOptions {
   budgetTokens?: number;
   /** Before recalling, wait up to this long for the previous turn's write. Default 500 ms. */
   waitForWritesMs?: number;
+  /**
+   * How long the write-back of a turn may hold the caller until the raw turn is committed; a slower write
+   * goes on in the background with retries. Default 5,000 ms; 0 never waits (a turn can then be lost if the
+   * process exits before it is written).
+   */
+  writeTimeoutMs?: number;
   writeBehind?: WriteBehindOptions;
   /** Told of every failed write-back try. Default: a one-line `console.warn`. */
   onError?: (error: unknown, info: WriteErrorInfo) => void;
@@ -40,6 +46,7 @@ const optionsSchema = z.object({
   outputKey: z.string().min(1).optional(),
   budgetTokens: z.number().int().min(0).max(1_000_000).optional(),
   waitForWritesMs: z.number().int().min(0).max(60_000).default(500),
+  writeTimeoutMs: z.number().int().min(0).max(600_000).default(5000),
 });
 
 /** The named value, or the only one; several values and no key is a setup mistake worth failing on. */
@@ -77,6 +84,7 @@ export class EngramMemory extends BaseMemory {
       onError,
       options.writeBehind,
       this.options.waitForWritesMs,
+      this.options.writeTimeoutMs,
     );
   }
 
@@ -97,13 +105,16 @@ export class EngramMemory extends BaseMemory {
     return { [this.options.memoryKey]: text };
   }
 
-  /** Queues the turn (input and answer); returns at once and never fails the chain. */
+  /**
+   * Writes the turn (input and answer) and resolves once it is committed (at most `writeTimeoutMs`; a
+   * failed write is retried behind the chain). Never fails the chain.
+   */
   async saveContext(inputValues: InputValues, outputValues: OutputValues): Promise<void> {
     const { userId, sessionId, agentId, inputKey, outputKey, memoryKey } = this.options;
     const user = asText(pick(inputValues, inputKey, "inputKey", memoryKey));
     const answer = asText(pick(outputValues, outputKey, "outputKey", memoryKey));
     if (user === "") return;
-    this.writer.write({
+    await this.writer.write({
       userId,
       ...(sessionId === undefined ? {} : { sessionId }),
       ...(agentId === undefined ? {} : { agentId }),

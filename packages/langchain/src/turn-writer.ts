@@ -15,7 +15,11 @@ export function warn(error: unknown, info: WriteErrorInfo): void {
   console.warn(`[engram] ${info.stage} for user ${info.userId} failed${retry}: ${message}`);
 }
 
-/** Turns written behind the caller: queued, in order, retried; a failure is reported, never thrown. */
+/**
+ * Turns written behind the caller: in order, retried; a failure is reported, never thrown. `write` resolves
+ * once the raw turn is committed (its embedding queued as a durable job), or after `writeTimeoutMs` while
+ * it keeps being retried, so a process that exits after the chain returns loses nothing.
+ */
 export class TurnWriter {
   private readonly queue: WriteBehind;
 
@@ -24,6 +28,7 @@ export class TurnWriter {
     onError: OnError,
     options: WriteBehindOptions = {},
     private readonly waitMs = 500,
+    private readonly writeTimeoutMs = 5000,
   ) {
     this.queue = new WriteBehind({
       ...options,
@@ -37,8 +42,10 @@ export class TurnWriter {
     return this.queue.pending;
   }
 
-  write(turn: AddInput): void {
-    this.queue.enqueue(turn.userId, () => this.engram.add(turn));
+  async write(turn: AddInput): Promise<void> {
+    // The time is fixed now, so every retry of this turn has the same content id and is stored once.
+    const stamped: AddInput = { ...turn, at: turn.at ?? new Date().toISOString(), embed: "later" };
+    await this.queue.write(turn.userId, () => this.engram.add(stamped), this.writeTimeoutMs);
   }
 
   /**

@@ -1,6 +1,7 @@
 import { type Engram, ValidationError } from "@engram/core";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { registerMemoryPrompts } from "./memory-prompts.js";
 import { registerMemoryResources } from "./memory-resources.js";
 import { registerReadTools } from "./read-tools.js";
 import { registerSkillTools } from "./skill-tools.js";
@@ -65,11 +66,12 @@ export function createEngramMcpServer(options: EngramMcpServerOptions): McpServe
   };
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
-    { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {} } },
+    { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} } },
   );
   registerReadTools(server, options.engram, scope);
   registerWriteTools(server, options.engram, scope);
   registerSkillTools(server, options.engram, scope);
   registerMemoryResources(server, options.engram, scope);
+  registerMemoryPrompts(server, options.engram, scope);
   return server;
 }

@@ -1,6 +1,7 @@
 import { type Engram, ValidationError } from "@engram/core";
 import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import { completeUserId, ownUsers } from "./memory-prompts.js";
 import { idString } from "./tool-schemas.js";
 import { assertUserAllowed, type UserScope } from "./user-scope.js";
 
@@ -32,9 +33,8 @@ function json(uri: URL, data: unknown): ReadResourceResult {
  * users must not reveal who else has memory. Other resources in scope can still be read by their URI.
  */
 function listFor(scope: UserScope, suffix: string, label: string) {
-  const users = scope.allowedUsers ?? (scope.defaultUserId === undefined ? [] : [scope.defaultUserId]);
   return async () => ({
-    resources: users.map((userId) => ({
+    resources: ownUsers(scope).map((userId) => ({
       uri: `engram://users/${encodeURIComponent(userId)}/${suffix}`,
       name: `${label} of ${userId}`,
       mimeType: "application/json",
@@ -48,6 +48,7 @@ export function registerMemoryResources(server: McpServer, engram: Engram, scope
     "user-profile",
     new ResourceTemplate("engram://users/{user_id}/profile", {
       list: listFor(scope, "profile", "Profile"),
+      complete: { user_id: completeUserId(scope) },
     }),
     {
       title: "User profile",
@@ -64,6 +65,7 @@ export function registerMemoryResources(server: McpServer, engram: Engram, scope
     "user-stats",
     new ResourceTemplate("engram://users/{user_id}/stats", {
       list: listFor(scope, "stats", "Memory stats"),
+      complete: { user_id: completeUserId(scope) },
     }),
     {
       title: "User memory stats",

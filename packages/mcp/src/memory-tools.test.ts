@@ -40,6 +40,59 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+describe("the memory_context prompt", () => {
+  it("puts the memory context for the message before it, for the default or a named user", async () => {
+    await engram.add({
+      userId: "maya",
+      messages: [{ role: "user", content: "My telescope is named Copernicus" }],
+    });
+    const c = await connect("maya");
+    try {
+      const { prompts } = await c.listPrompts();
+      expect(prompts.map((p) => [p.name, p.arguments?.map((a) => [a.name, a.required ?? false])])).toEqual([
+        [
+          "memory_context",
+          [
+            ["message", true],
+            ["user_id", false],
+          ],
+        ],
+      ]);
+      const got = await c.getPrompt({
+        name: "memory_context",
+        arguments: { message: "What is my telescope called?" },
+      });
+      const text = got.messages[0]?.content.type === "text" ? got.messages[0].content.text : "";
+      expect(text).toContain("Copernicus");
+      expect(text.endsWith("\n\nWhat is my telescope called?")).toBe(true);
+      const other = await c.getPrompt({
+        name: "memory_context",
+        arguments: { message: "hi", user_id: "nobody" },
+      });
+      expect(other.messages[0]?.content).toMatchObject({
+        text: expect.stringContaining("nothing is remembered"),
+      });
+      await expect(c.getPrompt({ name: "memory_context", arguments: { message: " " } })).rejects.toThrow(
+        /message must not be empty/,
+      );
+      // Completion offers the default user only: a shared server does not list who else has memory.
+      const done = await c.complete({
+        ref: { type: "ref/prompt", name: "memory_context" },
+        argument: { name: "user_id", value: "m" },
+      });
+      expect(done.completion.values).toEqual(["maya"]);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it("without a default user, asks for user_id", async () => {
+    await expect(client.getPrompt({ name: "memory_context", arguments: { message: "hi" } })).rejects.toThrow(
+      /user_id: required/,
+    );
+  });
+});
+
 describe("every tool over the in-memory transport", () => {
   it("lists the eleven tools with input schemas an agent can follow", async () => {
     const { tools } = await client.listTools();

@@ -108,6 +108,36 @@ describe("a token scoped to alice", () => {
     expect(r.body.error.message).toContain('may not use user "bob"');
   });
 
+  it("gets 403 for the memory_context prompt naming bob, and completes user ids with alice only", async () => {
+    const prompt = (userId: string) =>
+      rpc(ALICE, {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "prompts/get",
+        params: { name: "memory_context", arguments: { message: "my pets?", user_id: userId } },
+      });
+    const denied = await prompt(" bob ");
+    expect(denied.status).toBe(403);
+    expect(JSON.stringify(denied.body)).not.toContain("Rex");
+    const mine = await prompt("alice");
+    expect(mine.body.result.messages[0].content.text).toContain("Miso");
+    // Completion offers the caller's own users only: it does not reveal that bob has memory.
+    for (const ref of [
+      { type: "ref/prompt", name: "memory_context" },
+      { type: "ref/resource", uri: "engram://users/{user_id}/stats" },
+    ]) {
+      for (const value of ["", "b", "a"]) {
+        const r = await rpc(ALICE, {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "completion/complete",
+          params: { ref, argument: { name: "user_id", value } },
+        });
+        expect(r.body.result.completion.values).toEqual(value === "b" ? [] : ["alice"]);
+      }
+    }
+  });
+
   it("gets 403 for a batch with one message for bob, and the message for alice is not run either", async () => {
     const add = (id: number, userId: string) => ({
       jsonrpc: "2.0",
@@ -200,6 +230,9 @@ describe("the handlers enforce the scope themselves (any transport)", () => {
       expect(denied.isError).toBe(true);
       expect(denied.content[0]).toMatchObject({ text: expect.stringMatching(/^FORBIDDEN: .*"bob"/) });
       await expect(client.readResource({ uri: "engram://users/bob/stats" })).rejects.toThrow(/"bob"/);
+      await expect(
+        client.getPrompt({ name: "memory_context", arguments: { message: "pets", user_id: "bob" } }),
+      ).rejects.toThrow(/may not use user "bob"/);
       const mine = (await client.callTool({
         name: "search_memory",
         arguments: { user_id: "alice", query: "cat" },

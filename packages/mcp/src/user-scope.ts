@@ -61,10 +61,11 @@ function resourceUser(uri: unknown): string | undefined {
 /** The user one JSON-RPC message would touch, resolved as the tools and resources resolve it. */
 function targetUser(message: unknown, defaultUserId: string | undefined): string | undefined {
   if (!isRecord(message) || !isRecord(message.params)) return undefined;
-  if (message.method === "tools/call") {
+  // A tool's and a prompt's arguments name the user alike (prompts: memory_context).
+  if (message.method === "tools/call" || message.method === "prompts/get") {
     const args = isRecord(message.params.arguments) ? message.params.arguments : {};
     const raw = args.user_id;
-    // Tool schemas trim ids; a non-string id fails validation before any tool runs.
+    // The schemas trim ids; a non-string id fails validation before any tool or prompt runs.
     if (typeof raw === "string") return raw.trim();
     return raw === undefined ? defaultUserId : undefined;
   }

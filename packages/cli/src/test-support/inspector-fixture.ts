@@ -58,5 +58,10 @@ export async function viewReady(page: Page, view: string): Promise<void> {
 export async function screenshot(page: Page, name: string): Promise<void> {
   if (process.env.ENGRAM_SCREENSHOTS !== "1") return;
   fs.mkdirSync(SHOTS, { recursive: true });
+  // Lists off screen are drawn when scrolled to (content-visibility); a full-page picture shows them all.
+  await page.evaluate(() => {
+    for (const list of document.querySelectorAll<HTMLElement>(".list"))
+      list.style.contentVisibility = "visible";
+  });
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 }

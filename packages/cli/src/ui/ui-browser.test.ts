@@ -93,6 +93,10 @@ describe.skipIf(!browser.run)("inspector in Chromium", () => {
     await viewReady(page, "search");
     const cells = await page.locator("tr.result").first().locator("td").allTextContents();
     expect(cells.slice(4).some((c) => /^#\d+ \d/.test(c))).toBe(true);
+    // Rerank orders the turns retrieve keeps: a result among them shows its place there.
+    await expect(page.locator("th").last().textContent()).resolves.toBe("rerank (retrieve)");
+    const places = await page.locator("tr.result td:last-child").allTextContents();
+    expect(places.some((c) => /^#\d+ of \d+$/.test(c))).toBe(true);
     await expect(page.locator("#context-tokens").textContent()).resolves.toMatch(
       /^\d+ tokens of a 1500-token/,
     );
@@ -154,20 +158,48 @@ describe.skipIf(!browser.run)("inspector in Chromium", () => {
     const { memories } = await inspector.engram.stats({ userId: "bulk" });
     expect(memories).toBeGreaterThanOrEqual(10_000);
     const loads: number[] = [];
+    const apiEnds: number[] = [];
     for (let i = 0; i < 3; i++) {
       const fresh = await chromium.newPage({ viewport: { width: 1280, height: 900 } });
       await fresh.goto(`${inspector.server.url}#/u/bulk`);
       await viewReady(fresh, "user");
-      // data-ready is performance.now() when the view was drawn: milliseconds since navigation started.
+      // data-ready is performance.now() once the frame showing the view was produced: milliseconds since
+      // navigation started, layout and paint included.
       loads.push(Number(await fresh.locator("main").getAttribute("data-ready")));
+      const drawn = await fresh.evaluate(() => {
+        const calls = performance
+          .getEntriesByType("resource")
+          .filter((r) => r.name.endsWith("/api/users/bulk")) as PerformanceResourceTiming[];
+        return {
+          elements: document.querySelectorAll("main *").length,
+          userCalls: calls.length,
+          apiEnd: calls[0]?.responseEnd ?? Number.NaN,
+        };
+      });
+      apiEnds.push(drawn.apiEnd);
+      // What keeps it fast, independent of the machine's load: the first screen's rows only, and the user's
+      // one API call started by the page's head script and taken over by the view, not made twice.
+      expect(drawn.elements).toBeLessThan(1500);
+      expect(drawn.userCalls).toBe(1);
       await fresh.close();
     }
     console.info(
-      `inspector first load, user with ${memories} memories: ${loads.map((ms) => ms.toFixed(0)).join(", ")} ms`,
+      `inspector first load, user with ${memories} memories: ${loads.map((ms) => ms.toFixed(0)).join(", ")} ms ` +
+        `(its API call answered at ${apiEnds.map((ms) => ms.toFixed(0)).join(", ")} ms)`,
     );
-    // The goal is 300 ms (docs/inspector.md). The best of three, under a bound that leaves room for a
-    // loaded test machine: it catches a view that reads every memory, not a slow machine.
-    expect(Math.min(...loads)).toBeLessThan(2000);
+    // The goal is 300 ms (docs/inspector.md). The bound is for the best of three on a test machine that
+    // other work may load heavily; the element count above is what fails a view that draws every row.
+    expect(Math.min(...loads)).toBeLessThan(1500);
+    // All of the long lists are one click away.
+    const fresh = await chromium.newPage({ viewport: { width: 1280, height: 900 } });
+    await fresh.goto(`${inspector.server.url}#/u/bulk`);
+    await viewReady(fresh, "user");
+    const segments = fresh.locator("tr.segment");
+    const before = await segments.count();
+    await fresh.locator("div.list", { has: segments.first() }).locator("button.more").click();
+    expect(before).toBe(20);
+    expect(await segments.count()).toBe(100);
+    await fresh.close();
   });
 
   it("forgets a user after the typed confirmation, and the store is empty for it", async () => {

@@ -5,12 +5,14 @@ import type { AddressInfo } from "node:net";
 import type { Engram } from "@engram/core";
 import { createRequestGuard, isLoopback } from "@engram/mcp";
 import { errorResponse, HttpError } from "./http-error.js";
+import { inlinePage } from "./ui-page.js";
 import { routeRequest } from "./ui-routes.js";
 
 export const DEFAULT_UI_HOST = "127.0.0.1";
 const MAX_BODY_BYTES = 256 * 1024;
 
-// The page's files, shipped in the package beside src/ and dist/ (both are one level below it).
+// The page's files, shipped in the package beside src/ and dist/ (both are one level below it). The page
+// itself comes with the stylesheet and modules inlined (ui-page.ts); they are served one by one as well.
 const ASSET_DIR = new URL("../../ui/", import.meta.url);
 const ASSETS: Record<string, { file: string; type: string }> = {
   "/": { file: "index.html", type: "text/html; charset=utf-8" },
@@ -33,6 +35,28 @@ const SECURITY_HEADERS = {
   "referrer-policy": "no-referrer",
   "cache-control": "no-store",
 };
+
+/**
+ * The policy for the page: its inline script and style (index.html's early API call, and the stylesheet
+ * and modules inlined into it) are allowed by their SHA-256 hashes, so any other inline code still is not.
+ */
+function pagePolicy(html: string): string {
+  const hashes = (re: RegExp) =>
+    [...html.matchAll(re)]
+      .map(
+        (m) =>
+          `'sha256-${createHash("sha256")
+            .update(m[1] ?? "")
+            .digest("base64")}'`,
+      )
+      .join(" ");
+  return SECURITY_HEADERS["content-security-policy"]
+    .replace(
+      "script-src 'self'",
+      `script-src 'self' ${hashes(/<script(?: type="module")?>([\s\S]*?)<\/script>/g)}`,
+    )
+    .replace("style-src 'self'", `style-src 'self' ${hashes(/<style>([\s\S]*?)<\/style>/g)}`);
+}
 
 export interface UiServerOptions {
   readonly engram: Engram;
@@ -99,24 +123,49 @@ function sameOrigin(req: IncomingMessage): boolean {
   return site === undefined || site === "same-origin";
 }
 
-const assetCache = new Map<string, Buffer>();
-
-/** Read once per process: the files ship with the package and do not change while it runs. */
-function assetBody(file: string): Buffer {
-  let body = assetCache.get(file);
-  if (!body) {
-    body = readFileSync(new URL(file, ASSET_DIR));
-    assetCache.set(file, body);
-  }
-  return body;
+interface Asset {
+  readonly body: Buffer;
+  readonly etag: string;
+  readonly headers: Record<string, string>;
 }
 
-function serveAsset(res: ServerResponse, path: string, method: string): boolean {
-  const asset = ASSETS[path];
-  if (!asset || (method !== "GET" && method !== "HEAD")) return false;
-  const body = assetBody(asset.file);
-  res.writeHead(200, { ...SECURITY_HEADERS, "content-type": asset.type });
-  res.end(method === "HEAD" ? undefined : body);
+const assetCache = new Map<string, Asset>();
+
+/** Read once per process: the files ship with the package and do not change while it runs. */
+function loadAsset(file: string, type: string): Asset {
+  let asset = assetCache.get(file);
+  if (!asset) {
+    const read = (name: string) => readFileSync(new URL(name, ASSET_DIR), "utf8");
+    const body =
+      file === "index.html" ? Buffer.from(inlinePage(read)) : readFileSync(new URL(file, ASSET_DIR));
+    const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 22)}"`;
+    const policy =
+      file === "index.html" ? { "content-security-policy": pagePolicy(body.toString("utf8")) } : {};
+    // no-cache: kept by the browser but revalidated, so an upgraded package's files are never stale.
+    const headers = {
+      ...SECURITY_HEADERS,
+      ...policy,
+      "content-type": type,
+      etag,
+      "cache-control": "no-cache",
+    };
+    asset = { body, etag, headers };
+    assetCache.set(file, asset);
+  }
+  return asset;
+}
+
+function serveAsset(req: IncomingMessage, res: ServerResponse, path: string, method: string): boolean {
+  const entry = ASSETS[path];
+  if (!entry || (method !== "GET" && method !== "HEAD")) return false;
+  const asset = loadAsset(entry.file, entry.type);
+  if (req.headers["if-none-match"] === asset.etag) {
+    res.writeHead(304, asset.headers);
+    res.end();
+    return true;
+  }
+  res.writeHead(200, asset.headers);
+  res.end(method === "HEAD" ? undefined : asset.body);
   return true;
 }
 
@@ -134,7 +183,7 @@ async function handle(
   if (refused) return send(res, 403, { error: refused });
   const url = new URL(req.url ?? "/", "http://localhost");
   const method = req.method ?? "GET";
-  if (serveAsset(res, url.pathname, method)) return;
+  if (serveAsset(req, res, url.pathname, method)) return;
   if (!url.pathname.startsWith("/api/")) return send(res, 404, { error: "not found" });
   if (!access.tokenOk(req.headers.authorization)) {
     return send(res, 401, { error: "missing or wrong session token; open the URL engram ui printed" });

@@ -8,6 +8,8 @@ const SEGMENT_LIMIT = 100;
 const FACT_LIMIT = 300;
 const PROFILE_LIMIT = 100;
 const LINKED_LIMIT = 100;
+/** A segment's text in the user view; the memory view has all of it. */
+const SEGMENT_PREVIEW_CHARS = 280;
 
 /** A memory as lists show it: no vectors, no context, the fields the page needs. */
 function brief(m: MemoryRecord) {
@@ -24,6 +26,14 @@ function brief(m: MemoryRecord) {
     /** A correction given with `feedback`, stored as a long-term message. */
     feedback: m.metadata.feedback === true,
   };
+}
+
+/** The first `max` characters, cut at a word boundary when one is near, with an ellipsis. */
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  const space = cut.lastIndexOf(" ");
+  return `${space > max * 0.8 ? cut.slice(0, space) : cut}…`;
 }
 
 async function requireUser(engram: Engram, userId: string): Promise<void> {
@@ -84,6 +94,7 @@ export async function userOverview(engram: Engram, userId: string) {
   return {
     userId,
     limits: {
+      segmentText: SEGMENT_PREVIEW_CHARS,
       shortTerm: SHORT_TERM_LIMIT,
       segments: SEGMENT_LIMIT,
       facts: FACT_LIMIT,
@@ -93,6 +104,8 @@ export async function userOverview(engram: Engram, userId: string) {
     shortTerm: groupPages(short.reverse()).map((p) => ({ id: p.id, messages: p.messages.map(brief) })),
     segments: segments.slice(0, SEGMENT_LIMIT).map((s) => ({
       ...brief(s.memory),
+      text: clip(s.memory.text, SEGMENT_PREVIEW_CHARS),
+      clipped: s.memory.text.length > SEGMENT_PREVIEW_CHARS,
       keywords: s.state.keywords,
       visits: s.state.visits,
       pages: s.state.pages,
@@ -167,9 +180,21 @@ export async function searchView(
     engram.retrieve({ userId, query: q.q, budgetTokens: q.budget, recordVisits: false }),
   ]);
   const { context } = retrieved;
+  // The rerank stage (heat boost, relative threshold, MMR) runs in retrieve over the candidate turns and
+  // yields an order, not a score of its own: a result's place in that order is what rerank made of it.
+  const reranked = engram.config.retrieval.rerank
+    ? new Map(retrieved.pages.map((p, i) => [p.id, i + 1]))
+    : undefined;
+  const rerankOf = (id: string) =>
+    reranked === undefined ? undefined : { rank: reranked.get(id) ?? null, of: reranked.size };
   return {
     query: q.q,
-    results: results.map((r) => ({ ...brief(r.memory), score: r.score, channels: r.channels })),
+    rerank: reranked !== undefined,
+    results: results.map((r) => ({
+      ...brief(r.memory),
+      score: r.score,
+      channels: { ...r.channels, rerank: rerankOf(r.id) },
+    })),
     context: {
       budget: q.budget,
       tokens: context.tokens,

@@ -177,6 +177,27 @@ describe("WriteBehind.write", () => {
     expect(done).toEqual(["stuck", "next"]);
   });
 
+  it("stops holding its caller after waitMs, and the write still completes behind it", async () => {
+    const done: string[] = [];
+    const queue = new WriteBehind();
+    let release = () => {};
+    const slow = async () => {
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      done.push("slow");
+    };
+    expect(await queue.write("slow", slow, 20)).toBe(false);
+    expect(done).toEqual([]);
+    release();
+    await queue.idle();
+    expect(done).toEqual(["slow"]);
+    expect(await queue.write("quick", async () => void done.push("quick"), 5000)).toBe(true);
+    expect(await queue.write("unwaited", async () => void done.push("unwaited"), 0)).toBe(false);
+    await queue.idle();
+    expect(done).toEqual(["slow", "quick", "unwaited"]);
+  });
+
   it("resolves false for a write refused after close()", async () => {
     const queue = new WriteBehind({ onError: () => {} });
     await queue.close();

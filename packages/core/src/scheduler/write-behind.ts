@@ -102,14 +102,25 @@ export class WriteBehind {
 
   /**
    * Queues a write and resolves after its first try: true when it was stored, false when it failed (it is
-   * retried) or was refused. When earlier writes are waiting out a retry the store is failing, so it
-   * resolves false at once rather than hold the caller. Never rejects.
+   * retried) or was refused, or when `waitMs` passed first (it goes on in the background). When earlier
+   * writes are waiting out a retry the store is failing, so it resolves false at once rather than hold the
+   * caller. Never rejects.
    */
-  write(label: string, write: () => Promise<unknown>): Promise<boolean> {
+  write(label: string, write: () => Promise<unknown>, waitMs = Number.POSITIVE_INFINITY): Promise<boolean> {
     return new Promise((resolve) => {
       const retrying = this.timer !== null;
-      this.add(label, write, retrying ? undefined : resolve);
-      if (retrying || this.closed) resolve(false);
+      if (retrying || this.closed || waitMs <= 0) {
+        this.add(label, write);
+        resolve(false);
+        return;
+      }
+      let timer: NodeJS.Timeout | undefined;
+      this.add(label, write, (stored) => {
+        clearTimeout(timer);
+        resolve(stored);
+      });
+      // A timer that does not keep the process alive.
+      if (Number.isFinite(waitMs)) timer = setTimeout(() => resolve(false), waitMs).unref();
     });
   }
 

@@ -16,6 +16,12 @@ export interface EngramAgentMiddlewareOptions {
   toolResults?: "skip" | "summarize";
   /** Before recalling, wait up to this long for the previous turn's write. Default 500 ms. */
   waitForWritesMs?: number;
+  /**
+   * How long the write-back of a turn may hold the caller until the raw turn is committed; a slower write
+   * goes on in the background with retries. Default 5,000 ms; 0 never waits (a turn can then be lost if the
+   * process exits before it is written).
+   */
+  writeTimeoutMs?: number;
   writeBehind?: WriteBehindOptions;
   /** Told of every failed write-back try. Default: a one-line `console.warn`. */
   onError?: (error: unknown, info: WriteErrorInfo) => void;
@@ -28,6 +34,7 @@ const optionsSchema = z.object({
   budgetTokens: z.number().int().min(0).max(1_000_000).optional(),
   toolResults: z.enum(["skip", "summarize"]).default("skip"),
   waitForWritesMs: z.number().int().min(0).max(60_000).default(500),
+  writeTimeoutMs: z.number().int().min(0).max(600_000).default(5000),
 });
 
 /** What an invocation may pass as `context` to choose the user and the conversation. */
@@ -58,7 +65,8 @@ function scopeOf(
 /**
  * Middleware for langchain v1 agents (`createAgent({ middleware: [...] })`): before each model call it
  * adds the user's memory context to the system message (after the caller's prompt, fenced as data);
- * after the agent finishes it queues the turn (the user's message and the final answer) to be written.
+ * after the agent finishes it writes the turn (the user's message and the final answer) and waits until it
+ * is committed (at most `writeTimeoutMs`; a failed write is retried behind the agent).
  */
 export function engramAgentMiddleware(input: EngramAgentMiddlewareOptions) {
   const options = parseInput(optionsSchema, input, "engramAgentMiddleware");
@@ -67,6 +75,7 @@ export function engramAgentMiddleware(input: EngramAgentMiddlewareOptions) {
     input.onError ?? warn,
     input.writeBehind,
     options.waitForWritesMs,
+    options.writeTimeoutMs,
   );
   const recent = new Map<string, string>();
   const recall = async (userId: string, messages: Parameters<typeof lastHumanText>[0]) => {
@@ -99,12 +108,12 @@ export function engramAgentMiddleware(input: EngramAgentMiddlewareOptions) {
         systemMessage: new SystemMessage({ content: withMemory(request.systemMessage, memory) }),
       });
     },
-    afterAgent: (state, runtime) => {
+    afterAgent: async (state, runtime) => {
       const scope = scopeOf(options, runtime.context, runtime.configurable?.thread_id);
       const user = lastHumanText(state.messages);
       if (user === "") return undefined;
       const answer = agentAnswer(state.messages, options.toolResults === "summarize", SUMMARY_CHARS);
-      writer.write({
+      await writer.write({
         ...scope,
         ...(options.agentId ? { agentId: options.agentId } : {}),
         messages: [

@@ -11,13 +11,16 @@ import { FakeListChatModel } from "@langchain/core/utils/testing";
 /** A fresh engine on a temporary file with the instant hash embedder; `dispose()` closes and removes it. */
 export async function tempEngram() {
   const dir = mkdtempSync(join(tmpdir(), "engram-langchain-"));
+  const path = join(dir, "engram.db");
   const engram: Engram = await createEngram({
-    path: join(dir, "engram.db"),
+    path,
     embedder: hashEmbeddingModel(),
     background: false,
   });
   return {
     engram,
+    dir,
+    path,
     async dispose() {
       await engram.close();
       rmSync(dir, { recursive: true, force: true });
