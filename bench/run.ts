@@ -1,7 +1,9 @@
 // `pnpm bench`: ingest throughput, embedding throughput and search latency at 1k-100k memories per scope
-// and over many users, then the LoCoMo peer table and ablation (bench/locomo-bench.ts). Writes
-// docs/benchmarks/results.json, locomo.json and SVG plots, prints a summary. Usage:
-//   pnpm bench [--quick] [--only perf|locomo] [--data FILE] [--out DIR] [--keep] [--locomo-store DIR]
+// and over many users, then the LoCoMo peer table and ablation (bench/locomo-bench.ts), then the procedural
+// benchmark (bench/skills.ts). Writes docs/benchmarks/results.json, locomo.json, skills.json and SVG plots,
+// prints a summary. Usage:
+//   pnpm bench [--quick] [--only perf|locomo|skills] [--data FILE] [--out DIR] [--keep] [--locomo-store DIR]
+//              [--skills-seed N]
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -26,6 +28,7 @@ import { locomoTables, retrieveGoal } from "./locomo-report.js";
 import { QDRANT_METHOD, qdrantBench } from "./qdrant.js";
 import { qdrantTable } from "./qdrant-report.js";
 import { measureSearch, type Query, type SearchFigures } from "./search-bench.js";
+import { type SkillsFigures, skillsBench, skillsTables } from "./skills.js";
 import { type MachineInfo, machineInfo } from "./stats.js";
 
 const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
@@ -37,11 +40,13 @@ const { values } = parseArgs({
     keep: { type: "boolean", default: false },
     only: { type: "string" },
     "locomo-store": { type: "string" },
+    "skills-seed": { type: "string", default: "11" },
   },
 });
-if (values.only !== undefined && !["perf", "locomo"].includes(values.only)) {
-  throw new Error(`--only takes perf or locomo, not ${values.only}`);
+if (values.only !== undefined && !["perf", "locomo", "skills"].includes(values.only)) {
+  throw new Error(`--only takes perf, locomo or skills, not ${values.only}`);
 }
+const runs = (part: "perf" | "locomo" | "skills") => values.only === undefined || values.only === part;
 const config: BenchConfig = values.quick ? QUICK : FULL;
 const log = (message: string): void => void console.error(`[bench] ${message}`);
 
@@ -191,21 +196,32 @@ async function main(): Promise<void> {
   );
   const dir = mkdtempSync(join(tmpdir(), "engram-bench-"));
   try {
-    const perf = values.only === "locomo" ? null : await perfBench(dir, machine, started);
-    const locomo =
-      values.only === "perf"
-        ? null
-        : await locomoBench({
-            data: values.data as string,
-            store: values["locomo-store"] ?? (values.keep ? join(dir, "locomo") : undefined),
-            log,
-          });
+    const perf = runs("perf") ? await perfBench(dir, machine, started) : null;
+    const locomo = !runs("locomo")
+      ? null
+      : await locomoBench({
+          data: values.data as string,
+          store: values["locomo-store"] ?? (values.keep ? join(dir, "locomo") : undefined),
+          log,
+        });
+    const skills: SkillsFigures | null = runs("skills")
+      ? await skillsBench({
+          runsPerFamily: config.mode === "quick" ? 6 : 8,
+          seed: Number.parseInt(values["skills-seed"] as string, 10),
+          log,
+        })
+      : null;
     machine.loadAverageAtEnd = loadavg().map((x) => Number(x.toFixed(2)));
     await mkdir(values.out as string, { recursive: true });
     const written = perf ? await writePerf(perf, locomo) : [];
     if (locomo) {
       written.push(...(await writeLocomoResults(locomo, values.out as string)));
       console.log(`\n${toText(locomoTables(locomo))}`);
+    }
+    if (skills) {
+      await writeFile(join(values.out as string, "skills.json"), `${JSON.stringify(skills, null, 2)}\n`);
+      written.push("skills.json");
+      console.log(`\n${skillsTables(skills)}`);
     }
     const seconds = Math.round((performance.now() - started) / 1000);
     log(`wrote ${written.join(", ")} to ${values.out} in ${seconds} s`);

@@ -17,6 +17,8 @@ const A_WORDS = [
   "Oberammergauer",
   "checkpointsecret",
   "jobpayloadsecret",
+  "tracetasksecret",
+  "skillstepsecret",
 ];
 const B_WORDS = ["Kilimanjarobiscuit", "pomegranatewhistle", "Vladivostokcanoe"];
 
@@ -71,6 +73,14 @@ async function writeUserA(engram: Engram): Promise<void> {
       ],
     },
   );
+  // Three runs of one task: traces, and the skill distilled from them (its steps keep the fixed value).
+  for (const n of [1, 2, 3]) {
+    await engram.traces.add({
+      userId,
+      task: `Order ${n} boxes of tracetasksecret for the office`,
+      steps: [{ tool: "order", args: { item: "skillstepsecret", count: n }, result: { ok: true } }],
+    });
+  }
   await engram.search({ userId, query: "xylophonist Quetzalfeather" });
   await engram.export({ userId });
 }
@@ -95,6 +105,7 @@ it("forget leaves none of the user's bytes in the database, WAL or shared-memory
   await engram.add({ userId: "B", messages: [{ role: "user", content: "A Vladivostokcanoe trip" }] });
   await engram.search({ userId: "B", query: "Kilimanjarobiscuit" });
   await engram.flush();
+  expect((await engram.stats({ userId: "A" })).byKind).toMatchObject({ trace: 3, skill: 1 });
   expect((await engram.stats({ userId: "A" })).byKind.segment ?? 0).toBeGreaterThan(0);
   // The scan must see A's words before forgetting, or finding nothing later would prove nothing.
   expect(A_WORDS.filter((w) => findInFiles(dbPath, w).length === 0)).toEqual([]);

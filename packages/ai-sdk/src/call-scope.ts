@@ -29,6 +29,7 @@ export const middlewareOptionsSchema = z.object({
     .enum(TOOL_RESULTS, { error: `expected toolResults to be one of ${TOOL_RESULTS.join(", ")}` })
     .default("skip"),
   recallErrors: z.enum(["continue", "throw"]).default("continue"),
+  traces: z.boolean().default(true),
   summaryChars: z.number().int().min(20).max(10_000).default(300),
   waitForWritesMs: z.number().int().min(0).max(60_000).default(500),
   writeTimeoutMs: z.number().int().min(0).max(600_000).default(5000),
@@ -54,6 +55,12 @@ export interface EngramMiddlewareOptions {
   remember?: boolean;
   /** Tool calls of a multi-step turn: left out of memory (`skip`, default) or kept as one line each (`summarize`). */
   toolResults?: "skip" | "summarize";
+  /**
+   * Record each finished turn that used tools as a trace (the request, every tool call with its arguments
+   * and result or error, the answer): the engine distils recurring traces into skills, which recall then
+   * injects for matching requests. Default true; only while `remember` is on.
+   */
+  traces?: boolean;
   /** When recall fails (storage or embedding model down): answer without memory (`continue`, default) or fail the call. */
   recallErrors?: "continue" | "throw";
   /** Characters kept of each summarised tool call. Default 300. */

@@ -14,11 +14,13 @@ export function memoryRecaller(engram: Engram) {
   return async (scope: CallScope, prompt: LanguageModelV4Prompt): Promise<string> => {
     const query = lastUserText(prompt);
     if (query === "") return "";
-    const key = `${scope.userId}\u0000${scope.budgetTokens ?? ""}\u0000${query}`;
+    const key = `${scope.userId}\u0000${scope.agentId ?? ""}\u0000${scope.budgetTokens ?? ""}\u0000${query}`;
     const cached = continuesTurn(prompt) ? recent.get(key) : undefined;
     if (cached !== undefined) return cached;
     const { text } = await engram.retrieve({
       userId: scope.userId,
+      // The agent's shared skills are matched too.
+      ...(scope.agentId === undefined ? {} : { agentId: scope.agentId }),
       query,
       ...(scope.budgetTokens === undefined ? {} : { budgetTokens: scope.budgetTokens }),
     });

@@ -2,6 +2,7 @@ import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
 import type { AddInput, Engram, WriteBehind } from "@engram/core";
 import type { CallScope, ResolvedOptions } from "./call-scope.js";
 import { answerSoFar, lastUserText } from "./prompt-turn.js";
+import { recordTrace } from "./record-trace.js";
 
 /** How a model step ended, as far as remembering goes. */
 export interface StepOutcome {
@@ -36,6 +37,7 @@ export function turnToStore(
 /**
  * Writes the finished turn and resolves once it is in the database: the raw turn is stored at once and
  * its embedding queued as a durable job, so a process that exits right after the call loses nothing. A
+ * turn that used tools is also recorded as a trace (with `traces`), the raw material of skills. A
  * failed write, or one that takes longer than `writeTimeoutMs`, goes on in the background with retries.
  * Never throws into the model call.
  */
@@ -48,12 +50,13 @@ export async function rememberTurn(
   if (!scope.remember) return;
   try {
     const turn = turnToStore(context.options, scope, prompt, outcome);
-    if (!turn) return;
-    await context.queue.write(
-      scope.userId,
-      () => context.engram.add({ ...turn, embed: "later" }),
-      context.options.writeTimeoutMs,
-    );
+    const wait = context.options.writeTimeoutMs;
+    await Promise.all([
+      turn
+        ? context.queue.write(scope.userId, () => context.engram.add({ ...turn, embed: "later" }), wait)
+        : null,
+      context.options.traces ? recordTrace(context, scope, prompt, outcome, wait) : null,
+    ]);
   } catch (error) {
     context.report(error);
   }

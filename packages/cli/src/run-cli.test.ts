@@ -13,6 +13,7 @@ describe("runCli", () => {
       "edit",
       "delete",
       "forget",
+      "skills",
       "export",
       "import",
       "stats",

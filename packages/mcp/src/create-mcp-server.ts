@@ -4,6 +4,7 @@ import { z } from "zod";
 import { registerMemoryPrompts } from "./memory-prompts.js";
 import { registerMemoryResources } from "./memory-resources.js";
 import { registerReadTools } from "./read-tools.js";
+import { registerSkillTools } from "./skill-tools.js";
 import { idString } from "./tool-schemas.js";
 import type { UserScope } from "./user-scope.js";
 import { registerWriteTools } from "./write-tools.js";
@@ -29,7 +30,8 @@ export interface EngramMcpServerOptions {
 const INSTRUCTIONS =
   "Long-term memory of the user. Before answering, call retrieve_memory with the user's message; after " +
   "answering, call add_memory with the user's message and your answer. Use give_feedback when the user " +
-  "corrects something about themselves, and forget_user only when they ask to be forgotten.";
+  "corrects something about themselves, and forget_user only when they ask to be forgotten. After a task " +
+  "that used tools, call record_trace: recurring tasks become skills that retrieve_memory shows you.";
 
 function checkDefaultUser(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
@@ -68,6 +70,7 @@ export function createEngramMcpServer(options: EngramMcpServerOptions): McpServe
   );
   registerReadTools(server, options.engram, scope);
   registerWriteTools(server, options.engram, scope);
+  registerSkillTools(server, options.engram, scope);
   registerMemoryResources(server, options.engram, scope);
   registerMemoryPrompts(server, options.engram, scope);
   return server;

@@ -80,7 +80,7 @@ it("docs: the server on any transport, here in-memory", async () => {
   // --- end ---
   const client = new Client({ name: "t", version: "0" });
   await client.connect(clientSide);
-  expect((await client.listTools()).tools.length).toBe(8);
+  expect((await client.listTools()).tools.length).toBe(11);
   await client.close();
   await engram.close();
 });

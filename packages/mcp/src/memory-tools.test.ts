@@ -94,14 +94,17 @@ describe("the memory_context prompt", () => {
 });
 
 describe("every tool over the in-memory transport", () => {
-  it("lists the eight tools with input schemas an agent can follow", async () => {
+  it("lists the eleven tools with input schemas an agent can follow", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
       "add_memory",
       "delete_memory",
       "forget_user",
+      "get_skill",
       "get_user_profile",
       "give_feedback",
+      "list_skills",
+      "record_trace",
       "retrieve_memory",
       "search_memory",
       "update_memory",
@@ -197,6 +200,42 @@ describe("every tool over the in-memory transport", () => {
       profile: [],
     });
     await c.close();
+  });
+});
+
+describe("skills", () => {
+  it("record_trace three times makes a skill that list_skills, get_skill and retrieve_memory show", async () => {
+    for (const restaurant of ["Nopa", "Zuni", "Delfina"]) {
+      const { data } = await call("record_trace", {
+        user_id: "ada",
+        task: `Book a table at ${restaurant} restaurant on Friday`,
+        steps: [
+          { tool: "check_availability", args: { restaurant }, result: { free: true } },
+          { tool: "book_table", args: { restaurant }, result: "ok" },
+        ],
+        answer: "Booked.",
+      });
+      expect(data).toMatchObject({ user_id: "ada", outcome: "success", steps: 2 });
+    }
+    await engram.flush();
+    const { data: list } = await call("list_skills", { user_id: "ada" });
+    expect(list.skills).toHaveLength(1);
+    expect(list.skills[0].steps.map((s: { tool: string }) => s.tool)).toEqual([
+      "check_availability",
+      "book_table",
+    ]);
+    const { data: one } = await call("get_skill", { user_id: "ada", skill_id: list.skills[0].id });
+    expect(one.skill).toMatchObject({ id: list.skills[0].id, version: 1, shared: false });
+    const { data: context, text } = await call("retrieve_memory", {
+      user_id: "ada",
+      query: "Book a table at Flour restaurant on Friday",
+    });
+    expect(context.skills.map((s: { id: string }) => s.id)).toEqual([list.skills[0].id]);
+    expect(text).toContain("## Skills");
+    expect((await call("list_skills", { user_id: "bob" })).data.skills).toEqual([]);
+    const missing = await call("get_skill", { user_id: "bob", skill_id: list.skills[0].id });
+    expect(missing.result.isError).toBe(true);
+    expect(missing.text).toMatch(/^NOT_FOUND: /);
   });
 });
 

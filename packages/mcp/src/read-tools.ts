@@ -36,6 +36,7 @@ export function registerReadTools(server: McpServer, engram: Engram, scope: User
           facts: r.facts.map(resultView),
           pages: r.pages.map(resultView),
           recent: r.recent.map(memoryView),
+          skills: r.skills.map((s) => ({ id: s.skill.id, name: s.skill.name, score: s.score })),
           tokens: r.context.tokens,
         };
         return toolResult(data, r.text || `Nothing is remembered yet about this for user ${userId}.`);

@@ -79,6 +79,9 @@ describe("a token scoped to alice", () => {
     ["delete_memory", { memory_id: "BOBS" }],
     ["give_feedback", { text: "Actually my dog is called Max" }],
     ["forget_user", { confirm: true }],
+    ["record_trace", { task: "Book a table", steps: [{ tool: "book_table" }] }],
+    ["list_skills", {}],
+    ["get_skill", { skill_id: "s1" }],
   ])("gets 403 for %s naming bob, and bob's memory is untouched", async (name, args) => {
     const before = await bobsState();
     const withId = Object.fromEntries(

@@ -35,7 +35,7 @@ describe("stdio", () => {
     await client.connect(transport);
     try {
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(8);
+      expect(tools).toHaveLength(11);
       const added = (await client.callTool({
         name: "add_memory",
         arguments: { user_input: "My telescope is named Copernicus", agent_response: "Lovely name." },
@@ -93,7 +93,7 @@ describe("Streamable HTTP", () => {
       }),
     );
     try {
-      expect((await client.listTools()).tools).toHaveLength(8);
+      expect((await client.listTools()).tools).toHaveLength(11);
       await client.callTool({
         name: "add_memory",
         arguments: { user_id: "bob", user_input: "I play the bassoon on Sundays" },

@@ -8,7 +8,14 @@ import type {
   LanguageModelV4Prompt,
   LanguageModelV4StreamPart,
 } from "@ai-sdk/provider";
-import { createEngram, type Engram, StorageError, type StoragePort, sqliteStorage } from "@engram/core";
+import {
+  createEngram,
+  type Engram,
+  type EngramOptions,
+  StorageError,
+  type StoragePort,
+  sqliteStorage,
+} from "@engram/core";
 import { hashEmbeddingModel } from "@engram/core/testing";
 import { simulateReadableStream } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
@@ -104,13 +111,16 @@ export function flakyStorage(path: string) {
 }
 
 /** A fresh engine on a temporary file with the instant hash embedder; `dispose()` closes and removes it. */
-export async function tempEngram(options: { storage?: (path: string) => StoragePort } = {}) {
+export async function tempEngram(
+  options: { storage?: (path: string) => StoragePort; skills?: EngramOptions["skills"] } = {},
+) {
   const dir = mkdtempSync(join(tmpdir(), "engram-ai-sdk-"));
   const path = join(dir, "engram.db");
   const engram: Engram = await createEngram({
     ...(options.storage ? { storage: options.storage(path) } : { path }),
     embedder: hashEmbeddingModel(),
     background: false,
+    ...(options.skills ? { skills: options.skills } : {}),
   });
   return {
     engram,

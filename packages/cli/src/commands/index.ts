@@ -14,6 +14,7 @@ import { profileCommand } from "./profile-command.js";
 import { searchCommand } from "./search-command.js";
 import { serveCommand } from "./serve-command.js";
 import { showCommand } from "./show-command.js";
+import { skillsCommand } from "./skills-command.js";
 import { statsCommand } from "./stats-command.js";
 import { uiCommand } from "./ui-command.js";
 
@@ -32,6 +33,7 @@ export const COMMANDS: readonly Command[] = [
   editCommand,
   deleteCommand,
   forgetCommand,
+  skillsCommand,
   exportCommand,
   importCommand,
   statsCommand,

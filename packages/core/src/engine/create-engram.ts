@@ -12,6 +12,17 @@ import {
 import { type RetrievalOptions, retrievalConfigSchema } from "../retrieval/index.js";
 import { type RunJobsReport, runDueJobs, Worker } from "../scheduler/index.js";
 import {
+  distillSkills,
+  isAgentTenant,
+  type SkillContext,
+  type SkillsApi,
+  type SkillsOptions,
+  skillsApi,
+  skillsConfigSchema,
+  type TracesApi,
+  tracesApi,
+} from "../skills/index.js";
+import {
   assertWritable,
   type ForgetReport,
   JOB_STATUSES,
@@ -30,7 +41,7 @@ import { type PolicyOption, resolvePolicy } from "../updating/policy.js";
 import { evictMidTerm, promoteHotSegments } from "../updating/promote-segments.js";
 import { recordVisits } from "../updating/record-visits.js";
 import { screenExplicitFacts } from "../updating/screen-explicit-facts.js";
-import type { Extractor, TierContext } from "../updating/tier-context.js";
+import type { Extractor } from "../updating/tier-context.js";
 import { type AddResult, addMessages } from "./add-messages.js";
 import { embedJobHandler } from "./embed-job.js";
 import { type ExportDump, exportUser, type ImportResult, importDump } from "./export-import.js";
@@ -92,6 +103,11 @@ export interface EngramOptions {
    * is abandoned and its job retried later with back-off; the turns it was working on stay stored.
    */
   llmTimeoutMs?: number;
+  /**
+   * Procedural memory: traces of what the agent did, distilled into skills. On by default; with `llm` one
+   * structured call per distillation, else the offline distiller.
+   */
+  skills?: SkillsOptions;
   /** Replaces the extractor entirely (advanced; `llm` is the usual way). */
   extractor?: Extractor;
   /** Process queued work in the background (default true); `flush()` always processes it. */
@@ -112,16 +128,24 @@ function toEmbedder(option: EngramOptions["embedder"]): Embedder | null {
 /** The Engram facade: memory for one application, many users, each call scoped by userId. */
 export class Engram {
   readonly memories: MemoriesApi;
+  /** What the agent did: runs of tasks with their tool calls (`traces.add`), the raw material of skills. */
+  readonly traces: TracesApi;
+  /** Procedures distilled from recurring traces: list, read, edit, correct, share. */
+  readonly skills: SkillsApi;
   private closed = false;
   private readonly worker: Worker;
   private readonly background: boolean;
   private readonly visits: VisitLog;
 
   constructor(
-    private readonly ctx: TierContext,
+    private readonly ctx: SkillContext,
     background = true,
   ) {
     this.memories = memoriesApi(ctx);
+    this.traces = tracesApi(ctx, () => {
+      if (this.background) this.worker.kick();
+    });
+    this.skills = skillsApi(ctx);
     // A read-only store runs no jobs and records no visits: both write.
     this.background = background && !ctx.storage.readOnly;
     this.worker = new Worker(() => this.runJobs(), this.background ? 2000 : 0);
@@ -247,10 +271,10 @@ export class Engram {
     return this.ctx.storage.jobs({ userId }, status);
   }
 
-  /** Users with stored memory. */
+  /** Users with stored memory (not the tenants that hold agents' shared skills). */
   async users(): Promise<string[]> {
     this.open();
-    return this.ctx.storage.users();
+    return (await this.ctx.storage.users()).filter((id) => !isAgentTenant(id));
   }
 
   /** Runs queued work (e.g. embeddings that failed earlier) until nothing is due. */
@@ -284,6 +308,9 @@ export class Engram {
           await evictMidTerm(ctx, scope);
           await promoteHotSegments(ctx, scope);
         },
+        skills: async (job) => {
+          await distillSkills(ctx, { userId: job.userId });
+        },
         // Visits only count; promotion runs in the (deduplicated) tiers job, so a retry never counts twice.
         visit: async (job) => {
           const scope = { userId: job.userId };
@@ -316,22 +343,20 @@ const optionsSchema = z.object({
   background: z.boolean().default(true),
   // At most a day: setTimeout fires at once past 2^31 - 1 ms.
   llmTimeoutMs: z.number().int().min(1).max(86_400_000).optional(),
+  skills: skillsConfigSchema.default(skillsConfigSchema.parse({})),
 });
 
 /** Creates an Engram. With no options: the embedded SQLite store and the offline embedder. */
 export async function createEngram(options: EngramOptions = {}): Promise<Engram> {
-  const { fusion, retrieval, contextWindow, path, readonly, tiers, background, llmTimeoutMs } = parseInput(
-    optionsSchema,
-    options,
-    "createEngram",
-  );
+  const { fusion, retrieval, contextWindow, path, readonly, tiers, background, llmTimeoutMs, skills } =
+    parseInput(optionsSchema, options, "createEngram");
   if (options.storage && (path !== undefined || readonly !== undefined)) {
     throw new ValidationError(
       "createEngram: path and readonly configure the default SQLite store; with your own storage, pass them to sqliteStorage({ path, readonly })",
       { details: { path: path !== undefined ? "path" : "readonly" } },
     );
   }
-  const ctx: TierContext = {
+  const ctx: SkillContext = {
     storage:
       options.storage ??
       sqliteStorage({ ...(path ? { path } : {}), ...(readonly === undefined ? {} : { readonly }) }),
@@ -351,6 +376,14 @@ export async function createEngram(options: EngramOptions = {}): Promise<Engram>
             ...(llmTimeoutMs !== undefined ? { timeoutMs: llmTimeoutMs } : {}),
           })
         : offlineExtractor),
+    skills,
+    skillModel: options.llm
+      ? {
+          model: options.llm,
+          ...(options.onModelCall ? { onCall: options.onModelCall } : {}),
+          ...(llmTimeoutMs !== undefined ? { timeoutMs: llmTimeoutMs } : {}),
+        }
+      : null,
   };
   return new Engram(ctx, background);
 }

@@ -9,6 +9,7 @@ import {
   storedTimeMentions,
   timeNote,
 } from "../retrieval/index.js";
+import { matchSkills, type SkillContext, type SkillMatch } from "../skills/index.js";
 import { segmentHeat } from "../updating/heat.js";
 import { groupPages } from "../updating/pages.js";
 import { segmentState } from "../updating/segment-record.js";
@@ -18,6 +19,8 @@ import { timeSchema } from "./schemas.js";
 
 export const retrieveInputSchema = z.object({
   userId: idString,
+  /** Also consider the skills shared with this agent's users (see `skills.share`). */
+  agentId: idString.optional(),
   query: z.string({ error: "expected query to be a string" }).trim().min(1, "query must not be empty"),
   budgetTokens: z.number().int().min(0).max(1_000_000).default(DEFAULT_CONTEXT_BUDGET),
   at: timeSchema.optional(),
@@ -34,6 +37,8 @@ export interface RetrieveResult {
   readonly segments: SearchResult[];
   readonly pages: SearchResult[];
   readonly recent: MemoryRecord[];
+  /** Skills whose trigger matched the query (those shown are in `context.skills`). */
+  readonly skills: SkillMatch[];
   /** What fitted the budget, and the rendered, fenced memory block. */
   readonly context: AssembledContext;
   readonly text: string;
@@ -64,7 +69,7 @@ async function recentTurns(ctx: TierContext, scope: Scope): Promise<MemoryRecord
  * segments), recent short-term turns; assembled within the token budget. Visits to segments are queued.
  */
 export async function retrieveContext(
-  ctx: TierContext,
+  ctx: SkillContext,
   raw: RetrieveInput,
   onVisit: (userId: string, segmentIds: string[]) => Promise<void>,
 ): Promise<RetrieveResult> {
@@ -77,13 +82,22 @@ export async function retrieveContext(
     ...(input.cubes ? { cubes: input.cubes } : {}),
   };
   const stages = ctx.retrieval;
-  const [profile, ranked, recent] = await Promise.all([
+  const [profile, ranked, recent, skills] = await Promise.all([
     readProfile(ctx.storage, scope, input.at),
     rankContext(
       { ...ctx, segmentHeat: (s, now) => segmentHeat(segmentState(s), now, ctx.policy) },
       { scope, text: input.query, vector, filter },
     ),
     recentTurns(ctx, scope),
+    // Skills describe the present way of doing things: a point-in-time query gets none.
+    input.at
+      ? []
+      : matchSkills(ctx, {
+          userId: input.userId,
+          ...(input.agentId ? { agentId: input.agentId } : {}),
+          query: input.query,
+          vector,
+        }),
   ]);
   const { facts, segments, pages } = ranked;
   const noteOf = (m: MemoryRecord) =>
@@ -109,6 +123,7 @@ export async function retrieveContext(
       before: leadOf(p.memory, stages.neighbours),
       note: noteOf(p.memory),
     })),
+    skills: skills.map((s) => ({ id: s.skill.id, text: s.text, score: s.score })),
     recent: recent
       .slice(recent.length - Math.min(recent.length, stages.recentTurns))
       .map((m) => ({ id: m.id, text: m.text, role: m.role, name: m.name, at: m.validFrom, note: noteOf(m) })),
@@ -125,7 +140,7 @@ export async function retrieveContext(
     ),
   ];
   if (visited.length && input.recordVisits) await onVisit(input.userId, visited);
-  return { profile, facts, segments, pages, recent, context, text: context.text };
+  return { profile, facts, segments, pages, recent, skills, context, text: context.text };
 }
 
 /** The turn a retrieved turn answers (its session's turn before it), when the context should show it. */

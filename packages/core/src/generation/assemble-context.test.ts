@@ -78,7 +78,7 @@ describe("assembleContext rendering", () => {
       ].join("\n"),
     );
     expect(result.tokens).toBe(defaultTokenizer.count(result.text));
-    expect(result.dropped).toEqual({ profile: 0, facts: 0, pages: 0, recent: 0 });
+    expect(result.dropped).toEqual({ profile: 0, facts: 0, skills: 0, pages: 0, recent: 0 });
     expect(DEFAULT_CONTEXT_BUDGET).toBe(1500);
   });
 
@@ -148,7 +148,7 @@ describe("assembleContext budget", () => {
     const costs = (lines: string[]) => new Set(lines.map((l) => defaultTokenizer.count(`- ${l}\n`)));
     expect(costs(all.facts.map((f) => f.text)).size).toBe(1);
     const full = assembleContext(all);
-    expect(full.dropped).toEqual({ profile: 0, facts: 0, pages: 0, recent: 0 });
+    expect(full.dropped).toEqual({ profile: 0, facts: 0, skills: 0, pages: 0, recent: 0 });
     let seen = 0;
     for (let budgetTokens = 0; budgetTokens <= full.tokens; budgetTokens++) {
       const result = assembleContext({ ...all, budgetTokens });
@@ -275,6 +275,50 @@ describe("assembleContext pages", () => {
     expect(result.text.match(/Has a cat\./g)).toHaveLength(1);
     expect(ids(result.pages)).toEqual(["p0"]);
     expect(ids(result.recent)).toEqual(["t1", "t2"]);
-    expect(result.dropped).toEqual({ profile: 0, facts: 0, pages: 0, recent: 0 });
+    expect(result.dropped).toEqual({ profile: 0, facts: 0, skills: 0, pages: 0, recent: 0 });
+  });
+});
+
+describe("assembleContext skills", () => {
+  const skill = {
+    id: "k1",
+    text: "book table (v1). Steps: 1. check_availability() 2. book_table().",
+    score: 0.8,
+  };
+
+  it("renders matched skills in their own section after the facts, best first", () => {
+    const result = assembleContext(
+      input({
+        facts: [fact("f1", "Lives in Lisbon")],
+        skills: [{ ...skill, id: "k2", text: "weaker skill", score: 0.6 }, skill],
+        pages: [page("p1", "I booked Nopa last week", "2026-01-05T10:00:00Z")],
+      }),
+    );
+    const lines = result.text.split("\n");
+    const at = (heading: string) => lines.findIndex((l) => l.startsWith(heading));
+    expect(at("## Facts")).toBeLessThan(at("## Skills"));
+    expect(at("## Skills")).toBeLessThan(at("## Relevant past conversation"));
+    expect(lines[at("## Skills") + 1]).toBe(`- ${skill.text}`);
+    expect(result.skills.map((s) => s.id)).toEqual(["k1", "k2"]);
+  });
+
+  it("gives the budget to facts before skills and to skills before recent turns", () => {
+    const full = assembleContext(
+      input({ facts: [fact("f1", "Lives in Lisbon")], skills: [skill], recent: [turn("t1", "hello", null)] }),
+    );
+    const withoutRecent = assembleContext(
+      input({ facts: [fact("f1", "Lives in Lisbon")], skills: [skill], budgetTokens: full.tokens - 3 }),
+    );
+    expect(withoutRecent.skills).toHaveLength(1);
+    const tight = assembleContext(
+      input({
+        facts: [fact("f1", "Lives in Lisbon")],
+        skills: [skill],
+        recent: [turn("t1", "hello", null)],
+        budgetTokens: full.tokens - 3,
+      }),
+    );
+    expect(tight.dropped.recent).toBe(1);
+    expect(tight.dropped.skills).toBe(0);
   });
 });

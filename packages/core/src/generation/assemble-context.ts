@@ -5,6 +5,7 @@ import type {
   ContextInput,
   ContextPage,
   ContextProfileItem,
+  ContextSkill,
   ContextTurn,
 } from "./context-types.js";
 import {
@@ -20,7 +21,7 @@ import { byDay, type ChosenPage, pageLines, selectPages } from "./select-pages.j
 import { type Budget, type Candidate, type Chosen, selectWithinBudget } from "./select-within-budget.js";
 import { defaultTokenizer, type Tokenizer } from "./tokenizer.js";
 
-export type { ContextFact, ContextInput, ContextPage, ContextProfileItem, ContextTurn };
+export type { ContextFact, ContextInput, ContextPage, ContextProfileItem, ContextSkill, ContextTurn };
 
 /** Tokens of memory context per query when the caller gives no budget. */
 export const DEFAULT_CONTEXT_BUDGET = 1500;
@@ -32,6 +33,7 @@ export interface AssembledContext {
   /** The input items shown in `text`, in rendered order (unchanged objects, even when truncated). */
   profile: ContextProfileItem[];
   facts: ContextFact[];
+  skills: ContextSkill[];
   pages: ContextPage[];
   recent: ContextTurn[];
   /** Per section, how many input items (by id; profile by key) `text` does not show. */
@@ -49,13 +51,14 @@ export interface AssembledContext {
 interface ChosenBySection {
   profile: Chosen<ContextProfileItem>[];
   facts: Chosen<ContextFact>[];
+  skills: Chosen<ContextSkill>[];
   pages: ChosenPage[];
   recent: Chosen<ContextTurn>[];
 }
 
 /**
  * Assembles the memory context for one query within a token budget. Priority when cutting: the frame
- * and profile, then facts, then recent turns (newest first), then retrieved pages; within a section the
+ * and profile, then facts, then matched skills, then recent turns (newest first), then retrieved pages; within a section the
  * best scored first, and an item that does not fit whole is truncated when enough of it fits. Pages that
  * are also among the shown recent turns appear once. When the budget cannot hold even the frame (46 tokens
  * with o200k, up to about 60 with a long user name) or no item fits, the text is empty and every item
@@ -73,7 +76,7 @@ export function assembleContext(input: ContextInput): AssembledContext {
     tokenizer.count(`${MEMORY_OPEN}\n`) +
     preamble.reduce((sum, line) => sum + tokenizer.count(`${line}\n`), 0) +
     tokenizer.count(MEMORY_CLOSE);
-  const chosen: ChosenBySection = { profile: [], facts: [], pages: [], recent: [] };
+  const chosen: ChosenBySection = { profile: [], facts: [], skills: [], pages: [], recent: [] };
   let spent: number | undefined;
   let asLeads: string[] = [];
   if (frameCost <= budgetTokens) {
@@ -83,6 +86,7 @@ export function assembleContext(input: ContextInput): AssembledContext {
       selectWithinBudget({ candidates: list, heading: SECTION_HEADINGS[name], budget, tokenizer });
     chosen.profile = select("profile", candidates.profile);
     chosen.facts = select("facts", candidates.facts);
+    chosen.skills = select("skills", candidates.skills);
     chosen.recent = select("recent", candidates.recent);
     const shown = new Set(chosen.recent.map((entry) => entry.key));
     const pages = selectPages({
@@ -126,13 +130,14 @@ function finish(
   }
 }
 
-const CUT_ORDER: readonly SectionName[] = ["pages", "recent", "facts", "profile"];
+const CUT_ORDER: readonly SectionName[] = ["pages", "recent", "skills", "facts", "profile"];
 
 function renderOrder(chosen: ChosenBySection): ChosenBySection {
   const byRank = (a: { rank: number }, b: { rank: number }) => a.rank - b.rank;
   return {
     profile: [...chosen.profile].sort(byRank),
     facts: chosen.facts,
+    skills: chosen.skills,
     pages: byDay(chosen.pages),
     recent: [...chosen.recent].sort(byRank),
   };
@@ -165,6 +170,7 @@ function summarize(
   return {
     profile: items(ordered.profile),
     facts: items(ordered.facts),
+    skills: items(ordered.skills),
     pages: items(ordered.pages),
     recent: items(ordered.recent),
     dropped: {
@@ -173,6 +179,7 @@ function summarize(
         keys(ordered.profile),
       ),
       facts: missing(ids(input.facts), keys(ordered.facts)),
+      skills: missing(ids(input.skills ?? []), keys(ordered.skills)),
       // A page shown among the recent turns, or as the turn another one answers, is not dropped.
       pages: missing(ids(input.pages), [...keys(ordered.pages), ...keys(ordered.recent), ...shownAsLeads]),
       recent: missing(ids(input.recent), keys(ordered.recent)),
@@ -181,6 +188,7 @@ function summarize(
     truncated: {
       profile: cut(ordered.profile),
       facts: cut(ordered.facts),
+      skills: cut(ordered.skills),
       pages: cut(ordered.pages),
       recent: cut(ordered.recent),
     },

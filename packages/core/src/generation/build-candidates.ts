@@ -3,6 +3,7 @@ import type {
   ContextInput,
   ContextPage,
   ContextProfileItem,
+  ContextSkill,
   ContextTurn,
 } from "./context-types.js";
 import { factHead, profileHead, turnHead } from "./render-memory-block.js";
@@ -14,6 +15,7 @@ import { countedTexts, forgetCountedTexts } from "./tokenizer.js";
 export interface ContextCandidates {
   profile: Candidate<ContextProfileItem>[];
   facts: Candidate<ContextFact>[];
+  skills: Candidate<ContextSkill>[];
   pages: Candidate<ContextPage>[];
   recent: Candidate<ContextTurn>[];
 }
@@ -34,6 +36,11 @@ export function buildCandidates(input: ContextInput): ContextCandidates {
       byDescending(input.facts, (f) => f.score),
       (f) => f.id,
       (f) => ({ head: factHead(f), text: f.text }),
+    ),
+    skills: prepare(
+      byDescending(input.skills ?? [], (s) => s.score),
+      (s) => s.id,
+      (s) => ({ head: "- ", text: s.text }),
     ),
     pages: prepare(
       byDescending(input.pages, (p) => p.score),

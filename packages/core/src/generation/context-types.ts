@@ -29,6 +29,13 @@ export interface ContextPage extends ContextTurn {
   before?: string | null;
 }
 
+/** A skill (procedure) whose trigger matched the query, rendered as one line by its module. */
+export interface ContextSkill {
+  id: string;
+  text: string;
+  score: number;
+}
+
 export interface ContextInput {
   /** ISO 8601; rendered as the current time. */
   now: string;
@@ -38,6 +45,8 @@ export interface ContextInput {
   facts: readonly ContextFact[];
   /** Retrieved dialogue turns, best first. */
   pages: readonly ContextPage[];
+  /** Skills whose trigger matched the query, best first. Default none. */
+  skills?: readonly ContextSkill[];
   /** Short-term turns, oldest first. */
   recent: readonly ContextTurn[];
   /** A non-negative integer. */

@@ -5,13 +5,14 @@ import { sanitizeLabel } from "./sanitize-memory-text.js";
 export const SECTION_HEADINGS = {
   profile: "## Profile",
   facts: "## Facts",
+  skills: "## Skills (procedures that worked before for this kind of task)",
   pages: "## Relevant past conversation",
   recent: "## Recent conversation",
 } as const;
 
 export type SectionName = keyof typeof SECTION_HEADINGS;
 
-export const SECTION_ORDER: readonly SectionName[] = ["profile", "facts", "pages", "recent"];
+export const SECTION_ORDER: readonly SectionName[] = ["profile", "facts", "skills", "pages", "recent"];
 
 export const MEMORY_OPEN = "<memory>";
 export const MEMORY_CLOSE = "</memory>";

@@ -3,9 +3,19 @@ import type { Cube } from "./scope.js";
 /**
  * What a memory is. `message` is one raw dialogue turn (the unit everything else is built from);
  * `page`, `segment`, `fact` and `profile` belong to the tiered engine; `item` is a keyed document
- * (e.g. a LangGraph store item).
+ * (e.g. a LangGraph store item); `trace` is one run of an agent's task with its tool calls, and `skill` the
+ * procedure distilled from recurring traces (procedural memory).
  */
-export const MEMORY_KINDS = ["message", "page", "segment", "fact", "profile", "item"] as const;
+export const MEMORY_KINDS = [
+  "message",
+  "page",
+  "segment",
+  "fact",
+  "profile",
+  "item",
+  "trace",
+  "skill",
+] as const;
 export type MemoryKind = (typeof MEMORY_KINDS)[number];
 
 /** Short-term (recent pages), mid-term (topic segments), long-term (persona: profile and facts). */

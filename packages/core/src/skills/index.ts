@@ -1,0 +1,33 @@
+export type { SkillModel } from "./distill-model.js";
+export type { DistillReport } from "./distill-skills.js";
+export { distillSkills } from "./distill-skills.js";
+export { matchSkills, type SkillMatch } from "./match-skills.js";
+export type { SkillContext } from "./skill-context.js";
+export { AGENT_TENANT_PREFIX, isAgentTenant } from "./skill-record.js";
+export {
+  type Skill,
+  type SkillBody,
+  type SkillFeedbackInput,
+  type SkillListInput,
+  type SkillRef,
+  type SkillShareInput,
+  type SkillStep,
+  type SkillsConfig,
+  type SkillsOptions,
+  type SkillUpdateInput,
+  type SkillVisibility,
+  skillsConfigSchema,
+  TRACE_OUTCOMES,
+  type TraceInput,
+  type TraceOutcome,
+  type TraceStep,
+} from "./skill-schemas.js";
+export { type SkillsApi, skillsApi } from "./skills-api.js";
+export type { Trace } from "./trace-record.js";
+export {
+  type TraceAddResult,
+  type TraceListInput,
+  type TraceRef,
+  type TracesApi,
+  tracesApi,
+} from "./traces-api.js";

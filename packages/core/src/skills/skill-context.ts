@@ -1,0 +1,15 @@
+import type { TierContext } from "../updating/tier-context.js";
+import type { SkillModel } from "./distill-model.js";
+import type { SkillsConfig } from "./skill-schemas.js";
+
+/** What the skill operations need: the engine's context, the skill settings and the model, if any. */
+export interface SkillContext extends TierContext {
+  readonly skills: SkillsConfig;
+  /** null: the offline distiller (common tool subsequence) and offline feedback. */
+  readonly skillModel: SkillModel | null;
+}
+
+/** The durable job that distils a user's traces; one queued per user at a time collects every new trace. */
+export function distillJob(ctx: SkillContext, now: string) {
+  return { id: `job_${ctx.ids()}`, type: "skills", payload: {}, dedupeKey: "skills", runAt: now };
+}

@@ -1,0 +1,177 @@
+import { NotFoundError, ValidationError } from "../errors/index.js";
+import { type MemoryRecord, type MemoryVersion, parseInput, type Scope } from "../model/index.js";
+import { assertWritable } from "../storage/index.js";
+import { reviseWithModel } from "./distill-model.js";
+import {
+  type DistillReport,
+  distillSkills,
+  nextVersion,
+  shareSkill,
+  skillVersion,
+} from "./distill-skills.js";
+import { reviseOffline } from "./revise-skill.js";
+import type { SkillContext } from "./skill-context.js";
+import { agentTenant, readSkill, readSkillMeta, type SkillMeta } from "./skill-record.js";
+import {
+  type Skill,
+  type SkillBody,
+  type SkillFeedbackInput,
+  type SkillListInput,
+  type SkillRef,
+  type SkillShareInput,
+  type SkillUpdateInput,
+  skillFeedbackSchema,
+  skillListSchema,
+  skillRefSchema,
+  skillShareSchema,
+  skillUpdateSchema,
+} from "./skill-schemas.js";
+import { readTrace } from "./trace-record.js";
+
+/** Reading and editing skills: a user's own (`userId`) or an agent's shared ones (`agentId`). */
+export interface SkillsApi {
+  /** Current skills, most recently changed first. */
+  list(input: SkillListInput): Promise<Skill[]>;
+  get(ref: SkillRef): Promise<Skill>;
+  /** Edits name, trigger, steps or pitfalls: a new version; the distiller keeps the edited body from then on. */
+  update(input: SkillUpdateInput): Promise<Skill>;
+  delete(ref: SkillRef): Promise<void>;
+  /** Every version of the skill, oldest first. */
+  history(ref: SkillRef): Promise<MemoryVersion[]>;
+  /** Applies a correction ("check availability first"): a new version; the old one stays in history. */
+  feedback(input: SkillFeedbackInput): Promise<Skill>;
+  /** Copies a user's skill to every user of an agent, its user-specific values replaced by placeholders. */
+  share(input: SkillShareInput): Promise<Skill>;
+  /** Distils the user's traces now (normally a queued job after `traces.add`). */
+  distill(input: { userId: string }): Promise<DistillReport>;
+}
+
+/** The tenant a skill reference reads: the user's own store, or the agent's shared skills. */
+function ownerScope(
+  input: { userId?: string | undefined; agentId?: string | undefined },
+  where: string,
+): Scope {
+  if ((input.userId === undefined) === (input.agentId === undefined)) {
+    throw new ValidationError(
+      `${where}: pass either userId (the user's own skills) or agentId (skills shared with an agent's users), not both or neither`,
+      { details: { path: "userId" } },
+    );
+  }
+  return { userId: input.userId ?? agentTenant(input.agentId as string) };
+}
+
+async function getSkill(ctx: SkillContext, scope: Scope, id: string, where: string): Promise<MemoryRecord> {
+  const [record] = await ctx.storage.get(scope, [id]);
+  if (record?.kind !== "skill") {
+    throw new NotFoundError(
+      `${where}: no skill ${id} in ${scope.userId}'s skills; list them to find valid ids`,
+      {
+        details: { id, userId: scope.userId },
+      },
+    );
+  }
+  return record;
+}
+
+/** Writes the skill's next version with the given body, keeping its vector. */
+async function revise(
+  ctx: SkillContext,
+  scope: Scope,
+  old: MemoryRecord,
+  body: Partial<SkillBody>,
+): Promise<Skill> {
+  const meta: SkillMeta = { ...readSkillMeta(old), ...body, source: "user" };
+  const now = ctx.clock().toISOString();
+  const record = nextVersion(old, meta, now);
+  const vector = (await ctx.storage.getVectors(scope, [old.id])).get(old.id) ?? null;
+  await ctx.storage.write(scope, {
+    upsert: [{ record, vector }],
+    history: [skillVersion(record, "update", now)],
+  });
+  return readSkill(record);
+}
+
+export function skillsApi(ctx: SkillContext): SkillsApi {
+  return {
+    async list(raw) {
+      const input = parseInput(skillListSchema, raw, "skills.list");
+      const scope = ownerScope(input, "skills.list");
+      const records = await ctx.storage.scan(scope, { filter: { kinds: ["skill"], current: true } });
+      return records
+        .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
+        .slice(0, input.limit)
+        .map(readSkill);
+    },
+    async get(raw) {
+      const ref = parseInput(skillRefSchema, raw, "skills.get");
+      return readSkill(await getSkill(ctx, ownerScope(ref, "skills.get"), ref.id, "skills.get"));
+    },
+    async update(raw) {
+      const input = parseInput(skillUpdateSchema, raw, "skills.update");
+      assertWritable(ctx.storage, "skills.update");
+      const scope = ownerScope(input, "skills.update");
+      const { name, trigger, steps, pitfalls } = input;
+      if ([name, trigger, steps, pitfalls].every((v) => v === undefined)) {
+        throw new ValidationError("skills.update: pass name, trigger, steps or pitfalls to change", {
+          details: { path: "name" },
+        });
+      }
+      const old = await getSkill(ctx, scope, input.id, "skills.update");
+      const body = Object.fromEntries(
+        Object.entries({ name, trigger, steps, pitfalls }).filter(([, v]) => v !== undefined),
+      ) as Partial<SkillBody>;
+      return revise(ctx, scope, old, body);
+    },
+    async delete(raw) {
+      const ref = parseInput(skillRefSchema, raw, "skills.delete");
+      assertWritable(ctx.storage, "skills.delete");
+      const scope = ownerScope(ref, "skills.delete");
+      await getSkill(ctx, scope, ref.id, "skills.delete");
+      await ctx.storage.write(scope, { deleteIds: [ref.id] });
+    },
+    async history(raw) {
+      const ref = parseInput(skillRefSchema, raw, "skills.history");
+      const scope = ownerScope(ref, "skills.history");
+      await getSkill(ctx, scope, ref.id, "skills.history");
+      return ctx.storage.history(scope, ref.id);
+    },
+    async feedback(raw) {
+      const input = parseInput(skillFeedbackSchema, raw, "skills.feedback");
+      assertWritable(ctx.storage, "skills.feedback");
+      const scope = ownerScope(input, "skills.feedback");
+      const old = await getSkill(ctx, scope, input.id, "skills.feedback");
+      const meta = readSkillMeta(old);
+      // Tools the correction may name: the skill's, and those of the owner's recent traces.
+      const traces = await ctx.storage.scan(scope, {
+        filter: { kinds: ["trace"] },
+        order: "desc",
+        limit: 200,
+      });
+      const used = traces.flatMap((t) => readTrace(t).steps);
+      const tools = new Set([...meta.steps, ...used].map((s) => s.tool));
+      const current: SkillBody = {
+        name: meta.name,
+        trigger: meta.trigger,
+        steps: meta.steps,
+        pitfalls: meta.pitfalls,
+      };
+      const body = ctx.skillModel
+        ? await reviseWithModel(ctx.skillModel, current, input.text, tools)
+        : reviseOffline(current, input.text, tools);
+      return revise(ctx, scope, old, body);
+    },
+    async share(raw) {
+      const input = parseInput(skillShareSchema, raw, "skills.share");
+      assertWritable(ctx.storage, "skills.share");
+      const scope = { userId: input.userId };
+      const source = await getSkill(ctx, scope, input.id, "skills.share");
+      const traces = (await ctx.storage.get(scope, readSkillMeta(source).evidence)).map(readTrace);
+      return readSkill(await shareSkill(ctx, source, traces, input.agentId));
+    },
+    async distill(raw) {
+      const { userId } = parseInput(skillRefSchema.pick({ userId: true }).required(), raw, "skills.distill");
+      assertWritable(ctx.storage, "skills.distill");
+      return distillSkills(ctx, { userId });
+    },
+  };
+}

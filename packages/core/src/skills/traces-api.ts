@@ -1,0 +1,114 @@
+import { z } from "zod";
+import { NotFoundError } from "../errors/index.js";
+import { idString, type MemoryStatus, type MemoryVersion, parseInput, type Scope } from "../model/index.js";
+import { assertWritable, type NewJob } from "../storage/index.js";
+import { embedJob, embedRecords } from "../updating/embed-records.js";
+import { distillJob, type SkillContext } from "./skill-context.js";
+import { skillUserId, TRACE_OUTCOMES, type TraceInput, traceInputSchema } from "./skill-schemas.js";
+import { inferOutcome, readTrace, type Trace, traceRecord } from "./trace-record.js";
+
+export interface TraceAddResult {
+  readonly id: string;
+  /** `pending` while the distillation (or the embedding) it queued has not run; see `flush()`. */
+  readonly status: MemoryStatus;
+  readonly trace: Trace;
+}
+
+/** Recording and reading what an agent did; every call is scoped by userId. */
+export interface TracesApi {
+  /** Stores one run of a task with its tool calls and queues the distillation of the user's skills. */
+  add(input: TraceInput): Promise<TraceAddResult>;
+  get(ref: TraceRef): Promise<Trace>;
+  /** The user's traces, newest first. */
+  list(input: TraceListInput): Promise<Trace[]>;
+  delete(ref: TraceRef): Promise<void>;
+}
+
+const traceRefSchema = z.object({ userId: skillUserId, id: idString });
+export type TraceRef = z.input<typeof traceRefSchema>;
+
+const traceListSchema = z.object({
+  userId: skillUserId,
+  outcome: z.enum(TRACE_OUTCOMES).optional(),
+  limit: z.number().int().min(1).max(100_000).default(100),
+  offset: z.number().int().min(0).default(0),
+});
+export type TraceListInput = z.input<typeof traceListSchema>;
+
+async function getTrace(ctx: SkillContext, scope: Scope, id: string, where: string) {
+  const [record] = await ctx.storage.get(scope, [id]);
+  if (record?.kind !== "trace") {
+    throw new NotFoundError(
+      `${where}: no trace ${id} for user ${scope.userId}; list the user's traces to find valid ids`,
+      { details: { id, userId: scope.userId } },
+    );
+  }
+  return record;
+}
+
+export function tracesApi(ctx: SkillContext, onQueued: () => void): TracesApi {
+  return {
+    async add(raw) {
+      const input = parseInput(traceInputSchema, raw, "traces.add");
+      assertWritable(ctx.storage, "traces.add");
+      const scope = { userId: input.userId };
+      const now = ctx.clock().toISOString();
+      const record = traceRecord(
+        {
+          id: `trace_${ctx.ids()}`,
+          userId: input.userId,
+          agentId: input.agentId ?? null,
+          sessionId: input.sessionId ?? null,
+          task: input.task,
+          steps: input.steps,
+          answer: input.answer ?? null,
+          outcome: input.outcome ?? inferOutcome(input.steps),
+          at: input.at ?? now,
+        },
+        now,
+      );
+      // Embedded now: grouping compares task embeddings. A failing embedder queues it instead.
+      const { stored, error } = await embedRecords(ctx, [record]);
+      const history: MemoryVersion[] = [
+        {
+          memoryId: record.id,
+          userId: record.userId,
+          version: 1,
+          event: "create",
+          text: record.text,
+          metadata: record.metadata,
+          at: now,
+        },
+      ];
+      const jobs: NewJob[] = error ? [embedJob(ctx, [record.id], now)] : [];
+      if (ctx.skills.enabled) jobs.push(distillJob(ctx, now));
+      await ctx.storage.write(scope, { insert: stored, history, jobs });
+      if (jobs.length) onQueued();
+      return { id: record.id, status: jobs.length ? "pending" : "ready", trace: readTrace(record) };
+    },
+    async get(raw) {
+      const ref = parseInput(traceRefSchema, raw, "traces.get");
+      return readTrace(await getTrace(ctx, { userId: ref.userId }, ref.id, "traces.get"));
+    },
+    async list(raw) {
+      const input = parseInput(traceListSchema, raw, "traces.list");
+      const records = await ctx.storage.scan(
+        { userId: input.userId },
+        {
+          filter: { kinds: ["trace"], ...(input.outcome ? { metadata: { outcome: input.outcome } } : {}) },
+          order: "desc",
+          limit: input.limit,
+          offset: input.offset,
+        },
+      );
+      return records.map(readTrace);
+    },
+    async delete(raw) {
+      const ref = parseInput(traceRefSchema, raw, "traces.delete");
+      assertWritable(ctx.storage, "traces.delete");
+      const scope = { userId: ref.userId };
+      await getTrace(ctx, scope, ref.id, "traces.delete");
+      await ctx.storage.write(scope, { deleteIds: [ref.id] });
+    },
+  };
+}
