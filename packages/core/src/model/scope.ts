@@ -1,11 +1,20 @@
 import { z } from "zod";
 import { ScopeError } from "../errors/index.js";
 
+/**
+ * Skills shared with every user of an agent live in a storage tenant of their own under this prefix, so
+ * no id a caller passes may start with it: a user named so could otherwise write into an agent's tenant.
+ */
+export const AGENT_TENANT_PREFIX = "~agent:";
+
 const idString = z
   .string({ error: "expected a non-empty string id" })
   .trim()
   .min(1, "must not be empty")
-  .max(256, "must be at most 256 characters");
+  .max(256, "must be at most 256 characters")
+  .refine((id) => !id.startsWith(AGENT_TENANT_PREFIX), {
+    message: `ids starting with "${AGENT_TENANT_PREFIX}" are reserved for an agent's shared skills; pass agentId for those`,
+  });
 
 /** A cube: an isolated memory space named by a namespace tuple, e.g. ["user", "u1"] or ["project", "p7"]. */
 export const cubeSchema = z

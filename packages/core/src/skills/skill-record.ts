@@ -1,13 +1,12 @@
 import { createHash } from "node:crypto";
 import { type MemoryRecord, newRecord } from "../model/index.js";
+import { AGENT_TENANT_PREFIX } from "../model/scope.js";
 import { confidenceOf, type Distillation } from "./distill-offline.js";
 import type { Skill, SkillBody, SkillStep, SkillVisibility } from "./skill-schemas.js";
 
-/**
- * Skills shared with every user of an agent live in a tenant of their own, so storage scoping keeps
- * working unchanged: one user's store never holds another's skills, and the agent's holds no user's values.
- */
-export const AGENT_TENANT_PREFIX = "~agent:";
+// Skills shared with every user of an agent live in a tenant of their own (AGENT_TENANT_PREFIX + agent id),
+// so storage scoping works unchanged: no user's store holds another's skills, the agent's no user's values.
+export { AGENT_TENANT_PREFIX };
 
 /** Whether a storage user id is an agent's shared-skills tenant rather than a user. */
 export function isAgentTenant(userId: string): boolean {

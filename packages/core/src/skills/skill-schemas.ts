@@ -1,12 +1,7 @@
 import { z } from "zod";
 import { idString } from "../model/index.js";
-import { AGENT_TENANT_PREFIX } from "./skill-record.js";
 
-/** A user id for the skill and trace calls: any id but one naming an agent's shared-skills tenant. */
-export const skillUserId = idString.refine((id) => !id.startsWith(AGENT_TENANT_PREFIX), {
-  message: `user ids starting with "${AGENT_TENANT_PREFIX}" name an agent's shared skills; pass agentId for those`,
-});
-const userId = skillUserId;
+const userId = idString;
 
 /** An ISO 8601 time or a Date; stored as ISO (as for messages). */
 const timeSchema = z

@@ -211,9 +211,16 @@ describe("traces and skills", () => {
       "traces.add: task: task must not be empty",
     );
     await expect(engram.skills.list({})).rejects.toBeInstanceOf(ValidationError);
+    const reserved = 'ids starting with "~agent:" are reserved for an agent\'s shared skills';
     await expect(engram.traces.add({ userId: "~agent:concierge", task: "x", steps: [] })).rejects.toThrow(
-      'user ids starting with "~agent:" name an agent\'s shared skills',
+      reserved,
     );
+    // No public call may name the agent's tenant, so no user can write into it or read it as their own.
+    await expect(
+      engram.add({ userId: "~agent:concierge", messages: [{ role: "user", content: "hi" }] }),
+    ).rejects.toThrow(reserved);
+    await expect(engram.retrieve({ userId: "~agent:concierge", query: "hi" })).rejects.toThrow(reserved);
+    await expect(engram.forget({ userId: "~agent:concierge" })).rejects.toBeInstanceOf(ValidationError);
     await expect(engram.skills.get({ userId: "ada", id: "nope" })).rejects.toBeInstanceOf(NotFoundError);
     await expect(engram.skills.update({ userId: "ada", id: "nope" })).rejects.toThrow(
       "pass name, trigger, steps or pitfalls",

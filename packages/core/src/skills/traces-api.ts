@@ -4,7 +4,7 @@ import { idString, type MemoryStatus, type MemoryVersion, parseInput, type Scope
 import { assertWritable, type NewJob } from "../storage/index.js";
 import { embedJob, embedRecords } from "../updating/embed-records.js";
 import { distillJob, type SkillContext } from "./skill-context.js";
-import { skillUserId, TRACE_OUTCOMES, type TraceInput, traceInputSchema } from "./skill-schemas.js";
+import { TRACE_OUTCOMES, type TraceInput, traceInputSchema } from "./skill-schemas.js";
 import { inferOutcome, readTrace, type Trace, traceRecord } from "./trace-record.js";
 
 export interface TraceAddResult {
@@ -24,11 +24,11 @@ export interface TracesApi {
   delete(ref: TraceRef): Promise<void>;
 }
 
-const traceRefSchema = z.object({ userId: skillUserId, id: idString });
+const traceRefSchema = z.object({ userId: idString, id: idString });
 export type TraceRef = z.input<typeof traceRefSchema>;
 
 const traceListSchema = z.object({
-  userId: skillUserId,
+  userId: idString,
   outcome: z.enum(TRACE_OUTCOMES).optional(),
   limit: z.number().int().min(1).max(100_000).default(100),
   offset: z.number().int().min(0).default(0),
