@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { parseInput, type Scope } from "../model/index.js";
+import { MEMORY_KINDS, type MemoryKind, parseInput, type Scope } from "../model/index.js";
 import { type Channel, embedQuery, rankMemories, type SearchResult } from "../retrieval/index.js";
 import type { MemoryFilter } from "../storage/index.js";
 import type { EngineContext } from "../updating/engine-context.js";
@@ -7,11 +7,17 @@ import { type SearchInput, searchInputSchema } from "./schemas.js";
 
 export type { SearchResult } from "../retrieval/index.js";
 
+/**
+ * Kinds a search covers when the caller names none: all but traces, the logs of an agent's tool runs,
+ * which would otherwise come back beside the turns they repeat (`kinds: ["trace"]` finds them).
+ */
+const DEFAULT_KINDS: readonly MemoryKind[] = MEMORY_KINDS.filter((kind) => kind !== "trace");
+
 /** The storage filter of a search: what the caller asked for, current state unless a point in time. */
 export function searchFilter(input: z.output<typeof searchInputSchema>): MemoryFilter {
   return {
     ...(input.ids ? { ids: input.ids } : {}),
-    ...(input.kinds ? { kinds: input.kinds } : {}),
+    kinds: input.kinds ?? DEFAULT_KINDS,
     ...(input.tiers ? { tiers: input.tiers } : {}),
     ...(input.cubes ? { cubes: input.cubes } : {}),
     ...(input.agentId ? { agentId: input.agentId } : {}),

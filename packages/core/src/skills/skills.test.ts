@@ -93,6 +93,10 @@ describe("traces and skills", () => {
     expect(found.map((r) => [r.kind, r.text])).toEqual([
       ["trace", "Book a table for 3 at Zuni restaurant on Friday evening"],
     ]);
+    // A search that names no kinds leaves traces out.
+    const plain = await engram.search({ userId: "ada", query: "table at Zuni", k: 50 });
+    expect(plain.length).toBeGreaterThan(0);
+    expect(plain.filter((r) => r.kind === "trace")).toEqual([]);
     const unrelated = await engram.retrieve({
       userId: "ada",
       query: "What is the weather like in Oslo today?",
