@@ -104,7 +104,9 @@ export function recordTrace(
   try {
     const trace = traceOfTurn(scope, prompt, outcome);
     if (!trace) return Promise.resolve();
-    return context.queue.write(scope.userId, () => context.engram.traces.add(trace), waitMs);
+    // Timed now, so every retry of this write has the same id and stores the trace once.
+    const timed = { ...trace, at: new Date().toISOString() };
+    return context.queue.write(scope.userId, () => context.engram.traces.add(timed), waitMs);
   } catch (error) {
     context.report(error);
     return Promise.resolve();

@@ -209,6 +209,25 @@ describe("traces and skills", () => {
     expect((await engram.stats({ userId: "bo" })).byKind).toMatchObject({ trace: 3, skill: 1 });
   });
 
+  it("stores a trace sent again with the same time once; without a time, each add is a new run", async () => {
+    const engram = await tempEngram();
+    const trace: TraceInput = {
+      userId: "ada",
+      task: "Book a table for 2 at Nopa",
+      steps: [{ tool: "book_table", args: { restaurant: "Nopa" }, result: "ok" }],
+      at: "2026-03-01T19:00:00Z",
+    };
+    const first = await engram.traces.add(trace);
+    const again = await engram.traces.add(trace);
+    expect(again.id).toBe(first.id);
+    expect(await engram.traces.list({ userId: "ada" })).toHaveLength(1);
+    const { at: _at, ...untimed } = trace;
+    const a = await engram.traces.add(untimed);
+    const b = await engram.traces.add(untimed);
+    expect(a.id).not.toBe(b.id);
+    expect(await engram.traces.list({ userId: "ada" })).toHaveLength(3);
+  });
+
   it("validates input with clear errors", async () => {
     const engram = await tempEngram();
     await expect(engram.traces.add({ userId: "ada", task: "", steps: [] })).rejects.toThrow(

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import { NotFoundError } from "../errors/index.js";
 import { idString, type MemoryStatus, type MemoryVersion, parseInput, type Scope } from "../model/index.js";
@@ -6,6 +7,18 @@ import { embedJob, embedRecords } from "../updating/embed-records.js";
 import { distillJob, type SkillContext } from "./skill-context.js";
 import { TRACE_OUTCOMES, type TraceInput, traceInputSchema } from "./skill-schemas.js";
 import { inferOutcome, readTrace, type Trace, traceRecord } from "./trace-record.js";
+
+/**
+ * A trace's id: with a time given, a hash of everything it holds, so a retried `add` (a write-back queue
+ * that tries again after a failure that did commit) finds it stored and stores nothing twice; without one,
+ * a new id, since the same run repeated later is another run.
+ */
+function traceId(input: z.output<typeof traceInputSchema>, newId: () => string): string {
+  if (input.at === undefined) return `trace_${newId()}`;
+  const { userId, agentId, sessionId, task, steps, answer, outcome, at } = input;
+  const identity = ["engram.trace.v1", userId, agentId, sessionId, at, task, steps, answer, outcome];
+  return `trace_${createHash("sha256").update(JSON.stringify(identity)).digest("hex").slice(0, 32)}`;
+}
 
 export interface TraceAddResult {
   readonly id: string;
@@ -55,7 +68,7 @@ export function tracesApi(ctx: SkillContext, onQueued: () => void): TracesApi {
       const now = ctx.clock().toISOString();
       const record = traceRecord(
         {
-          id: `trace_${ctx.ids()}`,
+          id: traceId(input, ctx.ids),
           userId: input.userId,
           agentId: input.agentId ?? null,
           sessionId: input.sessionId ?? null,
