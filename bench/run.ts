@@ -1,7 +1,8 @@
 // `pnpm bench`: ingest throughput, embedding throughput and search latency at 1k-100k memories per scope
 // and over many users, then the LoCoMo peer table and ablation (bench/locomo-bench.ts). Writes
 // docs/benchmarks/results.json, locomo.json and SVG plots, prints a summary. Usage:
-//   pnpm bench [--quick] [--only perf|locomo] [--data FILE] [--out DIR] [--keep] [--locomo-store DIR]
+// The persisted vector index's cold and warm figures follow (bench/vector-index.ts, `--only vindex`).
+//   pnpm bench [--quick] [--only perf|locomo|vindex] [--data FILE] [--out DIR] [--keep] [--locomo-store DIR]
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -27,6 +28,7 @@ import { QDRANT_METHOD, qdrantBench } from "./qdrant.js";
 import { qdrantTable } from "./qdrant-report.js";
 import { measureSearch, type Query, type SearchFigures } from "./search-bench.js";
 import { type MachineInfo, machineInfo } from "./stats.js";
+import { VECTOR_INDEX_METHOD, vectorIndexBench, vectorIndexTable } from "./vector-index.js";
 
 const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
 const { values } = parseArgs({
@@ -39,8 +41,8 @@ const { values } = parseArgs({
     "locomo-store": { type: "string" },
   },
 });
-if (values.only !== undefined && !["perf", "locomo"].includes(values.only)) {
-  throw new Error(`--only takes perf or locomo, not ${values.only}`);
+if (values.only !== undefined && !["perf", "locomo", "vindex"].includes(values.only)) {
+  throw new Error(`--only takes perf, locomo or vindex, not ${values.only}`);
 }
 const config: BenchConfig = values.quick ? QUICK : FULL;
 const log = (message: string): void => void console.error(`[bench] ${message}`);
@@ -183,6 +185,36 @@ async function writePerf(perf: Awaited<ReturnType<typeof perfBench>>, locomo: Lo
   return ["results.json", "langgraph.json", ...plots];
 }
 
+/** The persisted vector index (bench/vector-index.ts); corpora and embeddings cached under .engram/bench. */
+async function vectorIndex(machine: MachineInfo) {
+  log(
+    `vector index, load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")}`,
+  );
+  const data = await loadBenchData(values.data as string);
+  const quick = config.mode === "quick";
+  const figures = await vectorIndexBench({
+    data,
+    cacheDir: here("../.engram/bench"),
+    config: {
+      sizes: quick ? [10_000] : [10_000, 100_000],
+      poolSize: config.poolSize,
+      questions: config.questions,
+      coldRuns: quick ? 3 : 5,
+      agreementQueries: config.counts.agreement,
+      sigma: config.sigma,
+      maxSeconds: config.counts.maxSeconds,
+    },
+  });
+  return {
+    mode: config.mode,
+    method: VECTOR_INDEX_METHOD,
+    loadAverageAtStart: machine.loadAverageAtStart,
+    figures,
+  };
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   const machine = machineInfo();
@@ -191,21 +223,32 @@ async function main(): Promise<void> {
   );
   const dir = mkdtempSync(join(tmpdir(), "engram-bench-"));
   try {
-    const perf = values.only === "locomo" ? null : await perfBench(dir, machine, started);
+    const only = values.only;
+    const perf = only === "locomo" || only === "vindex" ? null : await perfBench(dir, machine, started);
     const locomo =
-      values.only === "perf"
+      only === "perf" || only === "vindex"
         ? null
         : await locomoBench({
             data: values.data as string,
             store: values["locomo-store"] ?? (values.keep ? join(dir, "locomo") : undefined),
             log,
           });
+    const vindex = only === "perf" || only === "locomo" ? null : await vectorIndex(machine);
     machine.loadAverageAtEnd = loadavg().map((x) => Number(x.toFixed(2)));
     await mkdir(values.out as string, { recursive: true });
     const written = perf ? await writePerf(perf, locomo) : [];
     if (locomo) {
       written.push(...(await writeLocomoResults(locomo, values.out as string)));
       console.log(`\n${toText(locomoTables(locomo))}`);
+    }
+    if (vindex) {
+      const results = { ...vindex, machine: { ...machine } };
+      await writeFile(
+        join(values.out as string, "vector-index.json"),
+        `${JSON.stringify(results, null, 2)}\n`,
+      );
+      written.push("vector-index.json");
+      console.log(`\n${vectorIndexTable(vindex.figures)}`);
     }
     const seconds = Math.round((performance.now() - started) / 1000);
     log(`wrote ${written.join(", ")} to ${values.out} in ${seconds} s`);
