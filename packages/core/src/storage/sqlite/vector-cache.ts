@@ -39,7 +39,8 @@ export class VectorCache {
 
   search(userId: string, query: VectorQuery): Hit[] {
     let vectors = this.load(userId, query.vector.length);
-    if (vectors?.outgrown) {
+    // Indexing needs a writable store (it registers the set); a read-only one keeps scanning exactly.
+    if (vectors?.outgrown && this.options.writable && usearch()) {
       this.users.delete(userId);
       vectors = this.load(userId, query.vector.length);
     }
