@@ -8,10 +8,10 @@ const require = createRequire(import.meta.url);
 
 /**
  * Graph parameters (USearch HNSW, f32, inner product = cosine of unit vectors): 16 links a node,
- * expansion 64 while adding and 128 while searching (docs/decisions/0003-persisted-vector-index.md).
+ * expansion 128 while adding and 128 while searching (docs/decisions/0003-persisted-vector-index.md).
  */
 const CONNECTIVITY = 16;
-const EXPANSION_ADD = 64;
+const EXPANSION_ADD = 128;
 const EXPANSION_SEARCH = 128;
 
 let native: typeof import("usearch") | null | undefined;

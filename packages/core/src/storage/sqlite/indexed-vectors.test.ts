@@ -49,13 +49,17 @@ function randomMemories(userId: string, count: number, seed: number): StoredMemo
   );
 }
 
-/** The index files beside the store, with their modification times. */
+/** The index files beside the store (each with its `.rows.json`), with their modification times. */
 function indexFiles(): Map<string, number> {
   const root = `${file}-vectors`;
   const out = new Map<string, number>();
   if (!fs.existsSync(root)) return out;
   for (const user of fs.readdirSync(root)) {
     for (const name of fs.readdirSync(path.join(root, user))) {
+      if (!name.endsWith(".usearch")) {
+        expect(name.endsWith(".usearch.rows.json"), name).toBe(true);
+        continue;
+      }
       const full = path.join(root, user, name);
       out.set(full, fs.statSync(full).mtimeMs);
     }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, renameSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type Database from "better-sqlite3";
 import type { Index } from "usearch";
@@ -40,6 +40,16 @@ interface ChangeRow {
   expired_at: string | null;
   embedding: Buffer | null;
 }
+
+/** The rows of a saved index (rowid, id, tier, expired), in `<index file>.rows.json`. */
+interface SavedRows {
+  rows: number[];
+  ids: string[];
+  tiers: string[];
+  expired: number[];
+}
+
+const rowsFile = (indexFile: string): string => `${indexFile}.rows.json`;
 
 /** Where a key is freed: overwritten with zeros so a removed vector's bytes leave the saved file. */
 const SCRUB_KEY = 1n << 62n;
@@ -174,12 +184,6 @@ export class IndexedVectors {
       const set = this.s.set.get(userId, kind) as { epoch: string; pruned: number } | undefined;
       if (!set) return null;
       const head = (this.s.head.get(userId, kind) as { seq: number | null }).seq ?? set.pruned;
-      const rows = this.s.rows.all(userId, kind, dim * 4) as {
-        row: number;
-        id: string;
-        tier: string;
-        expired_at: string | null;
-      }[];
       const dir = root === null ? null : userDir(root, userId);
       const file =
         dir === null || !trustFiles
@@ -187,41 +191,44 @@ export class IndexedVectors {
           : indexFiles(dir, kind, dim).find(
               (f) => f.epoch === set.epoch && f.seq >= set.pruned && f.seq <= head,
             );
-      const vectors = (
-        file
-          ? this.s.changedVectors.all(userId, kind, dim * 4, userId, kind, file.seq)
-          : this.s.vectors.all(userId, kind, dim * 4)
-      ) as { row: number; embedding: Buffer }[];
-      const changed = file ? (this.s.changedRows.all(userId, kind, file.seq) as number[]) : [];
-      return { set, head, rows, file, vectors, changed };
+      if (file) {
+        const changes = this.s.changes.all(dim * 4, userId, kind, file.seq) as ChangeRow[];
+        return { set, head, file, changes, rows: [], vectors: [] };
+      }
+      const rows = this.s.rows.all(userId, kind, dim * 4) as {
+        row: number;
+        id: string;
+        tier: string;
+        expired_at: string | null;
+      }[];
+      const vectors = this.s.vectors.all(userId, kind, dim * 4) as { row: number; embedding: Buffer }[];
+      return { set, head, file, changes: [], rows, vectors };
     })();
     if (!snapshot) return false;
-    const { set, head, rows, file, vectors, changed } = snapshot;
+    const { set, head, file, changes, rows, vectors } = snapshot;
     this.gone = false;
     this.epoch = set.epoch;
-    this.seq = head;
     this.rows = new Map();
     this.rowOf = new Map();
     this.expiredLive = 0;
     this.delta.clear();
     this.changed.clear();
-    for (const r of rows) {
-      const row: Row = { id: r.id, kind, tier: r.tier, expired: r.expired_at !== null };
-      this.rows.set(r.row, row);
-      this.rowOf.set(r.id, r.row);
-      if (row.expired) this.expiredLive++;
-    }
     if (file) {
-      const viewed = this.view(file.file, changed);
+      // The file and its rows, then the log after its position: no scan of the set's rows in SQLite.
+      const viewed = this.view(file.file);
       if (!viewed) return this.reopen(false);
       this.base = viewed;
       this.baseFile = file.file;
       this.mutable = false;
-      for (const row of changed) this.changed.add(row);
-      for (const v of vectors) this.delta.set(v.row, blobToVector(v.embedding));
-      this.unsaved = changed.length;
+      const latest = new Map<number, ChangeRow>();
+      for (const c of changes) latest.set(c.row, c);
+      for (const c of latest.values()) this.apply(c);
+      this.seq = Math.max(file.seq, (changes[changes.length - 1] as ChangeRow | undefined)?.seq ?? 0);
+      this.unsaved = latest.size;
       return true;
     }
+    this.seq = head;
+    for (const r of rows) this.addRow(r.row, r.id, r.tier, r.expired_at !== null);
     const index = newIndex(dim);
     if (vectors.length > 0) {
       const keys = new BigUint64Array(vectors.length);
@@ -239,23 +246,37 @@ export class IndexedVectors {
     return true;
   }
 
+  private addRow(rowid: number, id: string, tier: string, expired: boolean): void {
+    this.rows.set(rowid, { id, kind: this.o.kind, tier, expired });
+    this.rowOf.set(id, rowid);
+    if (expired) this.expiredLive++;
+  }
+
   /**
-   * Views (memory-maps) an index file and checks it against the snapshot: the right dimension, every
-   * row unchanged since the file holds, and no more entries than those rows and the changed ones.
-   * Null (rebuild) when it is missing, corrupt or inconsistent.
+   * Views (memory-maps) an index file and reads the rows saved with it, checking one against the other:
+   * the right dimension, as many entries as rows, every row's key present. Null (rebuild) when either is
+   * missing, corrupt or they disagree.
    */
-  private view(file: string, changed: readonly number[]): Index | null {
+  private view(file: string): Index | null {
     try {
+      const saved = JSON.parse(readFileSync(rowsFile(file), "utf8")) as SavedRows;
+      const { rows, ids, tiers, expired } = saved;
+      if (![ids, tiers, expired].every((column) => column.length === rows.length)) return null;
       const index = newIndex(this.o.dim);
       index.view(file);
-      if (index.dimensions() !== this.o.dim) return null;
-      const changedSet = new Set(changed);
-      const kept = [...this.rows.keys()].filter((row) => !changedSet.has(row));
-      if (index.size() > kept.length + changedSet.size) return null;
-      if (kept.length === 0) return index;
-      const present = index.contains(BigUint64Array.from(kept, BigInt)) as boolean[];
-      return present.every(Boolean) ? index : null;
+      if (index.dimensions() !== this.o.dim || index.size() !== rows.length) return null;
+      if (rows.length > 0) {
+        const present = index.contains(BigUint64Array.from(rows, BigInt)) as boolean[];
+        if (!present.every(Boolean)) return null;
+      }
+      for (let i = 0; i < rows.length; i++) {
+        this.addRow(rows[i] as number, ids[i] as string, tiers[i] as string, expired[i] === 1);
+      }
+      return index;
     } catch {
+      this.rows = new Map();
+      this.rowOf = new Map();
+      this.expiredLive = 0;
       return null;
     }
   }
@@ -281,12 +302,7 @@ export class IndexedVectors {
       if (vector) this.delta.set(c.row, vector);
       else this.delta.delete(c.row);
     }
-    if (vector && c.id !== null) {
-      const row: Row = { id: c.id, kind: this.o.kind, tier: c.tier ?? "", expired: c.expired_at !== null };
-      this.rows.set(c.row, row);
-      this.rowOf.set(c.id, c.row);
-      if (row.expired) this.expiredLive++;
-    }
+    if (vector && c.id !== null) this.addRow(c.row, c.id, c.tier ?? "", c.expired_at !== null);
   }
 
   /** Loads the viewed file into memory and applies the changes made since it was written. */
@@ -331,11 +347,14 @@ export class IndexedVectors {
     try {
       (this.base as Index).save(temporary);
       fsyncPath(temporary);
+      writeFileSync(rowsFile(temporary), JSON.stringify(this.savedRows()));
+      fsyncPath(rowsFile(temporary));
       kept = retryBusySync(`save the vector index of ${userId}/${kind} in ${this.o.path}`, () =>
         db
           .transaction(() => {
             const set = this.s.set.get(userId, kind) as { epoch: string; pruned: number } | undefined;
             if (!set || set.epoch !== this.epoch || set.pruned > this.seq) return false;
+            renameSync(rowsFile(temporary), rowsFile(join(dir, name)));
             renameSync(temporary, join(dir, name));
             this.s.prune.run(userId, kind, this.seq);
             this.s.setPruned.run(this.seq, userId, kind);
@@ -344,14 +363,32 @@ export class IndexedVectors {
           .immediate(),
       );
     } finally {
-      if (!kept) removeQuietly(temporary);
+      if (!kept) {
+        removeQuietly(temporary);
+        removeQuietly(rowsFile(temporary));
+      }
     }
     if (!kept) return;
     fsyncPath(dir);
     this.unsaved = 0;
     for (const f of indexFiles(dir, kind, dim)) {
-      if (f.seq < this.seq || f.epoch !== this.epoch) removeQuietly(f.file);
+      if (f.seq < this.seq || f.epoch !== this.epoch) {
+        removeQuietly(f.file);
+        removeQuietly(rowsFile(f.file));
+      }
     }
+  }
+
+  /** The rows the index holds, saved beside it (column arrays: compact, and quick to parse). */
+  private savedRows(): SavedRows {
+    const out: SavedRows = { rows: [], ids: [], tiers: [], expired: [] };
+    for (const [rowid, row] of this.rows) {
+      out.rows.push(rowid);
+      out.ids.push(row.id);
+      out.tiers.push(row.tier);
+      out.expired.push(row.expired ? 1 : 0);
+    }
+    return out;
   }
 
   /** An in-memory store has no file to save: its log is pruned as soon as it is applied. */
@@ -456,14 +493,6 @@ function statements(db: Database.Database) {
     ),
     vectorsOf: db.prepare(
       "SELECT rowid AS row, embedding FROM vectors WHERE rowid IN (SELECT value FROM json_each(?)) AND length(embedding) = ?",
-    ),
-    changedRows: db
-      .prepare("SELECT DISTINCT row FROM vector_log WHERE user_id = ? AND kind = ? AND seq > ?")
-      .pluck(),
-    changedVectors: db.prepare(
-      `SELECT v.rowid AS row, v.embedding FROM memories m JOIN vectors v ON v.rowid = m.rowid
-       WHERE m.user_id = ? AND m.kind = ? AND length(v.embedding) = ?
-         AND m.rowid IN (SELECT row FROM vector_log WHERE user_id = ? AND kind = ? AND seq > ?)`,
     ),
     changes: db.prepare(
       `SELECT l.seq, l.row, m.id, m.tier, m.expired_at, v.embedding FROM vector_log l

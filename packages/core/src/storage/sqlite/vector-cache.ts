@@ -150,14 +150,18 @@ export class VectorCache {
   private load(userId: string, dim: number): ScopeVectors | null {
     const cached = this.users.get(userId);
     if (cached && cached.dim === dim) return cached;
-    const indexed = this.indexedSets(userId, dim);
-    const exclude = [...indexed.keys()];
+    const counts = this.db
+      .prepare("SELECT kind, count(*) AS n FROM memories WHERE user_id = ? GROUP BY kind")
+      .all(userId) as { kind: string; n: number }[];
+    const indexed = this.indexedSets(userId, dim, counts);
+    const small = counts.map((c) => c.kind).filter((kind) => !indexed.has(kind));
+    // Only the small kinds' rows are read (through the (user_id, kind) index), never the indexed ones'.
     const rows = this.db
       .prepare(
         `SELECT m.id, m.kind, m.tier, m.expired_at, v.embedding FROM memories m JOIN vectors v ON v.rowid = m.rowid
-         WHERE m.user_id = ? AND m.kind NOT IN (SELECT value FROM json_each(?)) ORDER BY m.rowid`,
+         WHERE m.user_id = ? AND m.kind IN (SELECT value FROM json_each(?)) ORDER BY m.rowid`,
       )
-      .all(userId, JSON.stringify(exclude)) as {
+      .all(userId, JSON.stringify(small)) as {
       id: string;
       kind: string;
       tier: string;
@@ -178,17 +182,20 @@ export class VectorCache {
    * The user's kinds searched through an index: those registered, and those with enough rows to need
    * one. None when the native index module does not load here (everything is scanned exactly then).
    */
-  private indexedSets(userId: string, dim: number): Map<string, IndexedVectors> {
+  private indexedSets(
+    userId: string,
+    dim: number,
+    counts: readonly { kind: string; n: number }[],
+  ): Map<string, IndexedVectors> {
     const out = new Map<string, IndexedVectors>();
     if (!usearch()) return out;
-    const kinds = this.db
-      .prepare(
-        `SELECT kind FROM memories WHERE user_id = ? GROUP BY kind HAVING count(*) >= ?
-         UNION SELECT kind FROM vector_sets WHERE user_id = ?`,
-      )
+    const registered = this.db
+      .prepare("SELECT kind FROM vector_sets WHERE user_id = ?")
       .pluck()
-      .all(userId, DEFAULT_ANN_THRESHOLD, userId) as string[];
-    for (const kind of kinds) {
+      .all(userId) as string[];
+    const large = counts.filter((c) => c.n >= DEFAULT_ANN_THRESHOLD).map((c) => c.kind);
+    const present = new Set(counts.map((c) => c.kind));
+    for (const kind of new Set([...large, ...registered.filter((k) => present.has(k))])) {
       const key = JSON.stringify([userId, kind, dim]);
       let set = this.indexed.get(key);
       if (set && !set.live) {
