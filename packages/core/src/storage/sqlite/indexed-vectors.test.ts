@@ -49,7 +49,7 @@ function randomMemories(userId: string, count: number, seed: number): StoredMemo
   );
 }
 
-/** The index files beside the store (each with its `.rows.json`), with their modification times. */
+/** The index files beside the store (each with its `.rows`), with their modification times. */
 function indexFiles(): Map<string, number> {
   const root = `${file}-vectors`;
   const out = new Map<string, number>();
@@ -57,7 +57,7 @@ function indexFiles(): Map<string, number> {
   for (const user of fs.readdirSync(root)) {
     for (const name of fs.readdirSync(path.join(root, user))) {
       if (!name.endsWith(".usearch")) {
-        expect(name.endsWith(".usearch.rows.json"), name).toBe(true);
+        expect(name.endsWith(".usearch.rows"), name).toBe(true);
         continue;
       }
       const full = path.join(root, user, name);
@@ -154,7 +154,14 @@ describe.runIf(usearch() !== null)("the persisted vector index", () => {
     const d = store();
     expect(ids(await d.vectorSearch(u1, { vector: QUERY, k: 1 }))).toEqual(["near"]);
     await closeAll();
-    expect(fs.readFileSync([...indexFiles().keys()][0] as string).equals(Buffer.alloc(4096, 7))).toBe(false);
+    const [repaired] = [...indexFiles().keys()] as [string];
+    expect(fs.readFileSync(repaired).equals(Buffer.alloc(4096, 7))).toBe(false);
+    // An index without the rows saved beside it: rebuilt too.
+    fs.rmSync(`${repaired}.rows`);
+    const e = store();
+    expect(ids(await e.vectorSearch(u1, { vector: QUERY, k: 1 }))).toEqual(["near"]);
+    await closeAll();
+    expect(fs.existsSync(`${[...indexFiles().keys()][0]}.rows`)).toBe(true);
   });
 
   it("keeps users apart, and forgetUser deletes the user's index files", async () => {

@@ -7,13 +7,8 @@ import type { Hit, VectorStats } from "../storage-port.js";
 import { retryBusySync } from "./busy.js";
 import { fsyncPath, indexFileName, indexFiles, newIndex, removeQuietly, userDir } from "./index-files.js";
 import { blobToVector } from "./row-mapping.js";
-import {
-  DEFAULT_ANN_THRESHOLD,
-  MAX_ANN_CANDIDATES,
-  UserVectors,
-  type VectorAttrs,
-  type VectorFilter,
-} from "./user-vectors.js";
+import { type Row, SavedRows } from "./saved-rows.js";
+import { DEFAULT_ANN_THRESHOLD, MAX_ANN_CANDIDATES, UserVectors, type VectorFilter } from "./user-vectors.js";
 
 export interface IndexedSetOptions {
   readonly db: Database.Database;
@@ -28,10 +23,6 @@ export interface IndexedSetOptions {
   readonly writable: boolean;
 }
 
-interface Row extends VectorAttrs {
-  readonly id: string;
-}
-
 interface ChangeRow {
   seq: number;
   row: number;
@@ -41,15 +32,9 @@ interface ChangeRow {
   embedding: Buffer | null;
 }
 
-/** The rows of a saved index (rowid, id, tier, expired), in `<index file>.rows.json`. */
-interface SavedRows {
-  rows: number[];
-  ids: string[];
-  tiers: string[];
-  expired: number[];
-}
-
-const rowsFile = (indexFile: string): string => `${indexFile}.rows.json`;
+const rowsFile = (indexFile: string): string => `${indexFile}.rows`;
+/** Rows of a viewed file whose keys are checked against it on open (spread over the file). */
+const CHECKED_KEYS = 2048;
 
 /** Where a key is freed: overwritten with zeros so a removed vector's bytes leave the saved file. */
 const SCRUB_KEY = 1n << 62n;
@@ -76,8 +61,13 @@ export class IndexedVectors {
   private epoch = "";
   private seq = 0;
   private unsaved = 0;
-  private rows = new Map<number, Row>();
-  private rowOf = new Map<string, number>();
+  /** The rows saved with the viewed or loaded file, looked up lazily. */
+  private saved: SavedRows | null = null;
+  /** Rows changed since `saved` (null: deleted), or every row of an index built here. */
+  private readonly overlay = new Map<number, Row | null>();
+  private count = 0;
+  /** Ids to rowids, built only when an id filter needs it. */
+  private rowOfCache: Map<string, number> | null = null;
   /** Live rows changed since a viewed base was written, with their vectors (scanned exactly). */
   private readonly delta = new Map<number, Float32Array>();
   /** Rows whose entry in a viewed base is superseded (changed or deleted since). */
@@ -97,7 +87,34 @@ export class IndexedVectors {
   }
 
   get size(): number {
-    return this.rows.size;
+    return this.count;
+  }
+
+  private row(rowid: number): Row | undefined {
+    const changed = this.overlay.get(rowid);
+    if (changed !== undefined) return changed ?? undefined;
+    if (!this.saved) return undefined;
+    const position = this.saved.find(rowid);
+    return position < 0 ? undefined : this.saved.row(position);
+  }
+
+  private *entries(): Generator<[number, Row]> {
+    const { saved, overlay } = this;
+    if (saved) {
+      for (let i = 0; i < saved.count; i++) {
+        const rowid = saved.rowids[i] as number;
+        if (!overlay.has(rowid)) yield [rowid, saved.row(i)];
+      }
+    }
+    for (const [rowid, row] of overlay) if (row) yield [rowid, row];
+  }
+
+  private rowOf(id: string): number | undefined {
+    if (!this.rowOfCache) {
+      this.rowOfCache = new Map();
+      for (const [rowid, row] of this.entries()) this.rowOfCache.set(row.id, rowid);
+    }
+    return this.rowOfCache.get(id);
   }
 
   /** False once the set is no longer registered (its user was forgotten): drop it. */
@@ -162,8 +179,7 @@ export class IndexedVectors {
   release(): void {
     this.gone = true;
     this.base = null;
-    this.rows = new Map();
-    this.rowOf = new Map();
+    this.resetRows();
     this.delta.clear();
     this.changed.clear();
   }
@@ -208,9 +224,7 @@ export class IndexedVectors {
     const { set, head, file, changes, rows, vectors } = snapshot;
     this.gone = false;
     this.epoch = set.epoch;
-    this.rows = new Map();
-    this.rowOf = new Map();
-    this.expiredLive = 0;
+    this.resetRows();
     this.delta.clear();
     this.changed.clear();
     if (file) {
@@ -247,47 +261,57 @@ export class IndexedVectors {
   }
 
   private addRow(rowid: number, id: string, tier: string, expired: boolean): void {
-    this.rows.set(rowid, { id, kind: this.o.kind, tier, expired });
-    this.rowOf.set(id, rowid);
+    this.overlay.set(rowid, { id, kind: this.o.kind, tier, expired });
+    this.count++;
     if (expired) this.expiredLive++;
+  }
+
+  private resetRows(): void {
+    this.saved = null;
+    this.overlay.clear();
+    this.count = 0;
+    this.expiredLive = 0;
+    this.rowOfCache = null;
   }
 
   /**
    * Views (memory-maps) an index file and reads the rows saved with it, checking one against the other:
-   * the right dimension, as many entries as rows, every row's key present. Null (rebuild) when either is
-   * missing, corrupt or they disagree.
+   * the right dimension, as many entries as rows, and the keys of rows spread over the file present.
+   * Null (rebuild) when either is missing, corrupt or they disagree.
    */
   private view(file: string): Index | null {
     try {
-      const saved = JSON.parse(readFileSync(rowsFile(file), "utf8")) as SavedRows;
-      const { rows, ids, tiers, expired } = saved;
-      if (![ids, tiers, expired].every((column) => column.length === rows.length)) return null;
+      const saved = SavedRows.parse(readFileSync(rowsFile(file)), this.o.kind);
       const index = newIndex(this.o.dim);
       index.view(file);
-      if (index.dimensions() !== this.o.dim || index.size() !== rows.length) return null;
-      if (rows.length > 0) {
-        const present = index.contains(BigUint64Array.from(rows, BigInt)) as boolean[];
-        if (!present.every(Boolean)) return null;
+      if (index.dimensions() !== this.o.dim || index.size() !== saved.count) return null;
+      const step = Math.max(1, Math.floor(saved.count / CHECKED_KEYS));
+      const sample: bigint[] = [];
+      for (let i = 0; i < saved.count; i += step) sample.push(BigInt(saved.rowids[i] as number));
+      if (saved.count > 0) sample.push(BigInt(saved.rowids[saved.count - 1] as number));
+      if (sample.length > 0 && !(index.contains(BigUint64Array.from(sample)) as boolean[]).every(Boolean)) {
+        return null;
       }
-      for (let i = 0; i < rows.length; i++) {
-        this.addRow(rows[i] as number, ids[i] as string, tiers[i] as string, expired[i] === 1);
-      }
+      this.saved = saved;
+      this.count = saved.count;
+      this.expiredLive = saved.expired.reduce((n, e) => n + e, 0);
       return index;
     } catch {
-      this.rows = new Map();
-      this.rowOf = new Map();
-      this.expiredLive = 0;
+      this.resetRows();
       return null;
     }
   }
 
   private apply(c: ChangeRow): void {
-    const previous = this.rows.get(c.row);
+    const previous = this.row(c.row);
     if (previous) {
-      this.rows.delete(c.row);
-      if (this.rowOf.get(previous.id) === c.row) this.rowOf.delete(previous.id);
+      this.count--;
       if (previous.expired) this.expiredLive--;
     }
+    this.rowOfCache = null;
+    // A row of the saved file is masked (null) when gone; one added since is simply dropped.
+    if (this.saved && this.saved.find(c.row) >= 0) this.overlay.set(c.row, null);
+    else this.overlay.delete(c.row);
     const vector = c.id !== null && c.embedding !== null ? blobToVector(c.embedding) : null;
     if (this.mutable) {
       const base = this.base as Index;
@@ -347,7 +371,7 @@ export class IndexedVectors {
     try {
       (this.base as Index).save(temporary);
       fsyncPath(temporary);
-      writeFileSync(rowsFile(temporary), JSON.stringify(this.savedRows()));
+      writeFileSync(rowsFile(temporary), SavedRows.serialize(this.entries()));
       fsyncPath(rowsFile(temporary));
       kept = retryBusySync(`save the vector index of ${userId}/${kind} in ${this.o.path}`, () =>
         db
@@ -379,18 +403,6 @@ export class IndexedVectors {
     }
   }
 
-  /** The rows the index holds, saved beside it (column arrays: compact, and quick to parse). */
-  private savedRows(): SavedRows {
-    const out: SavedRows = { rows: [], ids: [], tiers: [], expired: [] };
-    for (const [rowid, row] of this.rows) {
-      out.rows.push(rowid);
-      out.ids.push(row.id);
-      out.tiers.push(row.tier);
-      out.expired.push(row.expired ? 1 : 0);
-    }
-    return out;
-  }
-
   /** An in-memory store has no file to save: its log is pruned as soon as it is applied. */
   private prune(): void {
     const { db, userId, kind } = this.o;
@@ -416,7 +428,7 @@ export class IndexedVectors {
         for (let i = 0; i < found.keys.length; i++) {
           const row = Number(found.keys[i]);
           if (this.changed.has(row)) continue;
-          const r = this.rows.get(row);
+          const r = this.row(row);
           if (!r || (test && !test(r))) continue;
           // Inner-product distance is 1 - dot.
           hits.push({ id: r.id, score: 1 - (found.distances[i] as number) });
@@ -427,7 +439,7 @@ export class IndexedVectors {
       }
     }
     for (const [row, vector] of this.delta) {
-      const r = this.rows.get(row);
+      const r = this.row(row);
       if (!r || (test && !test(r))) continue;
       hits.push({ id: r.id, score: dot(vector, query) });
     }
@@ -439,13 +451,13 @@ export class IndexedVectors {
     const { userId, kind, dim } = this.o;
     const rows = filter.ids
       ? (this.s.vectorsOf.all(
-          JSON.stringify([...filter.ids].flatMap((id) => this.rowOf.get(id) ?? [])),
+          JSON.stringify([...filter.ids].flatMap((id) => this.rowOf(id) ?? [])),
           dim * 4,
         ) as { row: number; embedding: Buffer }[])
       : (this.s.vectors.all(userId, kind, dim * 4) as { row: number; embedding: Buffer }[]);
     const set = new UserVectors(dim);
     for (const r of rows) {
-      const row = this.rows.get(r.row);
+      const row = this.row(r.row);
       if (row) set.upsert({ ...row, vector: blobToVector(r.embedding) });
     }
     return set.searchWithStats(query, k, filter);
