@@ -110,7 +110,9 @@ describe("several processes on one SQLite file", () => {
       const root = `${db}-vectors`;
       if (!existsSync(root)) return [];
       return readdirSync(root).flatMap((user) =>
-        readdirSync(join(root, user)).map((f) => `${f}:${statSync(join(root, user, f)).mtimeMs}`),
+        readdirSync(join(root, user))
+          .filter((f) => f.endsWith(".usearch"))
+          .map((f) => `${f}:${statSync(join(root, user, f)).mtimeMs}`),
       );
     };
     const saved = files();
