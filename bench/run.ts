@@ -116,7 +116,7 @@ const method = {
   includingEmbedding:
     "the same call without queryVector: the query is embedded with USE-lite inside the call.",
   firstSearch:
-    "the first search of a scope after opening the store: loads that user's vectors from SQLite into memory and, from 5,000 vectors, builds the HNSW graph.",
+    "the first search of a scope after opening the store: loads that user's vectors of small kinds from SQLite into memory and, for a kind of 5,000 vectors or more, builds the persisted HNSW index (the corpus is new, so no index file exists yet; --only vindex times opens with the file in place).",
   ingest:
     "engram.add with embedder null (raw path: validation, SQLite write with FTS5 and history, context window); one user, LoCoMo dev turn texts.",
   tierProcessing:

@@ -198,6 +198,23 @@ describe.runIf(usearch() !== null)("the persisted vector index", () => {
     expect(fs.readFileSync(files[0] as string).includes(bytes)).toBe(false);
   });
 
+  it("a read-only store uses the saved index and replays the log, writing nothing beside the store", async () => {
+    const a = store();
+    await a.write(u1, { upsert: randomMemories("u1", SIZE, 9) });
+    await a.vectorSearch(u1, { vector: QUERY, k: 1 });
+    await closeAll();
+    const writer = store();
+    await writer.write(u1, { upsert: [memory("near", "u1", NEAR)] });
+    const saved = indexFiles();
+    const reader = new SqliteStorage({ path: file, readonly: true });
+    open.push(reader);
+    expect(ids(await reader.vectorSearch(u1, { vector: QUERY, k: 1 }))).toEqual(["near"]);
+    await writer.write(u1, { deleteIds: ["near"] });
+    expect(ids(await reader.vectorSearch(u1, { vector: QUERY, k: 3 }))).not.toContain("near");
+    await reader.close();
+    expect(indexFiles()).toEqual(saved);
+  });
+
   it("lists at most approximateK through the graph, and k from an exact scan", async () => {
     const a = store();
     await a.write(u1, { upsert: randomMemories("u1", SIZE, 8) });
