@@ -420,7 +420,8 @@ export class IndexedVectors {
     const n = base.size();
     const hits: Hit[] = [];
     if (n > 0 && want > 0) {
-      let ask = Math.min(n, want + this.changed.size);
+      // Entries changed since the file are masked; the search widens when they (or a filter) leave too few.
+      let ask = Math.min(n, want + Math.min(this.changed.size, want));
       if (test) ask = Math.min(n, ask * 2);
       for (;;) {
         const found = base.search(query, ask, 1);
