@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { closeSync, fsyncSync, openSync, readdirSync, rmSync, unlinkSync } from "node:fs";
+import { closeSync, fsyncSync, openSync, readdirSync, rmSync, statSync, unlinkSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { Index } from "usearch";
@@ -116,6 +116,28 @@ export function removeQuietly(path: string): void {
     unlinkSync(path);
   } catch {
     // Another process removed it first, or holds it open on Windows; a later save retries.
+  }
+}
+
+/** A save takes seconds; a temporary file this old was left by a process that died while saving. */
+const ABANDONED_MS = 10 * 60_000;
+
+/** Removes temporary files of saves that never finished (a crash between write and rename). */
+export function removeAbandoned(dir: string, now = Date.now()): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(".") || !/\.tmp(\.rows)?$/.test(name)) continue;
+    const file = join(dir, name);
+    try {
+      if (now - statSync(file).mtimeMs > ABANDONED_MS) removeQuietly(file);
+    } catch {
+      // Renamed or removed meanwhile by the process that wrote it.
+    }
   }
 }
 

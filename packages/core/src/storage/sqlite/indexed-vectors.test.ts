@@ -76,6 +76,23 @@ describe.runIf(usearch() !== null)("the persisted vector index", () => {
     const a = store();
     await a.write(u1, { upsert: [...randomMemories("u1", SIZE, 1), memory("near", "u1", NEAR)] });
     expect(ids(await a.vectorSearch(u1, { vector: QUERY, k: 1 }))).toEqual(["near"]);
+    // A temporary file of a save that died an hour ago is removed by the next save; a fresh one is kept.
+    const userDir = path.join(`${file}-vectors`, fs.readdirSync(`${file}-vectors`)[0] ?? "");
+    const abandoned = path.join(userDir, ".x.usearch.1.ab.tmp");
+    const fresh = path.join(userDir, ".y.usearch.2.cd.tmp");
+    fs.writeFileSync(abandoned, "partial");
+    fs.writeFileSync(fresh, "partial");
+    fs.utimesSync(abandoned, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+    await a.write(u1, {
+      upsert: randomMemories("u1", 1000, 11).map((m, i) => ({
+        ...m,
+        record: { ...m.record, id: `more${i}` },
+      })),
+    });
+    expect(ids(await a.vectorSearch(u1, { vector: QUERY, k: 1 }))).toEqual(["near"]);
+    expect(fs.existsSync(abandoned)).toBe(false);
+    expect(fs.existsSync(fresh)).toBe(true);
+    fs.rmSync(fresh);
     await closeAll();
     const saved = indexFiles();
     expect(saved.size).toBe(1);

@@ -5,7 +5,15 @@ import type Database from "better-sqlite3";
 import type { Index } from "usearch";
 import type { Hit, VectorStats } from "../storage-port.js";
 import { retryBusySync } from "./busy.js";
-import { fsyncPath, indexFileName, indexFiles, newIndex, removeQuietly, userDir } from "./index-files.js";
+import {
+  fsyncPath,
+  indexFileName,
+  indexFiles,
+  newIndex,
+  removeAbandoned,
+  removeQuietly,
+  userDir,
+} from "./index-files.js";
 import { blobToVector } from "./row-mapping.js";
 import { type Row, SavedRows } from "./saved-rows.js";
 import { DEFAULT_ANN_THRESHOLD, MAX_ANN_CANDIDATES, UserVectors, type VectorFilter } from "./user-vectors.js";
@@ -401,6 +409,7 @@ export class IndexedVectors {
         removeQuietly(rowsFile(f.file));
       }
     }
+    removeAbandoned(dir);
   }
 
   /** An in-memory store has no file to save: its log is pruned as soon as it is applied. */
