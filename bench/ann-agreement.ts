@@ -39,7 +39,7 @@ const mean = (xs: readonly number[]): number =>
   Number((xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length)).toFixed(4));
 
 /**
- * How closely the store's vector channel (an HNSW graph from 5,000 vectors in a scope, an exact scan
+ * How closely the store's vector channel (a persisted HNSW index from 5,000 vectors of a kind, an exact scan
  * below) matches an exact search over the same vectors.
  */
 export async function annAgreement(options: {

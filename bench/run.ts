@@ -1,9 +1,10 @@
 // `pnpm bench`: ingest throughput, embedding throughput and search latency at 1k-100k memories per scope
 // and over many users, then the LoCoMo peer table and ablation (bench/locomo-bench.ts), then the procedural
-// benchmark (bench/skills.ts). Writes docs/benchmarks/results.json, locomo.json, skills.json and SVG plots,
-// prints a summary. Usage:
-//   pnpm bench [--quick] [--only perf|locomo|skills] [--data FILE] [--out DIR] [--keep] [--locomo-store DIR]
-//              [--skills-seed N]
+// benchmark (bench/skills.ts), then the persisted vector index's cold and warm figures (bench/vector-index.ts).
+// Writes docs/benchmarks/results.json, locomo.json, skills.json, vector-index.json and SVG plots, prints a
+// summary. Usage:
+//   pnpm bench [--quick] [--only perf|locomo|skills|vindex] [--data FILE] [--out DIR] [--keep]
+//              [--locomo-store DIR] [--skills-seed N]
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -30,6 +31,7 @@ import { qdrantTable } from "./qdrant-report.js";
 import { measureSearch, type Query, type SearchFigures } from "./search-bench.js";
 import { type SkillsFigures, skillsBench, skillsTables } from "./skills.js";
 import { type MachineInfo, machineInfo } from "./stats.js";
+import { VECTOR_INDEX_METHOD, vectorIndexBench, vectorIndexTable } from "./vector-index.js";
 
 const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
 const { values } = parseArgs({
@@ -43,10 +45,11 @@ const { values } = parseArgs({
     "skills-seed": { type: "string", default: "11" },
   },
 });
-if (values.only !== undefined && !["perf", "locomo", "skills"].includes(values.only)) {
-  throw new Error(`--only takes perf, locomo or skills, not ${values.only}`);
+if (values.only !== undefined && !["perf", "locomo", "skills", "vindex"].includes(values.only)) {
+  throw new Error(`--only takes perf, locomo, skills or vindex, not ${values.only}`);
 }
-const runs = (part: "perf" | "locomo" | "skills") => values.only === undefined || values.only === part;
+const runs = (part: "perf" | "locomo" | "skills" | "vindex") =>
+  values.only === undefined || values.only === part;
 const config: BenchConfig = values.quick ? QUICK : FULL;
 const log = (message: string): void => void console.error(`[bench] ${message}`);
 
@@ -119,7 +122,7 @@ const method = {
   includingEmbedding:
     "the same call without queryVector: the query is embedded with USE-lite inside the call.",
   firstSearch:
-    "the first search of a scope after opening the store: loads that user's vectors from SQLite into memory and, from 5,000 vectors, builds the HNSW graph.",
+    "the first search of a scope after opening the store: loads that user's vectors of small kinds from SQLite into memory and, for a kind of 5,000 vectors or more, builds the persisted HNSW index (the corpus is new, so no index file exists yet; --only vindex times opens with the file in place).",
   ingest:
     "engram.add with embedder null (raw path: validation, SQLite write with FTS5 and history, context window); one user, LoCoMo dev turn texts.",
   tierProcessing:
@@ -188,6 +191,36 @@ async function writePerf(perf: Awaited<ReturnType<typeof perfBench>>, locomo: Lo
   return ["results.json", "langgraph.json", ...plots];
 }
 
+/** The persisted vector index (bench/vector-index.ts); corpora and embeddings cached under .engram/bench. */
+async function vectorIndex(machine: MachineInfo) {
+  log(
+    `vector index, load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")}`,
+  );
+  const data = await loadBenchData(values.data as string);
+  const quick = config.mode === "quick";
+  const figures = await vectorIndexBench({
+    data,
+    cacheDir: here("../.engram/bench"),
+    config: {
+      sizes: quick ? [10_000] : [10_000, 100_000],
+      poolSize: config.poolSize,
+      questions: config.questions,
+      coldRuns: quick ? 3 : 5,
+      agreementQueries: config.counts.agreement,
+      sigma: config.sigma,
+      maxSeconds: config.counts.maxSeconds,
+    },
+  });
+  return {
+    mode: config.mode,
+    method: VECTOR_INDEX_METHOD,
+    loadAverageAtStart: machine.loadAverageAtStart,
+    figures,
+  };
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   const machine = machineInfo();
@@ -211,6 +244,7 @@ async function main(): Promise<void> {
           log,
         })
       : null;
+    const vindex = runs("vindex") ? await vectorIndex(machine) : null;
     machine.loadAverageAtEnd = loadavg().map((x) => Number(x.toFixed(2)));
     await mkdir(values.out as string, { recursive: true });
     const written = perf ? await writePerf(perf, locomo) : [];
@@ -222,6 +256,15 @@ async function main(): Promise<void> {
       await writeFile(join(values.out as string, "skills.json"), `${JSON.stringify(skills, null, 2)}\n`);
       written.push("skills.json");
       console.log(`\n${skillsTables(skills)}`);
+    }
+    if (vindex) {
+      const results = { ...vindex, machine: { ...machine } };
+      await writeFile(
+        join(values.out as string, "vector-index.json"),
+        `${JSON.stringify(results, null, 2)}\n`,
+      );
+      written.push("vector-index.json");
+      console.log(`\n${vectorIndexTable(vindex.figures)}`);
     }
     const seconds = Math.round((performance.now() - started) / 1000);
     log(`wrote ${written.join(", ")} to ${values.out} in ${seconds} s`);

@@ -18,7 +18,8 @@ export interface SearchFigures {
   readonly annIndex: boolean;
   /**
    * First search of a scope after opening the store: loads the scope's vectors from SQLite and, from
-   * 5,000 vectors, builds the HNSW graph. Over many users: one cold first search per queried user.
+   * 5,000 vectors, builds and saves the HNSW index (the corpus is new). Over many users: one cold first
+   * search per queried user.
    */
   readonly firstSearch: Latency;
   /**

@@ -4,9 +4,10 @@
 //     the pinned release from the npm registry (scripts/node-runtime.mjs), linked as node_modules/.bin/node
 //     so that every `pnpm <script>` runs on it;
 //  2. pnpm (pinned) with npm, if that version is missing;
-//  3. the workspace with `pnpm install`, run on that Node.js, with the native modules (better-sqlite3,
-//     hnswlib-node) built against its own headers, so the build needs no download;
-//  4. a check that `pnpm exec node` is that Node.js and loads both native modules.
+//  3. the workspace with `pnpm install`, run on that Node.js, with better-sqlite3 built against its own
+//     headers when no prebuilt binary fits, so the build needs no download (the vector index, usearch,
+//     is only ever prebuilt: its install script is not run);
+//  4. a check that `pnpm exec node` is that Node.js, loads better-sqlite3, and whether usearch loads.
 import { execFileSync, spawnSync } from "node:child_process";
 import { delimiter, dirname, join } from "node:path";
 import {
@@ -88,17 +89,25 @@ const check = `
   const { createRequire } = require("node:module");
   const req = createRequire(${JSON.stringify(join(ROOT, "packages", "core", "package.json"))});
   new (req("better-sqlite3"))(":memory:").close();
-  new (req("hnswlib-node").HierarchicalNSW)("cosine", 4).initIndex(1);
+  let index = "exact search only (usearch did not load: " ;
+  try {
+    new (req("usearch").Index)({ dimensions: 4, metric: "ip" }).size();
+    index = "prebuilt usearch";
+  } catch (error) {
+    index += String(error.message).split(String.fromCharCode(10))[0] + ")";
+  }
   console.log(process.version);
+  console.log(index);
 `;
 function scriptNode() {
   const r = spawnSync("pnpm", ["exec", "node", "-e", check], { encoding: "utf8", cwd: ROOT, shell: WINDOWS });
-  return { ok: r.status === 0, version: r.stdout.trim(), stderr: r.stderr };
+  const [version, index] = r.stdout.trim().split("\n");
+  return { ok: r.status === 0, version, index, stderr: r.stderr };
 }
 let seen = scriptNode();
 if (!seen.ok && /NODE_MODULE_VERSION|was compiled against a different Node\.js/.test(seen.stderr)) {
   console.log("setup: rebuilding the native modules for this Node.js");
-  run("pnpm", ["rebuild", "better-sqlite3", "hnswlib-node"], { env });
+  run("pnpm", ["rebuild", "better-sqlite3"], { env });
   // pnpm rebuild writes node_modules/.bin again without the root postinstall: link the Node.js again.
   if (nodeExe !== process.execPath) linkShim();
   seen = scriptNode();
@@ -107,4 +116,5 @@ if (!seen.ok) fail(`the native modules do not load in pnpm's Node.js:\n${seen.st
 if (!atLeast(seen.version, lowest)) {
   fail(`pnpm scripts run on Node.js ${seen.version}, older than engines.node ${range}`);
 }
-console.log(`setup: done; pnpm scripts run on Node.js ${seen.version}`);
+// The vector index is optional: without its prebuilt binary, large sets are searched exactly.
+console.log(`setup: done; pnpm scripts run on Node.js ${seen.version}; vector index: ${seen.index}`);

@@ -1,7 +1,9 @@
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { sqliteStorage } from "@engram/core";
+import { SqliteStorage, sqliteStorage } from "@engram/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { cliTogether, writeTurnsFile } from "./support/concurrent-cli.js";
+import { stored, unit } from "./support/make-record.js";
 import { holdWriteLock, integrityCheck } from "./support/raw-sqlite.js";
 import { CLI, spawnNode, TEST_DIR } from "./support/spawn-node.js";
 import { makeTempDir } from "./support/temp-dir.js";
@@ -89,5 +91,47 @@ describe("several processes on one SQLite file", () => {
     expect(runs.map((l) => l.slice("start ".length)).sort()).toEqual(jobs.map((j) => j.id));
     expect((await storage.jobs({ userId: "u1" }, "done")).length).toBe(jobs.length);
     await storage.close();
+  });
+
+  it("a large scope's persisted vector index: a killed process's committed write is found by the next search here and after a reopen", async () => {
+    const db = join(dir.path, "vectors.db");
+    const userId = "big";
+    const scope = { userId };
+    const query = unit(1, 1, 1, 1, 1, 1, 1, 1);
+    // Enough vectors of one kind for the backend to search them through its persisted index.
+    const random = (i: number) =>
+      unit(...Array.from({ length: 8 }, (_, j) => (Math.sin(i * 12.9898 + j * 78.233) * 43758.5453) % 1));
+    const a = new SqliteStorage({ path: db, durability: "normal" });
+    await a.write(scope, {
+      upsert: Array.from({ length: 5600 }, (_, i) => stored({ id: `r${i}`, userId }, random(i))),
+    });
+    expect((await a.vectorSearch(scope, { vector: query, k: 1 }))[0]?.id).not.toBe("written-elsewhere");
+    const files = () => {
+      const root = `${db}-vectors`;
+      if (!existsSync(root)) return [];
+      return readdirSync(root).flatMap((user) =>
+        readdirSync(join(root, user))
+          .filter((f) => f.endsWith(".usearch"))
+          .map((f) => `${f}:${statSync(join(root, user, f)).mtimeMs}`),
+      );
+    };
+    const saved = files();
+    expect(saved).toHaveLength(1);
+    const writer = spawnNode(join(TEST_DIR, "support", "vector-writer.ts"), [
+      db,
+      userId,
+      "written-elsewhere",
+    ]);
+    cleanups.push(() => writer.child.kill("SIGKILL"));
+    await writer.waitFor("committed");
+    writer.child.kill("SIGKILL");
+    await writer.exited;
+    // The writer died without saving: the file on disk is the one from before its write.
+    expect(files()).toEqual(saved);
+    expect((await a.vectorSearch(scope, { vector: query, k: 1 }))[0]?.id).toBe("written-elsewhere");
+    const b = new SqliteStorage({ path: db });
+    expect((await b.vectorSearch(scope, { vector: query, k: 1 }))[0]?.id).toBe("written-elsewhere");
+    await b.close();
+    await a.close();
   });
 });

@@ -94,6 +94,57 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX jobs_user ON jobs(user_id, status);
   CREATE UNIQUE INDEX jobs_dedupe ON jobs(user_id, dedupe_key) WHERE dedupe_key IS NOT NULL AND status = 'queued';
   `,
+  // Vector sets with a persisted index file (vector-index.ts). Every change to one of their rows is logged
+  // by trigger in the writing transaction, so an index file at log position N is brought up to date by
+  // replaying what follows N, in any process, and a file behind the pruned log is known to be stale.
+  `
+  CREATE TABLE vector_sets (
+    user_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    epoch TEXT NOT NULL,
+    pruned INTEGER NOT NULL,
+    PRIMARY KEY (user_id, kind)
+  ) WITHOUT ROWID;
+  CREATE TABLE vector_log (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    user_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    row INTEGER NOT NULL
+  );
+  CREATE INDEX vector_log_set ON vector_log(user_id, kind, seq);
+  CREATE TRIGGER vector_log_put AFTER INSERT ON vectors BEGIN
+    INSERT INTO vector_log (user_id, kind, row)
+      SELECT m.user_id, m.kind, m.rowid FROM memories m
+      JOIN vector_sets s ON s.user_id = m.user_id AND s.kind = m.kind WHERE m.rowid = NEW.rowid;
+  END;
+  CREATE TRIGGER vector_log_replace AFTER UPDATE ON vectors BEGIN
+    INSERT INTO vector_log (user_id, kind, row)
+      SELECT m.user_id, m.kind, m.rowid FROM memories m
+      JOIN vector_sets s ON s.user_id = m.user_id AND s.kind = m.kind WHERE m.rowid = NEW.rowid;
+  END;
+  CREATE TRIGGER vector_log_drop AFTER DELETE ON vectors BEGIN
+    INSERT INTO vector_log (user_id, kind, row)
+      SELECT m.user_id, m.kind, m.rowid FROM memories m
+      JOIN vector_sets s ON s.user_id = m.user_id AND s.kind = m.kind WHERE m.rowid = OLD.rowid;
+  END;
+  CREATE TRIGGER vector_log_delete AFTER DELETE ON memories BEGIN
+    INSERT INTO vector_log (user_id, kind, row)
+      SELECT OLD.user_id, OLD.kind, OLD.rowid
+      WHERE EXISTS (SELECT 1 FROM vector_sets s WHERE s.user_id = OLD.user_id AND s.kind = OLD.kind);
+  END;
+  CREATE TRIGGER vector_log_update AFTER UPDATE OF user_id, kind, tier, expired_at ON memories
+  WHEN OLD.user_id IS NOT NEW.user_id OR OLD.kind IS NOT NEW.kind OR OLD.tier IS NOT NEW.tier
+    OR OLD.expired_at IS NOT NEW.expired_at
+  BEGIN
+    INSERT INTO vector_log (user_id, kind, row)
+      SELECT OLD.user_id, OLD.kind, OLD.rowid
+      WHERE EXISTS (SELECT 1 FROM vector_sets s WHERE s.user_id = OLD.user_id AND s.kind = OLD.kind);
+    INSERT INTO vector_log (user_id, kind, row)
+      SELECT NEW.user_id, NEW.kind, NEW.rowid
+      WHERE (NEW.user_id IS NOT OLD.user_id OR NEW.kind IS NOT OLD.kind)
+        AND EXISTS (SELECT 1 FROM vector_sets s WHERE s.user_id = NEW.user_id AND s.kind = NEW.kind);
+  END;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -54,18 +54,6 @@ describe("ScopeVectors", () => {
     expect(scope.stats(v, all)).toBeNull();
   });
 
-  it("keeps exact statistics for a small kind next to a large, indexed one", () => {
-    const scope = new ScopeVectors(DIM, 50);
-    for (let i = 0; i < 80; i++) scope.upsert(entry(`m${i}`, "message"));
-    for (let i = 0; i < 5; i++) scope.upsert(entry(`f${i}`, "fact"));
-    const query = vector();
-    expect(scope.searchWithStats(query, 10, all).stats).toBeNull();
-    expect(scope.searchWithStats(query, 10, all, ["message"]).stats).toBeNull();
-    const facts = scope.searchWithStats(query, 10, all, ["fact"]);
-    expect(facts.hits).toHaveLength(5);
-    expect(facts.stats?.count).toBe(5);
-  });
-
   it("pools only the sets that accepted something", () => {
     const scope = new ScopeVectors(DIM);
     for (let i = 0; i < 6; i++) scope.upsert(entry(`m${i}`, i < 3 ? "message" : "fact"));

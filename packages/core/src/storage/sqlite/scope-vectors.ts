@@ -1,11 +1,15 @@
 import type { Hit, VectorStats } from "../storage-port.js";
-import { UserVectors, type VectorEntry, type VectorFilter } from "./user-vectors.js";
+import type { IndexedVectors } from "./indexed-vectors.js";
+import { DEFAULT_ANN_THRESHOLD, UserVectors, type VectorEntry, type VectorFilter } from "./user-vectors.js";
+
+type VectorSet = UserVectors | IndexedVectors;
 
 /**
  * One user's vectors, one set per kind. Retrieval asks for one kind at a time (facts, segments, pages),
  * and the small kinds then scan their few vectors exactly, with exact statistics, instead of filtering
  * an index built over the whole scope, where nearly every visited node is rejected. Only a large kind
- * (usually the messages) gets an HNSW index.
+ * (usually the messages) is searched through a persisted index, which follows the store's vector log
+ * itself: writes to it are not applied here.
  */
 export class ScopeVectors {
   private readonly kinds = new Map<string, UserVectors>();
@@ -13,27 +17,38 @@ export class ScopeVectors {
 
   constructor(
     readonly dim: number,
-    private readonly annThreshold?: number,
+    private readonly indexed: ReadonlyMap<string, IndexedVectors> = new Map(),
   ) {}
 
+  /** Vectors held in memory (the indexed sets' are not counted). */
   get size(): number {
     return this.kindOf.size;
+  }
+
+  /** Whether a set scanned exactly has grown to where it should be indexed (reload the user then). */
+  get outgrown(): boolean {
+    for (const set of this.kinds.values()) if (set.size >= DEFAULT_ANN_THRESHOLD) return true;
+    return false;
   }
 
   upsert(entry: VectorEntry): void {
     if (entry.vector.length !== this.dim) return;
     const previous = this.kindOf.get(entry.id);
     if (previous !== undefined && previous !== entry.kind) this.kinds.get(previous)?.remove(entry.id);
+    if (this.indexed.has(entry.kind)) {
+      this.kindOf.delete(entry.id);
+      return;
+    }
     let set = this.kinds.get(entry.kind);
     if (!set) {
-      set = new UserVectors(this.dim, this.annThreshold);
+      set = new UserVectors(this.dim);
       this.kinds.set(entry.kind, set);
     }
     set.upsert(entry);
     this.kindOf.set(entry.id, entry.kind);
   }
 
-  /** A copy of the id's vector, or undefined. */
+  /** A copy of the id's vector, or undefined (always for an indexed set's: read those from SQLite). */
   vectorOf(id: string): Float32Array | undefined {
     const kind = this.kindOf.get(id);
     return kind === undefined ? undefined : this.kinds.get(kind)?.vectorOf(id);
@@ -59,7 +74,11 @@ export class ScopeVectors {
     approximateK?: number,
   ): { hits: Hit[]; stats: VectorStats | null } {
     const sets = this.sets(kinds);
-    const results = sets.map((set) => set.searchWithStats(query, k, filter, approximateK));
+    const results = sets.map((set) =>
+      set instanceof UserVectors
+        ? set.searchWithStats(query, k, filter)
+        : set.searchWithStats(query, k, filter, approximateK),
+    );
     const one = results.length === 1 ? (results[0] as (typeof results)[number]).hits : null;
     // One set's hits are its best k; they need sorting only if the index did not return them in order.
     const hits = one?.every((h, i) => i === 0 || (one[i - 1] as Hit).score >= h.score)
@@ -78,10 +97,12 @@ export class ScopeVectors {
     return pool(sets.map((set) => set.stats(query, filter)));
   }
 
-  private sets(kinds?: readonly string[]): UserVectors[] {
-    const names = kinds ?? [...this.kinds.keys()];
+  private sets(kinds?: readonly string[]): VectorSet[] {
+    const names = kinds ?? [...new Set([...this.kinds.keys(), ...this.indexed.keys()])];
     return names.flatMap((name) => {
-      const set = this.kinds.get(name);
+      const indexed = this.indexed.get(name);
+      indexed?.sync();
+      const set = indexed ?? this.kinds.get(name);
       return set && set.size > 0 ? [set] : [];
     });
   }

@@ -20,6 +20,9 @@ export function purgeUser(db: Database.Database, userId: string): ForgetReport {
   );
   const rows = db.prepare("SELECT rowid, name, text, context FROM memories WHERE user_id = ?").all(userId);
   for (const r of rows as IndexedRow[]) ftsDelete.run(r.rowid, indexedText(r));
+  // Unregistered first, so the deletes below log nothing; the caller deletes the index files on commit.
+  db.prepare("DELETE FROM vector_sets WHERE user_id = ?").run(userId);
+  db.prepare("DELETE FROM vector_log WHERE user_id = ?").run(userId);
   const memories = db.prepare("DELETE FROM memories WHERE user_id = ?").run(userId).changes;
   new RowBlocks(db).forget(userId);
   return {

@@ -101,7 +101,7 @@ export class SqliteStorage implements StoragePort {
         ? openDatabase(this.path, options.durability ?? "full")
         : openReadOnlyStore(this.path);
     this.writes = prepareWrites(this.db);
-    this.vectors = new VectorCache(this.db);
+    this.vectors = new VectorCache(this.db, { path: this.path, writable: this.readOnly === null });
     this.fullText = new FullTextSearch(this.db, this.writes.blocks, (sql) => this.cached(sql));
     this.queue = new SqliteQueue(this.db);
     this.edgeMemory = new EdgeMemory((sql) => this.cached(sql));
@@ -261,6 +261,7 @@ export class SqliteStorage implements StoragePort {
       this.db.transaction(() => purgeUser(this.db, scope.userId)).immediate(),
     );
     this.forgetRemembered(scope.userId);
+    this.vectors.forget(scope.userId);
     // Rewrite the full-text index without the deleted entries, then move the WAL into the main file and
     // truncate it: with secure_delete on, freed pages are zeroed, so the user's bytes are gone from disk.
     await this.runWrite("forgetUser", () => {
@@ -291,7 +292,7 @@ export class SqliteStorage implements StoragePort {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.vectors.drop();
+    this.vectors.close();
     if (this.readOnly === null) this.run("close", () => optimize(this.db, "optimize"));
     this.db.close();
   }

@@ -116,9 +116,9 @@ describe("UserVectors", () => {
     expect(index.search(query, 10, { current: true }).map((h) => h.id)).toEqual(["a", "c"]);
   });
 
-  it("searches an indexed set exactly within a few wanted ids, and skips expired ones through the index", () => {
+  it("searches exactly within a few wanted ids, and skips expired ones", () => {
     const next = seededRandom(5);
-    const index = new UserVectors(DIM, 200);
+    const index = new UserVectors(DIM);
     const live = new Map<string, Float32Array>();
     for (let i = 0; i < 400; i++) {
       const vector = randomVector(next);
@@ -137,38 +137,9 @@ describe("UserVectors", () => {
   });
 });
 
-describe("UserVectors approximateK", () => {
-  it("lists at most approximateK through the graph, and k from an exact scan", () => {
-    const next = seededRandom(9);
-    const build = (count: number) => {
-      const index = new UserVectors(DIM, 200);
-      for (let i = 0; i < count; i++) index.upsert({ id: `v${i}`, ...attrs, vector: randomVector(next) });
-      return index;
-    };
-    const query = randomVector(next);
-    const graph = build(400);
-    const few = graph.searchWithStats(query, 100, {}, 30);
-    expect(few.hits).toHaveLength(30);
-    expect(few.stats).toBeNull();
-    // The same best 30 as a graph search for 100 lists first.
-    expect(few.hits.map((h) => h.id)).toEqual(
-      graph
-        .search(query, 100, {})
-        .slice(0, 30)
-        .map((h) => h.id),
-    );
-    // More than the graph serves: an exact scan, which lists k.
-    expect(graph.searchWithStats(query, 300, {}, 30).hits).toHaveLength(300);
-    // A small set is scanned exactly: k, with statistics.
-    const small = build(150).searchWithStats(query, 100, {}, 30);
-    expect(small.hits).toHaveLength(100);
-    expect(small.stats?.count).toBe(150);
-  });
-});
-
 describe("UserVectors.stats", () => {
-  it("gives the mean and sd of the cosine over every accepted vector, and null once the set is approximate", () => {
-    const exact = new UserVectors(2, 10);
+  it("gives the mean and sd of the cosine over every accepted vector", () => {
+    const exact = new UserVectors(2);
     const put = (id: string, x: number, y: number, kind = "message") =>
       exact.upsert({ id, kind, tier: "short", expired: false, vector: Float32Array.from([x, y]) });
     put("a", 1, 0);
@@ -177,28 +148,12 @@ describe("UserVectors.stats", () => {
     const q = Float32Array.from([1, 0]);
     const s = exact.stats(q, { accept: (attrs) => attrs.kind === "message" });
     expect(s).toEqual({ mean: 0.5, sd: 0.5, count: 2 });
-    const approx = new UserVectors(2, 2);
-    approx.upsert({
-      id: "a",
-      kind: "message",
-      tier: "short",
-      expired: false,
-      vector: Float32Array.from([1, 0]),
-    });
-    approx.upsert({
-      id: "b",
-      kind: "message",
-      tier: "short",
-      expired: false,
-      vector: Float32Array.from([0, 1]),
-    });
-    expect(approx.stats(q, {})).toBeNull();
   });
 });
 
 describe("UserVectors.searchWithStats", () => {
   it("returns the same hits as search and the same statistics as stats, from one scan", () => {
-    const set = new UserVectors(2, 10);
+    const set = new UserVectors(2);
     const points: Array<[string, number, number]> = [
       ["a", 1, 0],
       ["b", 0, 1],

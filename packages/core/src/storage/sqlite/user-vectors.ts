@@ -1,5 +1,4 @@
 import type { Hit, VectorStats } from "../storage-port.js";
-import { AnnIndex } from "./ann-index.js";
 
 export interface VectorAttrs {
   readonly kind: string;
@@ -58,15 +57,16 @@ class TopK {
   }
 }
 
-/** Below this many vectors an exact scan is faster than maintaining a graph (see docs/benchmarks.md). */
+/** From this many vectors a set of one kind is searched through a persisted index (indexed-vectors.ts). */
 export const DEFAULT_ANN_THRESHOLD = 5000;
 
-/** Above this k, search scans exactly: an HNSW search costs about ef = k, and a large k is no cheaper. */
+/** Above this k, search scans exactly: a graph search costs about ef = k, and a large k is no cheaper. */
 export const MAX_ANN_CANDIDATES = 256;
 
 /**
  * One user's vectors in one contiguous Float32Array, scanned exactly (cosine of unit vectors = dot
- * product). Updated in place on writes so reads never reload the user from disk.
+ * product). Updated in place on writes so reads never reload the user from disk. Sets from
+ * DEFAULT_ANN_THRESHOLD vectors are searched through an index instead (indexed-vectors.ts).
  */
 export class UserVectors {
   private data: Float32Array;
@@ -75,13 +75,8 @@ export class UserVectors {
   private readonly slotById = new Map<string, number>();
   private dead = 0;
   private expiredLive = 0;
-  private ann: AnnIndex | null = null;
 
-  /** @param annThreshold live vectors from which an HNSW index replaces the exact scan. */
-  constructor(
-    readonly dim: number,
-    private readonly annThreshold = DEFAULT_ANN_THRESHOLD,
-  ) {
+  constructor(readonly dim: number) {
     this.data = new Float32Array(dim * 64);
   }
 
@@ -89,13 +84,9 @@ export class UserVectors {
     return this.slotById.size;
   }
 
-  /**
-   * Whether a search for k candidates (or the statistics alone, without k) is exact: a small set, a
-   * search restricted to fewer ids than that, or a k beyond what the index serves.
-   */
-  scansExactly(k?: number, filter: VectorFilter = {}): boolean {
-    const few = (filter.ids?.size ?? this.size) < this.annThreshold;
-    return this.size < this.annThreshold || few || (k !== undefined && k > MAX_ANN_CANDIDATES);
+  /** Always: this set is scanned exactly (the same question is asked of an indexed set). */
+  scansExactly(_k?: number, _filter?: VectorFilter): boolean {
+    return true;
   }
 
   upsert(entry: VectorEntry): void {
@@ -117,7 +108,6 @@ export class UserVectors {
     }
     if (entry.expired) this.expiredLive++;
     this.data.set(entry.vector, slot * this.dim);
-    this.ann?.set(slot, entry.vector);
   }
 
   /** A copy of the id's vector, or undefined. */
@@ -132,7 +122,6 @@ export class UserVectors {
     this.slotById.delete(id);
     if (this.attrs[slot]?.expired) this.expiredLive--;
     this.ids[slot] = null;
-    this.ann?.remove(slot);
     this.dead++;
     if (this.dead > 1024 && this.dead > this.ids.length / 4) this.compact();
   }
@@ -142,21 +131,14 @@ export class UserVectors {
   }
 
   /**
-   * The top k, and, when the set is scanned exactly, the mean and standard deviation of the cosine over
-   * every accepted vector (for score normalisation), from the same scan. Stats are null when the set is
-   * large enough to be searched approximately: a full scan would defeat the index. A graph search lists
-   * at most `approximateK`, as it costs about as much as it lists.
+   * The top k, and the mean and standard deviation of the cosine over every accepted vector (for score
+   * normalisation), from the same scan.
    */
   searchWithStats(
     query: Float32Array,
     k: number,
     filter: VectorFilter = {},
-    approximateK?: number,
   ): { hits: Hit[]; stats: VectorStats | null } {
-    // Approximate search pays off only for many vectors and a few hundred candidates.
-    if (!this.scansExactly(k, filter)) {
-      return { hits: this.searchAnn(query, Math.min(k, approximateK ?? k), filter), stats: null };
-    }
     const top = new TopK(k);
     let n = 0;
     let sum = 0;
@@ -168,14 +150,14 @@ export class UserVectors {
       squares += score * score;
     });
     const hits = top.entries().map(([slot, score]) => ({ id: this.ids[slot] as string, score }));
-    if (!this.scansExactly(k, filter) || n === 0) return { hits, stats: null };
+    if (n === 0) return { hits, stats: null };
     const mean = sum / n;
     return { hits, stats: { mean, sd: Math.sqrt(Math.max(0, squares / n - mean * mean)), count: n } };
   }
 
   /** Whole-set statistics alone (see searchWithStats). */
   stats(query: Float32Array, filter: VectorFilter = {}): VectorStats | null {
-    return this.scansExactly(undefined, filter) ? this.searchWithStats(query, 1, filter).stats : null;
+    return this.searchWithStats(query, 1, filter).stats;
   }
 
   /** The per-slot test a filter needs, or null when every live slot passes. */
@@ -236,20 +218,7 @@ export class UserVectors {
     }
   }
 
-  private searchAnn(query: Float32Array, k: number, filter: VectorFilter): Hit[] {
-    if (!this.ann) {
-      this.ann = new AnnIndex(this.dim, this.ids.length * 2);
-      this.ids.forEach((id, slot) => {
-        if (id != null) this.ann?.set(slot, this.data.subarray(slot * this.dim, (slot + 1) * this.dim));
-      });
-    }
-    // Removed slots are marked deleted in the graph, so a search without a test needs no callback.
-    const hits = this.ann.search(query, Math.min(k, this.size), this.tester(filter) ?? undefined);
-    return hits.map(([slot, score]) => ({ id: this.ids[slot] as string, score }));
-  }
-
   private compact(): void {
-    this.ann = null; // slots are renumbered; the graph is rebuilt on the next large search
     const live = [...this.slotById.entries()];
     const data = new Float32Array(Math.max(64, live.length * 2) * this.dim);
     const ids: string[] = [];

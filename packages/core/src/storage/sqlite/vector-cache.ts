@@ -1,24 +1,49 @@
 import type Database from "better-sqlite3";
 import type { Hit, MemoryFilter, VectorQuery, VectorStats } from "../storage-port.js";
 import { filterToSql, needsSqlPrefilter } from "./filter-sql.js";
+import { removeUserIndexes, usearch } from "./index-files.js";
+import { IndexedVectors } from "./indexed-vectors.js";
 import { setRecent } from "./recent.js";
 import { blobToVector } from "./row-mapping.js";
 import { ScopeVectors } from "./scope-vectors.js";
-import type { VectorAttrs, VectorFilter } from "./user-vectors.js";
+import { DEFAULT_ANN_THRESHOLD, type VectorAttrs, type VectorFilter } from "./user-vectors.js";
 
 /** Searches whose statistics are kept for vectorStats (retrieval runs several searches concurrently). */
 const RECENT_SEARCHES = 8;
 
-/** Per-user in-memory vector sets, loaded on first search and kept current by this connection's writes. */
+export interface VectorCacheOptions {
+  /** The store's file (for messages); its index files live in `<path>-vectors`, none for `:memory:`. */
+  readonly path: string;
+  readonly writable: boolean;
+}
+
+/**
+ * Per-user vector sets, loaded on first search. Small sets are held in memory and kept current by this
+ * connection's writes; large ones are persisted indexes that follow the store's vector log themselves,
+ * so they survive other processes' writes, which drop everything else remembered here.
+ */
 export class VectorCache {
   private readonly users = new Map<string, ScopeVectors>();
+  /** Indexed sets by user, kind and dimension. */
+  private readonly indexed = new Map<string, IndexedVectors>();
   /** Recent searches' whole-scope statistics by (user, filter); cleared by any change to the vectors. */
   private readonly recent = new Map<string, { vector: Float32Array; stats: VectorStats | null }>();
+  private readonly root: string | null;
 
-  constructor(private readonly db: Database.Database) {}
+  constructor(
+    private readonly db: Database.Database,
+    private readonly options: VectorCacheOptions,
+  ) {
+    this.root = options.path === ":memory:" ? null : `${options.path}-vectors`;
+  }
 
   search(userId: string, query: VectorQuery): Hit[] {
-    const vectors = this.load(userId, query.vector.length);
+    let vectors = this.load(userId, query.vector.length);
+    // Indexing needs a writable store (it registers the set); a read-only one keeps scanning exactly.
+    if (vectors?.outgrown && this.options.writable && usearch()) {
+      this.users.delete(userId);
+      vectors = this.load(userId, query.vector.length);
+    }
     if (!vectors) return [];
     const { hits, stats } = vectors.searchWithStats(
       query.vector,
@@ -89,35 +114,111 @@ export class VectorCache {
     }
   }
 
+  /** Forgets the loaded sets (indexed ones stay: they check the log on every search). */
   drop(userId?: string): void {
     this.recent.clear();
     if (userId === undefined) this.users.clear();
     else this.users.delete(userId);
   }
 
+  /** After the user's rows are deleted: releases the user's indexes and removes their files. */
+  forget(userId: string): void {
+    this.drop(userId);
+    for (const [key, set] of this.indexed) {
+      if (JSON.parse(key)[0] === userId) {
+        set.release();
+        this.indexed.delete(key);
+      }
+    }
+    if (this.root !== null) removeUserIndexes(this.root, userId);
+  }
+
+  /** Saves indexes with unsaved changes, so the next open replays nothing; the log keeps them otherwise. */
+  close(): void {
+    for (const set of this.indexed.values()) {
+      try {
+        if (this.options.writable) set.flush();
+      } catch {
+        // The file is only a cache of SQLite: its next open replays the log from the older file.
+      }
+      set.release();
+    }
+    this.indexed.clear();
+    this.drop();
+  }
+
   private load(userId: string, dim: number): ScopeVectors | null {
     const cached = this.users.get(userId);
     if (cached && cached.dim === dim) return cached;
+    const counts = this.db
+      .prepare("SELECT kind, count(*) AS n FROM memories WHERE user_id = ? GROUP BY kind")
+      .all(userId) as { kind: string; n: number }[];
+    const indexed = this.indexedSets(userId, dim, counts);
+    const small = counts.map((c) => c.kind).filter((kind) => !indexed.has(kind));
+    // Only the small kinds' rows are read (through the (user_id, kind) index), never the indexed ones'.
     const rows = this.db
       .prepare(
         `SELECT m.id, m.kind, m.tier, m.expired_at, v.embedding FROM memories m JOIN vectors v ON v.rowid = m.rowid
-         WHERE m.user_id = ? ORDER BY m.rowid`,
+         WHERE m.user_id = ? AND m.kind IN (SELECT value FROM json_each(?)) ORDER BY m.rowid`,
       )
-      .all(userId) as {
+      .all(userId, JSON.stringify(small)) as {
       id: string;
       kind: string;
       tier: string;
       expired_at: string | null;
       embedding: Buffer;
     }[];
-    if (rows.length === 0) return null;
-    const vectors = new ScopeVectors(dim);
+    if (rows.length === 0 && indexed.size === 0) return null;
+    const vectors = new ScopeVectors(dim, indexed);
     for (const r of rows) {
       const vector = blobToVector(r.embedding);
       vectors.upsert({ id: r.id, kind: r.kind, tier: r.tier, expired: r.expired_at !== null, vector });
     }
     this.users.set(userId, vectors);
     return vectors;
+  }
+
+  /**
+   * The user's kinds searched through an index: those registered, and those with enough rows to need
+   * one. None when the native index module does not load here (everything is scanned exactly then).
+   */
+  private indexedSets(
+    userId: string,
+    dim: number,
+    counts: readonly { kind: string; n: number }[],
+  ): Map<string, IndexedVectors> {
+    const out = new Map<string, IndexedVectors>();
+    if (!usearch()) return out;
+    const registered = this.db
+      .prepare("SELECT kind FROM vector_sets WHERE user_id = ?")
+      .pluck()
+      .all(userId) as string[];
+    const large = counts.filter((c) => c.n >= DEFAULT_ANN_THRESHOLD).map((c) => c.kind);
+    const present = new Set(counts.map((c) => c.kind));
+    for (const kind of new Set([...large, ...registered.filter((k) => present.has(k))])) {
+      const key = JSON.stringify([userId, kind, dim]);
+      let set = this.indexed.get(key);
+      if (set && !set.live) {
+        this.indexed.delete(key);
+        set = undefined;
+      }
+      set ??=
+        IndexedVectors.open({
+          db: this.db,
+          path: this.options.path,
+          userId,
+          kind,
+          dim,
+          root: this.root,
+          writable: this.options.writable,
+        }) ?? undefined;
+      if (!set) continue;
+      set.sync();
+      if (!set.live) continue;
+      this.indexed.set(key, set);
+      out.set(kind, set);
+    }
+    return out;
   }
 
   private allowedIds(userId: string, filter: MemoryFilter): Set<string> {

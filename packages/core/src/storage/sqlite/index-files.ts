@@ -1,0 +1,150 @@
+import { createHash } from "node:crypto";
+import { closeSync, fsyncSync, openSync, readdirSync, rmSync, statSync, unlinkSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import type { Index } from "usearch";
+
+const require = createRequire(import.meta.url);
+
+/**
+ * Graph parameters (USearch HNSW, f32, inner product = cosine of unit vectors): 16 links a node,
+ * expansion 128 while adding and 256 while searching: at 100k, searching with 128 agreed on 0.91 of the
+ * exact top 10, 256 on 0.96 for about the same time (docs/decisions/0003-persisted-vector-index.md).
+ */
+const CONNECTIVITY = 16;
+const EXPANSION_ADD = 128;
+const EXPANSION_SEARCH = 256;
+
+let native: typeof import("usearch") | null | undefined;
+
+/**
+ * The USearch module, or null when its prebuilt binary does not load on this platform (say a musl
+ * Linux): large sets are then scanned exactly, as small ones always are.
+ */
+export function usearch(): typeof import("usearch") | null {
+  if (native === undefined) {
+    try {
+      const module = require("usearch") as typeof import("usearch");
+      new module.Index({ ...config(2), dimensions: 2 }).size();
+      native = module;
+    } catch {
+      native = null;
+    }
+  }
+  return native;
+}
+
+function config(dimensions: number) {
+  return {
+    dimensions,
+    metric: "ip" as import("usearch").MetricKind,
+    quantization: "f32" as import("usearch").ScalarKind,
+    connectivity: CONNECTIVITY,
+    expansion_add: EXPANSION_ADD,
+    expansion_search: EXPANSION_SEARCH,
+    multi: false,
+  };
+}
+
+/** An empty index of `dimensions`, in memory. */
+export function newIndex(dimensions: number): Index {
+  const module = usearch();
+  if (!module) throw new Error("the USearch native module is not available");
+  return new module.Index(config(dimensions));
+}
+
+const hash = (text: string, chars: number): string =>
+  createHash("sha256").update(text).digest("hex").slice(0, chars);
+
+/** Beside the store: `<db>-vectors/<user hash>/`, one folder a user, so forgetting one removes a folder. */
+export function userDir(root: string, userId: string): string {
+  return join(root, hash(userId, 32));
+}
+
+export interface IndexFileName {
+  readonly kind: string;
+  readonly dim: number;
+  readonly epoch: string;
+  readonly seq: number;
+}
+
+/** `<kind hash>-<dim>-<epoch>-<log position>.usearch`: what it indexes and up to which log entry. */
+export function indexFileName(name: IndexFileName): string {
+  return `${hash(name.kind, 16)}-${name.dim}-${name.epoch}-${name.seq}.usearch`;
+}
+
+/** The set's index files in `dir`, newest (highest log position) first. */
+export function indexFiles(
+  dir: string,
+  kind: string,
+  dim: number,
+): { file: string; epoch: string; seq: number }[] {
+  const prefix = `${hash(kind, 16)}-${dim}-`;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names
+    .flatMap((file) => {
+      if (!file.startsWith(prefix) || !file.endsWith(".usearch")) return [];
+      const [epoch, seq] = file.slice(prefix.length, -".usearch".length).split("-");
+      const n = Number(seq);
+      return epoch && Number.isSafeInteger(n) ? [{ file: join(dir, file), epoch, seq: n }] : [];
+    })
+    .sort((a, b) => b.seq - a.seq);
+}
+
+/** Flushes a written file (or, where the platform allows, a folder's entries) to disk. */
+export function fsyncPath(path: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r");
+    fsyncSync(fd);
+  } catch (error) {
+    // Windows cannot open a folder for fsync; its renames are flushed with the file.
+    if (!(process.platform === "win32" && (error as NodeJS.ErrnoException).code === "EISDIR")) throw error;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Unlinks a file that may already be gone (or, on Windows, still open in another process). */
+export function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Another process removed it first, or holds it open on Windows; a later save retries.
+  }
+}
+
+/** A save takes seconds; a temporary file this old was left by a process that died while saving. */
+const ABANDONED_MS = 10 * 60_000;
+
+/** Removes temporary files of saves that never finished (a crash between write and rename). */
+export function removeAbandoned(dir: string, now = Date.now()): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(".") || !/\.tmp(\.rows)?$/.test(name)) continue;
+    const file = join(dir, name);
+    try {
+      if (now - statSync(file).mtimeMs > ABANDONED_MS) removeQuietly(file);
+    } catch {
+      // Renamed or removed meanwhile by the process that wrote it.
+    }
+  }
+}
+
+/**
+ * Removes a user's index files. Unlinked, not overwritten: another process may have one memory-mapped,
+ * and overwriting or truncating a mapped file would crash it; the unlinked data is in no file.
+ */
+export function removeUserIndexes(root: string, userId: string): void {
+  rmSync(userDir(root, userId), { recursive: true, force: true });
+}
