@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { runCliCaptured } from "@engram/cli";
-import { createEngram, type Engram, type ExportDump, qdrantStorage } from "@engram/core";
+import { createEngram, type Engram, type ExportDump } from "@engram/core";
+import { qdrantStorage } from "@engram/core/qdrant";
 import { hashEmbeddingModel } from "@engram/core/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type QdrantDouble, startQdrantDouble } from "../qdrant-double/index.js";

@@ -1,4 +1,5 @@
-import { createEngram, type Engram, EngramError, type QdrantStorage, qdrantStorage } from "@engram/core";
+import { createEngram, type Engram, EngramError } from "@engram/core";
+import { type QdrantStorage, qdrantStorage } from "@engram/core/qdrant";
 import { hashEmbeddingModel } from "@engram/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { type QdrantDouble, startQdrantDouble } from "../qdrant-double/index.js";

@@ -1,5 +1,6 @@
 import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
-import type { AddInput, Engram, WriteBehind } from "@engram/core";
+import type { AddInput, Engram } from "@engram/core";
+import type { WriteBehind } from "@engram/core/integration";
 import type { CallScope, ResolvedOptions } from "./call-scope.js";
 import { answerSoFar, lastUserText } from "./prompt-turn.js";
 

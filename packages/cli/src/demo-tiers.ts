@@ -1,6 +1,7 @@
 // The demo's view of the tiers: snapshots of short-term pages, mid-term segments and long-term facts, the
 // changes between two snapshots, and the segment table.
-import { type Engram, type MemoryRecord, type Policy, segmentHeat } from "@engram/core";
+import type { Engram, MemoryRecord, Policy } from "@engram/core";
+import { segmentHeat } from "@engram/core/integration";
 import { formatTable } from "./cli-output.js";
 import { clip, quote, shortId } from "./demo-format.js";
 

@@ -1,4 +1,5 @@
-import { type Engram, messageId, repeatCounts, userCube } from "@engram/core";
+import { type Engram, userCube } from "@engram/core";
+import { messageId, repeatCounts } from "@engram/core/integration";
 import type { JsonlLine } from "./read-jsonl.js";
 
 export interface IngestJsonlResult {

@@ -1,14 +1,14 @@
 import { existsSync } from "node:fs";
 import {
   createEngram,
-  DEFAULT_DB_PATH,
   type Engram,
   type EngramOptions,
   embedderFromModel,
   offlineEmbeddingModel,
-  qdrantStorage,
   type StoragePort,
 } from "@engram/core";
+import { qdrantStorage } from "@engram/core/qdrant";
+import { DEFAULT_DB_PATH } from "@engram/core/sqlite";
 import { InputError, UsageError } from "./cli-error.js";
 import { interruptibleEmbedder } from "./interrupt.js";
 

@@ -1,11 +1,5 @@
-import {
-  MEMORY_KINDS,
-  type MemoryRecord,
-  resolvePolicy,
-  segmentHeat,
-  segmentState,
-  TIERS,
-} from "@engram/core";
+import { MEMORY_KINDS, type MemoryRecord, resolvePolicy, TIERS } from "@engram/core";
+import { segmentHeat, segmentState } from "@engram/core/integration";
 import { formatTable, respond, shortTime, truncate } from "../cli-output.js";
 import { choiceFlag, integerFlag, parseCommandArgs, READONLY_OPTION, requireFlag } from "../command-args.js";
 import { requireKnownUser, withEngram } from "../open-engram.js";

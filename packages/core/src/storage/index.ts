@@ -11,6 +11,7 @@ export {
   READ_ONLY_SNAPSHOT_MAX_BYTES,
   SqliteStorage,
   type SqliteStorageOptions,
+  sqliteStorage,
 } from "./sqlite/index.js";
 export type {
   ClaimOptions,
@@ -35,10 +36,3 @@ export type {
   WriteResult,
 } from "./storage-port.js";
 export { JOB_STATUSES } from "./storage-port.js";
-
-import { SqliteStorage, type SqliteStorageOptions } from "./sqlite/index.js";
-
-/** The embedded default backend: one SQLite file, nothing to run, works offline. */
-export function sqliteStorage(options: SqliteStorageOptions = {}): SqliteStorage {
-  return new SqliteStorage(options);
-}

@@ -1,5 +1,6 @@
 import type { Engram, KvEntry, Scope, StoragePort } from "@engram/core";
-import { parseInput, ValidationError } from "@engram/core";
+import { ValidationError } from "@engram/core";
+import { parseInput } from "@engram/core/integration";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import {
   BaseCheckpointSaver,

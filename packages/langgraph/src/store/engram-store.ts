@@ -1,4 +1,5 @@
-import { cubeSchema, type Engram, parseInput, type StoragePort, ValidationError } from "@engram/core";
+import { type Engram, type StoragePort, ValidationError } from "@engram/core";
+import { cubeSchema, parseInput } from "@engram/core/integration";
 import {
   BaseStore,
   type GetOperation,

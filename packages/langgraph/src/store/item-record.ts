@@ -1,4 +1,5 @@
-import { type MemoryRecord, newRecord } from "@engram/core";
+import type { MemoryRecord } from "@engram/core";
+import { newRecord } from "@engram/core/integration";
 import type { Item, SearchItem } from "@langchain/langgraph-checkpoint";
 import { textAtPath } from "./text-at-path.js";
 
