@@ -64,6 +64,6 @@ export async function ingestJsonl(
   onProgress(lines.length, lines.length);
   await engram.flush();
   // Work still queued after processing: embeddings or tier jobs waiting for a retry after a model failure.
-  const pending = (await engram.storage.jobs({ userId }, "queued")).length;
+  const pending = (await engram.jobs({ userId, status: "queued" })).length;
   return { userId, memories: lines.length, added: result.added, pending };
 }

@@ -42,14 +42,10 @@ async function runShow(args: readonly string[], ctx: CommandContext) {
     { mustExist: true },
     async (engram) => {
       await requireKnownUser(engram, userId);
-      const scope = { userId };
       return {
         memory: await engram.memories.get({ userId, id }),
         history: await engram.memories.history({ userId, id }),
-        edges: [
-          ...(await engram.storage.edges(scope, { from: id })),
-          ...(await engram.storage.edges(scope, { to: id })),
-        ],
+        edges: await engram.memories.edges({ userId, id }),
       };
     },
   );

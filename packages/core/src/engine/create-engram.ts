@@ -34,6 +34,8 @@ import type { Extractor, TierContext } from "../updating/tier-context.js";
 import { type AddResult, addMessages } from "./add-messages.js";
 import { embedJobHandler } from "./embed-job.js";
 import { type ExportDump, exportUser, type ImportResult, importDump } from "./export-import.js";
+import { type ItemsApi, itemsApi } from "./items-api.js";
+import { type KvApi, kvApi } from "./kv-api.js";
 import { type MemoriesApi, memoriesApi } from "./memories-api.js";
 import { type ProfileTrait, readProfile } from "./profile.js";
 import { type RetrieveInput, type RetrieveResult, retrieveContext } from "./retrieve-context.js";
@@ -112,6 +114,10 @@ function toEmbedder(option: EngramOptions["embedder"]): Embedder | null {
 /** The Engram facade: memory for one application, many users, each call scoped by userId. */
 export class Engram {
   readonly memories: MemoriesApi;
+  /** The user's key-value space (checkpoints, integration registries), scoped on every call. */
+  readonly kv: KvApi;
+  /** Keyed JSON items in the user's cubes (the LangGraph store), with history and embeddings. */
+  readonly items: ItemsApi;
   private closed = false;
   private readonly worker: Worker;
   private readonly background: boolean;
@@ -122,6 +128,8 @@ export class Engram {
     background = true,
   ) {
     this.memories = memoriesApi(ctx);
+    this.kv = kvApi(ctx.storage, () => this.open());
+    this.items = itemsApi(ctx, () => this.open());
     // A read-only store runs no jobs and records no visits: both write.
     this.background = background && !ctx.storage.readOnly;
     this.worker = new Worker(() => this.runJobs(), this.background ? 2000 : 0);
@@ -133,6 +141,7 @@ export class Engram {
     });
   }
 
+  /** The backend itself, for inspection and tests; writes through it bypass the engine's bookkeeping. */
   get storage(): StoragePort {
     return this.ctx.storage;
   }
