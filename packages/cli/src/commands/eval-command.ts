@@ -3,7 +3,6 @@ import { InputError, UsageError } from "../cli-error.js";
 import { respond } from "../cli-output.js";
 import { parseCommandArgs, requireFlag } from "../command-args.js";
 import { formatEvalReport } from "../eval-report.js";
-import { evalLocomo } from "../locomo/eval-locomo.js";
 import { connectQdrant, embedderChoice, storeTarget } from "../open-engram.js";
 import { type ProgressBar, progressBar } from "../progress-bar.js";
 import type { Command, CommandContext } from "./command.js";
@@ -59,6 +58,7 @@ async function runEval(args: readonly string[], ctx: CommandContext) {
   const progress = phaseProgress(ctx);
   let doc: Record<string, unknown>;
   try {
+    const { evalLocomo } = await import("../locomo/eval-locomo.js");
     doc = await evalLocomo({
       dataPath,
       dbPath: values.db ?? DEFAULT_EVAL_DB,

@@ -16,6 +16,7 @@ import { serveCommand } from "./serve-command.js";
 import { showCommand } from "./show-command.js";
 import { statsCommand } from "./stats-command.js";
 import { uiCommand } from "./ui-command.js";
+import { usersCommand } from "./users-command.js";
 
 export type { Command, CommandContext } from "./command.js";
 export { commandHelpText, overviewText } from "./help-command.js";
@@ -27,6 +28,7 @@ export const COMMANDS: readonly Command[] = [
   contextCommand,
   profileCommand,
   feedbackCommand,
+  usersCommand,
   listCommand,
   showCommand,
   editCommand,

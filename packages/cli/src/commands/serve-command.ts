@@ -1,5 +1,5 @@
 import { EngramError } from "@engram/core";
-import { runMcpServer, type ServeSettings, serveSettings } from "@engram/mcp";
+import type { ServeSettings, serveSettings } from "@engram/mcp";
 import { UsageError } from "../cli-error.js";
 import { respond } from "../cli-output.js";
 import { parseCommandArgs, READONLY_OPTION } from "../command-args.js";
@@ -18,7 +18,12 @@ const SERVE_OPTIONS = {
   ...READONLY_OPTION,
 } as const;
 
-function settingsOf(values: Parameters<typeof serveSettings>[0], ctx: CommandContext): ServeSettings {
+// The MCP server loads when `serve` runs, not with every command.
+async function settingsOf(
+  values: Parameters<typeof serveSettings>[0],
+  ctx: CommandContext,
+): Promise<ServeSettings> {
+  const { serveSettings } = await import("@engram/mcp");
   try {
     return serveSettings(values, ctx.env);
   } catch (error) {
@@ -33,7 +38,8 @@ async function runServe(args: readonly string[], ctx: CommandContext) {
   if (positionals[0] !== "mcp") {
     throw new UsageError(`unknown server ${JSON.stringify(positionals[0])}; expected: engram serve mcp`);
   }
-  const settings = settingsOf(values, ctx);
+  const settings = await settingsOf(values, ctx);
+  const { runMcpServer } = await import("@engram/mcp");
   await withEngram(values, ctx.env, { mustExist: false }, (engram) =>
     runMcpServer({ engram, ...settings, log: (line) => ctx.io.stderr.write(`${line}\n`) }),
   );

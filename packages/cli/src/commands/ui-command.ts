@@ -3,7 +3,7 @@ import { respond } from "../cli-output.js";
 import { integerFlag, parseCommandArgs, READONLY_OPTION } from "../command-args.js";
 import { withEngram } from "../open-engram.js";
 import { HttpError } from "../ui/http-error.js";
-import { startUiServer } from "../ui/ui-server.js";
+import type { startUiServer } from "../ui/ui-server.js";
 import type { Command, CommandContext } from "./command.js";
 
 const UI_OPTIONS = {
@@ -34,6 +34,7 @@ async function runUi(args: readonly string[], ctx: CommandContext) {
   const served = await withEngram(values, ctx.env, { mustExist: true }, async (engram) => {
     let server: Awaited<ReturnType<typeof startUiServer>>;
     try {
+      const { startUiServer } = await import("../ui/ui-server.js");
       server = await startUiServer({ engram, host: values.host, port, allowRemote: values["allow-remote"] });
     } catch (error) {
       // A refused address is a usage error (exit 2), as for every other bad flag.

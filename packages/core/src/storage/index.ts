@@ -1,10 +1,4 @@
-export {
-  MIN_SERVER_VERSION as QDRANT_MIN_SERVER_VERSION,
-  type QdrantCollectionSettings,
-  QdrantStorage,
-  type QdrantStorageOptions,
-  qdrantStorage,
-} from "./qdrant/index.js";
+// The Qdrant backend is imported from ./qdrant/ by those who use it, so the engine never loads it.
 export { assertWritable } from "./read-only.js";
 export {
   DEFAULT_DB_PATH,
