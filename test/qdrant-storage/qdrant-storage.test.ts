@@ -155,6 +155,24 @@ describe("qdrantStorage on the protocol double", () => {
     ).toBe(true);
   });
 
+  it("lists users from the user_id index (facet), not by scrolling every point; scrolls on servers before 1.12", async () => {
+    const d = await start();
+    const port = qdrantStorage({ url: d.url });
+    for (const userId of ["carol", "alice", "bob"]) await writeUser(port, userId);
+    await port.write({ userId: "dave" }, { kvPut: [{ namespace: ["n"], key: "k", value: "v" }] });
+    const before = d.requests.length;
+    expect(await port.users()).toEqual(["alice", "bob", "carol", "dave"]);
+    const sent = d.requests.slice(before);
+    expect(sent.filter((r) => r.path.endsWith("/points/scroll"))).toEqual([]);
+    expect(sent.filter((r) => r.path.endsWith("/facet")).map((r) => r.status)).toEqual([200, 200, 200]);
+    await d.close();
+    const old = await start({ version: "1.11.2", spec: "1.16" });
+    const oldPort = qdrantStorage({ url: old.url });
+    await writeUser(oldPort, "erin");
+    expect(await oldPort.users()).toEqual(["erin"]);
+    expect(old.requests.filter((r) => r.path.endsWith("/facet"))).toEqual([]);
+  });
+
   it("refuses a server older than the minimum version with a clear error", async () => {
     const d = await start({ version: "1.9.7" });
     const error = (await qdrantStorage({ url: d.url })
