@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { COMMANDS } from "./commands/index.js";
 import { runCliCaptured } from "./run-cli.js";
 
 describe("runCli", () => {
@@ -24,6 +25,18 @@ describe("runCli", () => {
       expect(run.stdout).toContain(`  ${name} `);
     }
     expect(run.stderr).toBe("");
+  });
+
+  it("has every command in the package README, with an example", () => {
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+    const rows = readme.split("\n").filter((line) => line.startsWith("| `"));
+    // A row per command: `| \`name ...\` | does | \`engram [global flags] name ...\` |`.
+    const documented = (name: string) =>
+      rows.some(
+        (row) => row.startsWith(`| \`${name}`) && new RegExp(`\`engram (--\\S+ \\S+ )*${name}\\b`).test(row),
+      );
+    const missing = COMMANDS.filter((c) => !documented(c.name));
+    expect(missing.map((c) => c.name)).toEqual([]);
   });
 
   it("prints one command's usage for --help and for help COMMAND", async () => {

@@ -91,7 +91,7 @@ export const ingestCommand: Command = {
   usage: "--user U FILE",
   summary: "store dialogue turns from a JSONL file or a LoCoMo JSON file",
   details: [
-    'JSONL: one {"role": "user"|"assistant", "content": "...", "at"?: ISO time, "name"?, "session"?, "id"?} per line.',
+    'JSONL: one {"role": "user"|"assistant"|"system"|"tool", "content": "...", "at"?: ISO time, "name"?, "session"?, "id"?} per line.',
     "The whole file is validated first and stored in one transaction: a bad line or a failure stores nothing.",
     "Each line's identity is its id, else a hash of user, session, role, time and text (docs/message-identity.md):",
     "running the same file again stores nothing twice.",
