@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../scripts/node-runtime.mjs";
@@ -30,4 +30,28 @@ describe("the README's demo excerpt", () => {
     }
     expect(missing).toEqual([]);
   }, 300_000);
+});
+
+describe("the examples", () => {
+  const examples = readdirSync(join(ROOT, "examples"), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
+
+  it.each(examples)("%s has a README with the command that runs it and what it prints", (name) => {
+    const dir = join(ROOT, "examples", name);
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+      name: string;
+      scripts?: Record<string, string>;
+    };
+    const readme = readFileSync(join(dir, "README.md"), "utf8");
+    const root = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+      scripts: Record<string, string>;
+    };
+    // Either `pnpm --filter <package> start`, or a root script that runs the example's main file.
+    const shortcut = Object.entries(root.scripts).find(([, script]) => script.includes(`examples/${name}/`));
+    const commands = [`pnpm --filter ${pkg.name} start`, ...(shortcut ? [`pnpm ${shortcut[0]}`] : [])];
+    expect(pkg.scripts?.start).toBeDefined();
+    expect(commands.some((command) => readme.includes(command))).toBe(true);
+    expect(readme).toMatch(/```text\n/);
+  });
 });
