@@ -1,7 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { MEMORY_KINDS } from "@engram/core";
 import { describe, expect, it } from "vitest";
+import { LIST_KINDS_TEXT } from "./commands/command-table.js";
 import { COMMANDS } from "./commands/index.js";
 import { runCliCaptured } from "./run-cli.js";
 
@@ -25,6 +27,10 @@ describe("runCli", () => {
       expect(run.stdout).toContain(`  ${name} `);
     }
     expect(run.stderr).toBe("");
+  });
+
+  it("lists the memory kinds in list's help as the engine has them", () => {
+    expect(LIST_KINDS_TEXT).toBe(MEMORY_KINDS.join(", "));
   });
 
   it("has every command in the package README, with an example", () => {

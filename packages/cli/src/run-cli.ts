@@ -1,4 +1,4 @@
-import { describeError, EXIT_OK, EXIT_USAGE } from "./cli-error.js";
+import { EXIT_OK, EXIT_USAGE } from "./cli-error.js";
 import { type CliIo, captureIo, processIo } from "./cli-io.js";
 import { renderOutput } from "./cli-output.js";
 import { splitCommandLine } from "./command-args.js";
@@ -56,6 +56,8 @@ export async function runCli(
     io.stdout.write(renderOutput(output));
     return EXIT_OK;
   } catch (error) {
+    // Loaded on failure only: it knows the engine's errors, and help must not load the engine.
+    const { describeError } = await import("./describe-error.js");
     const described = describeError(error);
     io.stderr.write(`engram ${name}: ${described.message.replace(/\s*\n\s*/g, " ")}\n`);
     if (described.unexpected && env.ENGRAM_DEBUG && error instanceof Error && error.stack) {
