@@ -1,12 +1,6 @@
-import {
-  type MemoryRecord,
-  type MemoryVersion,
-  ownLine,
-  randomIds,
-  SqliteStorage,
-  type StoredMemory,
-  userCube,
-} from "@engram/core";
+import { type MemoryRecord, type MemoryVersion, type StoredMemory, userCube } from "@engram/core";
+import { ownLine, randomIds } from "@engram/core/integration";
+import { SqliteStorage } from "@engram/core/sqlite";
 import type { PoolTurn } from "./bench-data.js";
 import { gaussian, seededRandom } from "./stats.js";
 

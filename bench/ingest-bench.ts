@@ -1,5 +1,6 @@
 import { join } from "node:path";
-import { createEngram, type Engram, SqliteStorage } from "@engram/core";
+import { createEngram, type Engram } from "@engram/core";
+import { SqliteStorage } from "@engram/core/sqlite";
 import type { PoolTurn } from "./bench-data.js";
 import { cpuMsSince, type Latency, summarize } from "./stats.js";
 

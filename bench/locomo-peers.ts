@@ -11,7 +11,8 @@ import {
   recallAccumulator,
   turnContent,
 } from "@engram/cli/locomo";
-import { assembleContext, type ContextPage, sanitizeMemoryText } from "@engram/core";
+import { type ContextPage, sanitizeMemoryText } from "@engram/core";
+import { assembleContext } from "@engram/core/integration";
 import type { RememberingEmbedder } from "./locomo-embedder.js";
 import type { PeerSystem, RenderedContext } from "./peer-system.js";
 import { cpuMsSince, type Latency, summarize } from "./stats.js";

@@ -1,7 +1,8 @@
 // The Qdrant adapter's overhead per engine operation, against the in-process protocol double: HTTP
 // requests and bytes per call (transferable to a real server) and wall latency (the double's, not a server's).
 import type { EmbeddingModelV4 } from "@ai-sdk/provider";
-import { createEngram, type Engram, qdrantStorage } from "@engram/core";
+import { createEngram, type Engram } from "@engram/core";
+import { qdrantStorage } from "@engram/core/qdrant";
 import { type QdrantDouble, startQdrantDouble } from "../test/qdrant-double/index.js";
 import type { PoolTurn } from "./bench-data.js";
 import { gaussian, type Latency, seededRandom, summarize } from "./stats.js";

@@ -1,4 +1,5 @@
-import { createEngram, type Embedder, type Engram, SqliteStorage } from "@engram/core";
+import { createEngram, type Embedder, type Engram } from "@engram/core";
+import { SqliteStorage } from "@engram/core/sqlite";
 import { type AnnAgreement, annAgreement } from "./ann-agreement.js";
 import type { Corpus } from "./corpus.js";
 import { type Latency, latencies, latency } from "./stats.js";

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { SqliteStorage, sqliteStorage } from "@engram/core";
+import { SqliteStorage, sqliteStorage } from "@engram/core/sqlite";
 import { afterAll, describe, expect, it } from "vitest";
 import { cliTogether, writeTurnsFile } from "./support/concurrent-cli.js";
 import { stored, unit } from "./support/make-record.js";

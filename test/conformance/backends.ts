@@ -1,5 +1,7 @@
 import { join } from "node:path";
-import { QdrantStorage, SqliteStorage, type StoragePort } from "@engram/core";
+import type { StoragePort } from "@engram/core";
+import { QdrantStorage } from "@engram/core/qdrant";
+import { SqliteStorage } from "@engram/core/sqlite";
 import { type QdrantDouble, startQdrantDouble } from "../qdrant-double/index.js";
 import { makeTempDir } from "../support/temp-dir.js";
 

@@ -12,6 +12,25 @@ function job(id: string, fields: Partial<NewJob> = {}): NewJob {
 const ids = (jobs: readonly Job[]) => jobs.map((j) => j.id).sort();
 
 describeConformance("jobs", ({ test }) => {
+  test("a job given its state (an import) is stored failed or queued, with attempts, error and times", async (port) => {
+    const restore = {
+      attempts: 4,
+      lastError: "model timed out",
+      createdAt: "2025-01-02T03:04:05.000Z",
+      updatedAt: "2025-02-03T04:05:06.000Z",
+    };
+    await port.write(U, {
+      jobs: [
+        job("f1", { restore: { status: "failed", ...restore } }),
+        job("q1", { restore: { status: "queued", ...restore } }),
+      ],
+    });
+    const byId = new Map((await port.jobs(U)).map((j) => [j.id, j]));
+    expect(byId.get("f1")).toMatchObject({ status: "failed", ...restore, leaseUntil: null });
+    expect(byId.get("q1")).toMatchObject({ status: "queued", ...restore });
+    expect(ids(await port.jobs(U, "failed"))).toEqual(["f1"]);
+  });
+
   test("a queued job is listed with its payload, owner and no attempts", async (port) => {
     await port.write(U, { jobs: [job("j1", { payload: { ids: ["a", "b"], nested: { n: 1 } } })] });
     expect(await port.jobs(U)).toEqual([

@@ -26,6 +26,15 @@ describeConformance("kv", ({ test }) => {
     expect(entry?.updatedAt).toBe(entry?.createdAt);
   });
 
+  test("an entry given its times (an import) keeps them, over an existing entry too", async (port) => {
+    await port.write(U, { kvPut: [{ namespace: ["n"], key: "k", value: "old" }] });
+    const times = { createdAt: "2025-01-02T03:04:05.000Z", updatedAt: "2025-02-03T04:05:06.000Z" };
+    await port.write(U, { kvPut: [{ namespace: ["n"], key: "k", value: "restored", ...times }] });
+    await port.write(U, { kvPut: [{ namespace: ["m"], key: "k", value: "new", ...times }] });
+    expect(await port.kvGet(U, ["n"], "k")).toMatchObject({ value: "restored", ...times });
+    expect(await port.kvGet(U, ["m"], "k")).toMatchObject({ value: "new", ...times });
+  });
+
   test("kvGet returns null for a missing key or namespace", async (port) => {
     await port.write(U, { kvPut: [{ namespace: ["n"], key: "k", value: "v" }] });
     expect(await port.kvGet(U, ["n"], "other")).toBeNull();

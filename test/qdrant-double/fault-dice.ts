@@ -1,5 +1,5 @@
 import { seededRandom } from "@engram/core/testing";
-import type { FaultKind, FaultPlan } from "./index.js";
+import type { FaultKind, FaultPlan } from "./double-types.js";
 
 /** Decides, request by request, whether a fault plan strikes and with which kind. */
 export class FaultDice {

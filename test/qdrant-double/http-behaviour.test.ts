@@ -71,6 +71,34 @@ describe("protocol", () => {
     expect((await call("POST", "/collections/c/points/scroll?wiat=true", {})).status).toBe(400);
   });
 
+  it("counts points per value of an indexed key with facet, and refuses a key without an index", async () => {
+    await call("PUT", "/collections/c", { vectors: {} });
+    const points = ["u1", "u2", "u1", "u3"].map((user, id) => ({ id, vector: {}, payload: { user } }));
+    await call("PUT", "/collections/c/points?wait=true", { points });
+    const unindexed = await call("POST", "/collections/c/facet", { key: "user" });
+    expect(unindexed.status).toBe(400);
+    expect(unindexed.error).toContain('Index required but not found for "user"');
+    await call("PUT", "/collections/c/index?wait=true", {
+      field_name: "user",
+      field_schema: { type: "keyword", is_tenant: true },
+    });
+    const all = await call("POST", "/collections/c/facet", { key: "user", exact: true });
+    expect(all.result).toEqual({
+      hits: [
+        { value: "u1", count: 2 },
+        { value: "u2", count: 1 },
+        { value: "u3", count: 1 },
+      ],
+    });
+    const limited = await call("POST", "/collections/c/facet", {
+      key: "user",
+      limit: 1,
+      filter: { must: [{ key: "user", match: { any: ["u2", "u3"] } }] },
+    });
+    expect(limited.result).toEqual({ hits: [{ value: "u2", count: 1 }] });
+    expect((await call("POST", "/collections/c/facet", { key: "user", limit: 0 })).status).toBe(422);
+  });
+
   it("answers unknown paths and methods with an empty 404", async () => {
     expect((await call("GET", "/nope")).status).toBe(404);
     expect((await call("PATCH", "/collections/c/points/scroll", {})).status).toBe(404);

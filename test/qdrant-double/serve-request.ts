@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DoubleState, Handler } from "./double-state.js";
 import { RawResponse } from "./double-state.js";
+import type { FaultKind, RecordedRequest } from "./double-types.js";
 import type { FaultDice } from "./fault-dice.js";
-import type { FaultKind, RecordedRequest } from "./index.js";
 import { QdrantError } from "./qdrant-error.js";
 import type { RequestValidator } from "./request-validator.js";
 import { matchOperation, type SpecOperation } from "./spec-operations.js";

@@ -1,9 +1,9 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { DoubleState } from "./double-state.js";
+import type { FaultPlan, QdrantDouble, QdrantDoubleOptions, RecordedRequest } from "./double-types.js";
 import { FaultDice } from "./fault-dice.js";
 import { HANDLERS } from "./handlers.js";
-import type { FaultPlan, QdrantDouble, QdrantDoubleOptions, RecordedRequest } from "./index.js";
 import { RequestValidator } from "./request-validator.js";
 import { serveRequest } from "./serve-request.js";
 import { type LoadedSpec, loadSpec } from "./spec-operations.js";

@@ -1,4 +1,6 @@
-import { QdrantStorage, SqliteStorage, type StoragePort } from "@engram/core";
+import type { StoragePort } from "@engram/core";
+import { QdrantStorage } from "@engram/core/qdrant";
+import { SqliteStorage } from "@engram/core/sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type QdrantDouble, startQdrantDouble } from "../qdrant-double/index.js";
 import { iso, stored, unit } from "../support/make-record.js";

@@ -1,4 +1,5 @@
-import { EngramError, type QdrantStorage, qdrantStorage } from "@engram/core";
+import { EngramError } from "@engram/core";
+import { type QdrantStorage, qdrantStorage } from "@engram/core/qdrant";
 import { afterEach, describe, expect, it } from "vitest";
 import { type QdrantDouble, startQdrantDouble } from "../qdrant-double/index.js";
 import { stored, unit } from "../support/make-record.js";

@@ -1,4 +1,5 @@
-import { qdrantStorage, type StoredMemory } from "@engram/core";
+import type { StoredMemory } from "@engram/core";
+import { qdrantStorage } from "@engram/core/qdrant";
 import { afterEach, expect, it } from "vitest";
 import { type QdrantDouble, startQdrantDouble } from "../qdrant-double/index.js";
 import { makeVersion, stored, unit } from "../support/make-record.js";

@@ -1,4 +1,5 @@
-import { createEngram, type Engram, EngramError, type QdrantStorage, qdrantStorage } from "@engram/core";
+import { createEngram, type Engram, EngramError } from "@engram/core";
+import { type QdrantStorage, qdrantStorage } from "@engram/core/qdrant";
 import { hashEmbeddingModel } from "@engram/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { type QdrantDouble, startQdrantDouble } from "../qdrant-double/index.js";
@@ -152,6 +153,24 @@ describe("qdrantStorage on the protocol double", () => {
     expect(
       userIdIndexes(old).every((r) => (r.body as { field_schema: unknown }).field_schema === "keyword"),
     ).toBe(true);
+  });
+
+  it("lists users from the user_id index (facet), not by scrolling every point; scrolls on servers before 1.12", async () => {
+    const d = await start();
+    const port = qdrantStorage({ url: d.url });
+    for (const userId of ["carol", "alice", "bob"]) await writeUser(port, userId);
+    await port.write({ userId: "dave" }, { kvPut: [{ namespace: ["n"], key: "k", value: "v" }] });
+    const before = d.requests.length;
+    expect(await port.users()).toEqual(["alice", "bob", "carol", "dave"]);
+    const sent = d.requests.slice(before);
+    expect(sent.filter((r) => r.path.endsWith("/points/scroll"))).toEqual([]);
+    expect(sent.filter((r) => r.path.endsWith("/facet")).map((r) => r.status)).toEqual([200, 200, 200]);
+    await d.close();
+    const old = await start({ version: "1.11.2", spec: "1.16" });
+    const oldPort = qdrantStorage({ url: old.url });
+    await writeUser(oldPort, "erin");
+    expect(await oldPort.users()).toEqual(["erin"]);
+    expect(old.requests.filter((r) => r.path.endsWith("/facet"))).toEqual([]);
   });
 
   it("refuses a server older than the minimum version with a clear error", async () => {

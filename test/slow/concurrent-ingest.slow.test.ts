@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { sqliteStorage } from "@engram/core";
+import { sqliteStorage } from "@engram/core/sqlite";
 import { afterAll, describe, expect, it } from "vitest";
 import { cliTogether, writeTurnsFile } from "../support/concurrent-cli.js";
 import { integrityCheck, queryRow } from "../support/raw-sqlite.js";

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { evalLocomo } from "@engram/cli/locomo";
-import { qdrantStorage } from "@engram/core";
+import { qdrantStorage } from "@engram/core/qdrant";
 import { afterAll, expect, it } from "vitest";
 import { startQdrantDouble } from "../qdrant-double/index.js";
 import { LOCOMO_DEV as DATA, locomoDevAvailable } from "../support/shared-data.js";

@@ -1,4 +1,5 @@
-import { EngramError, type MemoryRecord, SqliteStorage } from "@engram/core";
+import { EngramError, type MemoryRecord } from "@engram/core";
+import { SqliteStorage } from "@engram/core/sqlite";
 import { testRecord } from "@engram/core/testing";
 import fc from "fast-check";
 import { expect } from "vitest";

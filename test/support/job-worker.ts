@@ -3,7 +3,8 @@
  * job-worker.ts <db> <leaseMs> <jobMs>`. Prints "ready", waits for a line on stdin, then runs due `work`
  * jobs until none is left, printing "start <id>" and "end <id>" around each job's `jobMs` of work.
  */
-import { runDueJobs, sqliteStorage, systemClock } from "@engram/core";
+import { runDueJobs, systemClock } from "@engram/core/integration";
+import { sqliteStorage } from "@engram/core/sqlite";
 
 const [dbPath, leaseMs = "300", jobMs = "100"] = process.argv.slice(2);
 if (!dbPath) throw new Error("usage: job-worker.ts <db path> <leaseMs> <jobMs>");

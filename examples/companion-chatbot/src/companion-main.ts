@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
-import { DEFAULT_DB_PATH } from "@engram/core";
+import { DEFAULT_DB_PATH } from "@engram/core/sqlite";
 import { modelFromEnv } from "./model-from-env.js";
 import { runCompanion } from "./run-companion.js";
 

@@ -1,5 +1,6 @@
 // The snippets of docs/langgraph.md, compiled with the workspace so the docs cannot drift from the API.
-import { createEngram, qdrantStorage } from "@engram/core";
+import { createEngram } from "@engram/core";
+import { qdrantStorage } from "@engram/core/qdrant";
 import { EngramCheckpointer, EngramMemory, EngramMemoryState, EngramStore } from "@engram/langgraph";
 import { AIMessage } from "@langchain/core/messages";
 import { END, type LangGraphRunnableConfig, START, StateGraph } from "@langchain/langgraph";

@@ -1,4 +1,5 @@
-import { type Engram, idString, parseInput, ScopeError, type WriteBehindOptions } from "@engram/core";
+import { type Engram, ScopeError } from "@engram/core";
+import { idString, parseInput, type WriteBehindOptions } from "@engram/core/integration";
 import { z } from "zod";
 
 /** What a call may set through `providerOptions.engram`; each overrides the middleware's option. */

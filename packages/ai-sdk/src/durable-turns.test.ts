@@ -1,7 +1,8 @@
 import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createEngram, sqliteStorage } from "@engram/core";
+import { createEngram } from "@engram/core";
+import { sqliteStorage } from "@engram/core/sqlite";
 import { hashEmbeddingModel } from "@engram/core/testing";
 import { generateText, streamText, wrapLanguageModel } from "ai";
 import { afterEach, describe, expect, it } from "vitest";

@@ -4,7 +4,8 @@ import type {
   LanguageModelV4Middleware,
   LanguageModelV4StreamPart,
 } from "@ai-sdk/provider";
-import { EngramError, parseInput, WriteBehind } from "@engram/core";
+import { EngramError } from "@engram/core";
+import { parseInput, WriteBehind } from "@engram/core/integration";
 import {
   callScope,
   type EngramErrorInfo,

@@ -1,4 +1,5 @@
-import { type Engram, idString, parseInput } from "@engram/core";
+import type { Engram } from "@engram/core";
+import { idString, parseInput } from "@engram/core/integration";
 import { type Tool, tool } from "ai";
 import { z } from "zod";
 

@@ -1,8 +1,9 @@
 import type { LanguageModelV4Message, LanguageModelV4Prompt } from "@ai-sdk/provider";
-import type { Engram, TraceInput, TraceStep, WriteBehind } from "@engram/core";
+import type { Engram, TraceInput, TraceStep } from "@engram/core";
+import type { WriteBehind } from "@engram/core/integration";
 import type { CallScope } from "./call-scope.js";
 import { lastUserText } from "./prompt-turn.js";
-import type { StepOutcome } from "./remember-turn.js";
+import type { StepOutcome } from "./step-outcome.js";
 
 type Part = Exclude<LanguageModelV4Message, { role: "system" }>["content"][number];
 type ToolOutput = Extract<Part, { type: "tool-result" }>["output"];

@@ -1,16 +1,12 @@
 import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
-import type { AddInput, Engram, WriteBehind } from "@engram/core";
+import type { AddInput, Engram } from "@engram/core";
+import type { WriteBehind } from "@engram/core/integration";
 import type { CallScope, ResolvedOptions } from "./call-scope.js";
 import { answerSoFar, lastUserText } from "./prompt-turn.js";
 import { recordTrace } from "./record-trace.js";
+import type { StepOutcome } from "./step-outcome.js";
 
-/** How a model step ended, as far as remembering goes. */
-export interface StepOutcome {
-  /** The step's assistant text (streamed text joined). */
-  readonly text: string;
-  /** The unified finish reason; a step that stops to call tools is not the end of the turn. */
-  readonly finishReason: string | undefined;
-}
+export type { StepOutcome };
 
 /** The turn to store: the user's latest message and the whole answer, or null when there is nothing to store. */
 export function turnToStore(

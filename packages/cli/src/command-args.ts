@@ -12,8 +12,37 @@ export const COMMON_OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const satisfies OptionsConfig;
 
+/**
+ * Splits a command line into the command name and its arguments, with the flags every command accepts
+ * allowed before the name too: `engram --db x.db users` is `engram users --db x.db`.
+ */
+export function splitCommandLine(argv: readonly string[]): { name: string | undefined; args: string[] } {
+  const leading: string[] = [];
+  let i = 0;
+  for (; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const flag = /^--([^=]+)/.exec(arg)?.[1];
+    const option = flag === undefined ? undefined : GLOBAL_OPTIONS[flag as keyof typeof GLOBAL_OPTIONS];
+    if (option === undefined) break;
+    leading.push(arg);
+    if (option.type === "string" && !arg.includes("=") && i + 1 < argv.length)
+      leading.push(argv[++i] as string);
+  }
+  const [name, ...rest] = argv.slice(i);
+  return { name, args: [...leading, ...rest] };
+}
+
 /** `--readonly`, for the commands that only read (and `serve`): open the store read-only. */
 export const READONLY_OPTION = { readonly: { type: "boolean" } } as const satisfies OptionsConfig;
+
+/** Flags that may come before the command name (`--help` there means the overview). */
+const GLOBAL_OPTIONS = {
+  db: COMMON_OPTIONS.db,
+  "qdrant-url": COMMON_OPTIONS["qdrant-url"],
+  json: COMMON_OPTIONS.json,
+  "no-embed": COMMON_OPTIONS["no-embed"],
+  readonly: READONLY_OPTION.readonly,
+} as const;
 
 type AllOptions<O extends OptionsConfig> = typeof COMMON_OPTIONS & O;
 
@@ -41,9 +70,10 @@ export function parseCommandArgs<const O extends OptionsConfig>(
   positionals: { readonly names: readonly string[]; readonly min?: number },
 ): ParsedArgs<O> {
   let parsed: ParsedArgs<O>;
+  const all: OptionsConfig = { ...COMMON_OPTIONS, ...options };
   try {
     parsed = parseArgs({
-      args,
+      args: attachNegativeNumbers(args, all),
       options: { ...COMMON_OPTIONS, ...options },
       allowPositionals: true,
       strict: true,
@@ -60,6 +90,33 @@ export function parseCommandArgs<const O extends OptionsConfig>(
     throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}${quoteHint(positionals.names)}`);
   }
   return parsed;
+}
+
+/**
+ * `--k -1` as `--k=-1`: the parser takes a value starting with "-" for a flag, and says only that the
+ * argument is ambiguous; attached, the value reaches the flag's own check, which says what is allowed.
+ */
+function attachNegativeNumbers(args: readonly string[], options: OptionsConfig): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === "--") {
+      out.push(...args.slice(i));
+      break;
+    }
+    const next = args[i + 1];
+    const name = arg.startsWith("--") ? arg.slice(2) : undefined;
+    if (
+      name !== undefined &&
+      options[name]?.type === "string" &&
+      next !== undefined &&
+      /^-\.?\d/.test(next)
+    ) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
 }
 
 function quoteHint(names: readonly string[]): string {

@@ -1,4 +1,5 @@
 // Small formatting helpers shared by the demo's sections.
+import { type Engram, EngramError, type MemoryEdge, type MemoryRecord } from "@engram/core";
 import { truncate } from "./cli-output.js";
 
 export function section(title: string): void {
@@ -25,4 +26,35 @@ export function quote(text: string, max = 90): string {
 
 export function seconds(startedMs: number): string {
   return `${((performance.now() - startedMs) / 1000).toFixed(1)} s`;
+}
+
+/** A memory of the user, or undefined when it is gone (deleted or never stored). */
+export async function findMemory(
+  engram: Engram,
+  userId: string,
+  id: string,
+): Promise<MemoryRecord | undefined> {
+  try {
+    return await engram.memories.get({ userId, id });
+  } catch (error) {
+    if (EngramError.isInstance(error) && error.code === "NOT_FOUND") return undefined;
+    throw error;
+  }
+}
+
+/** The `supersedes` edges (new fact -> old fact) among these facts, in the facts' order. */
+export async function supersedesEdges(
+  engram: Engram,
+  userId: string,
+  facts: readonly MemoryRecord[],
+): Promise<MemoryEdge[]> {
+  const all = await Promise.all(facts.map((f) => engram.memories.edges({ userId, id: f.id })));
+  return all
+    .flat()
+    .filter(
+      (e, i, list) =>
+        e.type === "supersedes" &&
+        facts.some((f) => f.id === e.from) &&
+        list.findIndex((x) => x.from === e.from && x.to === e.to && x.type === e.type) === i,
+    );
 }

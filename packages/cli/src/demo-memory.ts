@@ -2,7 +2,7 @@
 // supersession edges, a feedback correction with the history it leaves, and the profile at a past time.
 import type { Engram, MemoryRecord, ProfileTrait } from "@engram/core";
 import { formatTable, shortTime } from "./cli-output.js";
-import { day, quote, shortId } from "./demo-format.js";
+import { day, findMemory, quote, shortId, supersedesEdges } from "./demo-format.js";
 import { expiryNote } from "./demo-tiers.js";
 
 const ALL = 100_000;
@@ -31,7 +31,7 @@ export async function showProfile(engram: Engram, userId: string): Promise<Profi
 /** Every fact, current and expired, with event time (valid) and system time (expired), then the edges. */
 export async function showFacts(engram: Engram, userId: string): Promise<MemoryRecord[]> {
   const facts = await engram.memories.list({ userId, kinds: ["fact"], limit: ALL, order: "asc" });
-  const edges = await engram.storage.edges({ userId }, { type: "supersedes" });
+  const edges = await supersedesEdges(engram, userId, facts);
   const replaced = new Set(edges.map((e) => e.to));
   const status = (f: MemoryRecord) =>
     f.expiredAt === null ? "current" : replaced.has(f.id) ? "superseded" : "retracted";
@@ -68,11 +68,13 @@ export async function applyCorrection(
   console.log(`profile ${trait} before: ${traitValues(await engram.profile({ userId }), trait)}`);
   console.log(`engram.feedback({ userId: "${userId}", text: ${JSON.stringify(text)} })`);
   const result = await engram.feedback({ userId, text });
-  const created = await engram.storage.get({ userId }, result.created);
+  const created = (await Promise.all(result.created.map((id) => findMemory(engram, userId, id)))).filter(
+    (f) => f !== undefined,
+  );
   console.log(`  stored the correction as message ${shortId(result.feedbackId)} (kept as evidence)`);
   for (const f of created) console.log(`  created  ${shortId(f.id)} ${f.text}`);
   for (const id of result.superseded) {
-    const [old] = await engram.storage.get({ userId }, [id]);
+    const old = await findMemory(engram, userId, id);
     console.log(`  expired  ${shortId(id)} ${old?.text ?? "(gone)"}`);
   }
   if (result.created.length + result.superseded.length === 0) console.log("  MISS: nothing was changed");

@@ -1,8 +1,9 @@
 // The demo's view of the tiers: snapshots of short-term pages, mid-term segments and long-term facts, the
 // changes between two snapshots, and the segment table.
-import { type Engram, type MemoryRecord, type Policy, segmentHeat } from "@engram/core";
+import type { Engram, MemoryRecord, Policy } from "@engram/core";
+import { segmentHeat } from "@engram/core/integration";
 import { formatTable } from "./cli-output.js";
-import { clip, quote, shortId } from "./demo-format.js";
+import { clip, findMemory, quote, shortId } from "./demo-format.js";
 
 export interface TierSnapshot {
   readonly shortPages: number;
@@ -70,7 +71,7 @@ const PROMPT_PATH = "prompt";
  */
 async function factSource(engram: Engram, userId: string, fact: MemoryRecord): Promise<string | null> {
   const [evidence] = (fact.metadata.evidence as string[] | undefined) ?? [];
-  const [message] = evidence ? await engram.storage.get({ userId }, [evidence]) : [];
+  const message = evidence ? await findMemory(engram, userId, evidence) : undefined;
   if (message?.metadata.screened === true && fact.role === "user") return PROMPT_PATH;
   return typeof message?.metadata.segment === "string" ? message.metadata.segment : null;
 }
@@ -118,7 +119,8 @@ export async function expiryNote(
   fact: MemoryRecord,
   facts: readonly MemoryRecord[],
 ): Promise<string> {
-  const [edge] = await engram.storage.edges({ userId }, { to: fact.id, type: "supersedes" });
+  const edges = await engram.memories.edges({ userId, id: fact.id });
+  const edge = edges.find((e) => e.to === fact.id && e.type === "supersedes");
   const successor = edge ? facts.find((f) => f.id === edge.from) : undefined;
   return successor
     ? `superseded: ${quote(fact.text)} by ${quote(successor.text)}`

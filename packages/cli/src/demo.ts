@@ -3,10 +3,12 @@
 // (explicit statements as they are said, the rest at promotion); a later message supersedes a fact, a
 // feedback correction is applied, and recall questions are answered with the memory context and its
 // evidence. Everything printed is read back from the store.
+import { createHash } from "node:crypto";
 import { rmSync } from "node:fs";
 import {
   createEngram,
   type Engram,
+  type IdGenerator,
   POLICY_PRESETS,
   type Policy,
   type PolicyOption,
@@ -123,6 +125,12 @@ async function summary(
   console.log(`  pnpm engram context --db ${DB_PATH} --user ${USER} "trip with Ines"`);
 }
 
+/** Ids from a counter, so every run prints the same ids (the README quotes this output). */
+function demoIds(): IdGenerator {
+  let n = 0;
+  return () => `mem_${createHash("sha256").update(`demo-${++n}`).digest("hex").slice(0, 32)}`;
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   console.log("Engram demo: a companion assistant's memory of one user, tiered, offline.");
@@ -135,6 +143,7 @@ async function main(): Promise<void> {
     policy: POLICY,
     background: false,
     clock: () => clock.now,
+    ids: demoIds(),
   });
   try {
     const ingested = await ingest(engram, loadSessions(), policy);

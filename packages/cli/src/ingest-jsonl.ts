@@ -1,4 +1,5 @@
-import { type Engram, messageId, repeatCounts, userCube } from "@engram/core";
+import { type Engram, userCube } from "@engram/core";
+import { messageId, repeatCounts } from "@engram/core/integration";
 import type { JsonlLine } from "./read-jsonl.js";
 
 export interface IngestJsonlResult {
@@ -63,6 +64,6 @@ export async function ingestJsonl(
   onProgress(lines.length, lines.length);
   await engram.flush();
   // Work still queued after processing: embeddings or tier jobs waiting for a retry after a model failure.
-  const pending = (await engram.storage.jobs({ userId }, "queued")).length;
+  const pending = (await engram.jobs({ userId, status: "queued" })).length;
   return { userId, memories: lines.length, added: result.added, pending };
 }

@@ -1,14 +1,13 @@
 import { existsSync } from "node:fs";
 import {
   createEngram,
-  DEFAULT_DB_PATH,
   type Engram,
   type EngramOptions,
   embedderFromModel,
   offlineEmbeddingModel,
-  qdrantStorage,
   type StoragePort,
 } from "@engram/core";
+import { DEFAULT_DB_PATH } from "@engram/core/sqlite";
 import { InputError, UsageError } from "./cli-error.js";
 import { interruptibleEmbedder } from "./interrupt.js";
 
@@ -63,6 +62,8 @@ export function storeTarget(flags: StoreFlags, env: Env): StoreTarget {
 
 /** The Qdrant store of a target, connected now: an unreachable server or a bad key fails before any work. */
 export async function connectQdrant(target: Extract<StoreTarget, { kind: "qdrant" }>): Promise<StoragePort> {
+  // Loaded only for a Qdrant target: SQLite commands start without it.
+  const { qdrantStorage } = await import("@engram/core/qdrant");
   const storage = qdrantStorage({
     url: target.url,
     ...(target.apiKey ? { apiKey: target.apiKey } : {}),

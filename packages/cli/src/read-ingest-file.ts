@@ -27,7 +27,9 @@ export interface RawLine {
 }
 
 function decode(parts: readonly Buffer[], line: number): RawLine {
-  const text = Buffer.concat(parts).toString("utf8");
+  const decoded = Buffer.concat(parts).toString("utf8");
+  // Editors on Windows start UTF-8 files with a byte-order mark; it is no part of the first line's JSON.
+  const text = line === 1 && decoded.startsWith("\uFEFF") ? decoded.slice(1) : decoded;
   return { text: text.endsWith("\r") ? text.slice(0, -1) : text, line };
 }
 

@@ -1,4 +1,4 @@
-import { idString, messageSchema } from "@engram/core";
+import { idString, messageSchema } from "@engram/core/integration";
 import type { z } from "zod";
 import { InputError } from "./cli-error.js";
 

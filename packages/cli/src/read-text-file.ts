@@ -10,7 +10,9 @@ const REASONS: Record<string, string> = {
 /** Reads a UTF-8 file the user named; a failure is an InputError that names the file and why. */
 export async function readTextFile(path: string): Promise<string> {
   try {
-    return await readFile(path, "utf8");
+    const text = await readFile(path, "utf8");
+    // A UTF-8 byte-order mark (Windows editors write one) is no part of the content.
+    return text.startsWith("\uFEFF") ? text.slice(1) : text;
   } catch (error) {
     throw fileError(path, error);
   }

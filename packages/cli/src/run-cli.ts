@@ -1,6 +1,7 @@
-import { describeError, EXIT_OK, EXIT_USAGE } from "./cli-error.js";
+import { EXIT_OK, EXIT_USAGE } from "./cli-error.js";
 import { type CliIo, captureIo, processIo } from "./cli-io.js";
 import { renderOutput } from "./cli-output.js";
+import { splitCommandLine } from "./command-args.js";
 import { COMMANDS, commandHelpText, findCommand, overviewText } from "./commands/index.js";
 import { withInterrupts } from "./interrupt.js";
 
@@ -23,14 +24,20 @@ export async function runCli(
   io: CliIo = processIo(),
   options: RunOptions = {},
 ): Promise<number> {
-  const [name, ...args] = argv;
+  const { name, args } = splitCommandLine(argv);
+  if (name === undefined && args.length > 0 && !wantsHelp(args)) {
+    io.stderr.write("engram: missing command; run engram help for the list\n");
+    return EXIT_USAGE;
+  }
   if (name === undefined || name === "--help" || name === "-h") {
     (name === undefined ? io.stderr : io.stdout).write(`${overviewText(COMMANDS)}\n`);
     return name === undefined ? EXIT_USAGE : EXIT_OK;
   }
   const command = findCommand(name);
   if (!command) {
-    const hint = name.startsWith("-") ? "put the command first, e.g. engram search --user U QUERY" : "";
+    const hint = name.startsWith("-")
+      ? "only --db, --qdrant-url, --json, --no-embed and --readonly may come before the command, e.g. engram --db x.db search --user U QUERY"
+      : "";
     io.stderr.write(
       `engram: unknown command ${JSON.stringify(name)}; ${hint || "run engram help for the list"}\n`,
     );
@@ -49,6 +56,8 @@ export async function runCli(
     io.stdout.write(renderOutput(output));
     return EXIT_OK;
   } catch (error) {
+    // Loaded on failure only: it knows the engine's errors, and help must not load the engine.
+    const { describeError } = await import("./describe-error.js");
     const described = describeError(error);
     io.stderr.write(`engram ${name}: ${described.message.replace(/\s*\n\s*/g, " ")}\n`);
     if (described.unexpected && env.ENGRAM_DEBUG && error instanceof Error && error.stack) {

@@ -79,3 +79,55 @@ describe("module dependencies", () => {
     expect(adapters.filter((e) => !["storage", "model", "errors"].includes(e.to))).toEqual([]);
   });
 });
+
+describe("other packages use core's public entry points only", () => {
+  const ROOT = resolve(SRC, "..", "..", "..");
+  const CORE = resolve(SRC, "..");
+  const STORAGE = join(SRC, "storage");
+  const exported = Object.keys(
+    (JSON.parse(readFileSync(join(CORE, "package.json"), "utf8")) as { exports: Record<string, unknown> })
+      .exports,
+  ).map((key) => key.replace(/^\./, "@engram/core"));
+  const tree = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      if (name === "node_modules" || name === "dist" || name.startsWith(".")) return [];
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) return tree(path);
+      return /\.(ts|tsx|mts|mjs|js)$/.test(name) ? [path] : [];
+    });
+  const files = ["packages", "examples", "bench", "test"]
+    .flatMap((top) => tree(join(ROOT, top)))
+    .filter((file) => !file.startsWith(`${CORE}/`));
+  const imports = files.flatMap((file) =>
+    [...readFileSync(file, "utf8").matchAll(/(?:from|import\(|require\()\s*["']([^"']+)["']/g)].map((m) => ({
+      file: relative(ROOT, file),
+      spec: m[1] as string,
+    })),
+  );
+
+  it("reads the packages, examples, benchmarks and tests", () => {
+    expect(imports.filter((i) => i.spec.startsWith("@engram/core")).length).toBeGreaterThan(100);
+  });
+
+  it("imports no core folder by path: storage, or any other", () => {
+    const wrong = imports.filter(({ file, spec }) => {
+      if (!spec.startsWith(".")) return false;
+      const target = resolve(ROOT, dirname(file), spec);
+      return target === CORE || target.startsWith(`${CORE}/`) || target.startsWith(STORAGE);
+    });
+    expect(wrong).toEqual([]);
+  });
+
+  it("imports @engram/core only through its exports (no @engram/core/src/storage/...)", () => {
+    const wrong = imports.filter(({ spec }) => spec.startsWith("@engram/core") && !exported.includes(spec));
+    expect(wrong).toEqual([]);
+  });
+
+  it("wrappers and the CLI reach storage only through the engine, never engram.storage", () => {
+    const wrappers = files.filter(
+      (f) => /\/packages\/[^/]+\/src\//.test(f) && !/\.test\.ts$|\/test-support\//.test(f),
+    );
+    const wrong = wrappers.filter((f) => /\b(?:engram|this)\.storage\b/.test(readFileSync(f, "utf8")));
+    expect(wrong.map((f) => relative(ROOT, f))).toEqual([]);
+  });
+});

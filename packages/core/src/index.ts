@@ -1,10 +1,99 @@
-export * from "./engine/index.js";
-export * from "./errors/index.js";
-export * from "./generation/index.js";
-export * from "./model/index.js";
-export * from "./models/index.js";
-export * from "./retrieval/index.js";
-export * from "./scheduler/index.js";
+// The public API: the engine, its inputs and results, errors, the model seams and the policies.
+// Storage adapters live under `@engram/core/sqlite` and `@engram/core/qdrant`, building blocks for
+// integrations under `@engram/core/integration`, test helpers under `@engram/core/testing`.
+
+export type {
+  AddInput,
+  FeedbackInput,
+  FusionConfig,
+  ListInput,
+  MemoryRef,
+  SearchInput,
+  UpdateInput,
+  UserInput,
+} from "./engine/index.js";
+export {
+  type AddResult,
+  createEngram,
+  Engram,
+  type EngramOptions,
+  type ExportDump,
+  type ImportResult,
+  type ItemChanges,
+  type ItemListInput,
+  type ItemMetadata,
+  type ItemPut,
+  type ItemsApi,
+  type KvApi,
+  type KvChanges,
+  type KvListInput,
+  type MemoriesApi,
+  type ProfileTrait,
+  type RetrieveInput,
+  type RetrieveResult,
+  type SearchResult,
+  type SegmentsInput,
+  type SegmentView,
+} from "./engine/index.js";
+export {
+  ClosedError,
+  ConflictError,
+  EngramError,
+  type EngramErrorCode,
+  type EngramErrorOptions,
+  ERROR_CODES,
+  ModelError,
+  NotFoundError,
+  ReadOnlyError,
+  ScopeError,
+  StorageBusyError,
+  StorageError,
+  UnsupportedError,
+  ValidationError,
+} from "./errors/index.js";
+export {
+  type AssembledContext,
+  type ContextFact,
+  type ContextPage,
+  type ContextProfileItem,
+  type ContextTurn,
+  DEFAULT_CONTEXT_BUDGET,
+  sanitizeMemoryText,
+  type Tokenizer,
+} from "./generation/index.js";
+export {
+  type Clock,
+  type Cube,
+  cubeKey,
+  type EdgeType,
+  type HistoryEvent,
+  type IdGenerator,
+  MAX_MESSAGE_BYTES,
+  MEMORY_KINDS,
+  type MemoryEdge,
+  type MemoryKind,
+  type MemoryRecord,
+  type MemoryStatus,
+  type MemoryVersion,
+  parseCubeKey,
+  ROLES,
+  type Role,
+  type Scope,
+  type StoredMemory,
+  TIERS,
+  type Tier,
+  userCube,
+} from "./model/index.js";
+export {
+  type Embedder,
+  type EmbedderOptions,
+  type EmbeddingModel,
+  embedderFromModel,
+  type LanguageModel,
+  offlineEmbeddingModel,
+} from "./models/index.js";
+export type { Channel, ChannelScore, RetrievalOptions } from "./retrieval/index.js";
+export type { RunJobsReport } from "./scheduler/index.js";
 export type {
   DistillReport,
   Skill,
@@ -28,5 +117,38 @@ export type {
   TraceStep,
   TracesApi,
 } from "./skills/index.js";
-export * from "./storage/index.js";
-export * from "./updating/index.js";
+export type {
+  ClaimOptions,
+  EdgeQuery,
+  ForgetReport,
+  Hit,
+  Job,
+  JobStatus,
+  KvEntry,
+  KvListOptions,
+  KvPut,
+  MemoryFilter,
+  NewJob,
+  RestoredJobState,
+  ScanOptions,
+  StorageCapabilities,
+  StoragePort,
+  StorageStats,
+  TextQuery,
+  TextStats,
+  VectorQuery,
+  VectorStats,
+  WriteBatch,
+  WriteResult,
+} from "./storage/index.js";
+export {
+  type Extractor,
+  type FeedbackResult,
+  modelExtractor,
+  offlineExtractor,
+  POLICY_PRESETS,
+  type Policy,
+  type PolicyOption,
+  type PolicyPreset,
+  resolvePolicy,
+} from "./updating/index.js";

@@ -1,4 +1,5 @@
-import { type Engram, idString, parseInput } from "@engram/core";
+import type { Engram } from "@engram/core";
+import { idString, parseInput } from "@engram/core/integration";
 import { BaseListChatMessageHistory } from "@langchain/core/chat_history";
 import type { BaseMessage } from "@langchain/core/messages";
 import { z } from "zod";

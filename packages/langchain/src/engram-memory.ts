@@ -1,4 +1,5 @@
-import { type Engram, idString, parseInput, ValidationError, type WriteBehindOptions } from "@engram/core";
+import { type Engram, ValidationError } from "@engram/core";
+import { idString, parseInput, type WriteBehindOptions } from "@engram/core/integration";
 import {
   BaseMemory,
   type InputValues,

@@ -1,4 +1,5 @@
-import { type Engram, idString, MEMORY_KINDS, type MemoryKind, parseInput } from "@engram/core";
+import { type Engram, MEMORY_KINDS, type MemoryKind } from "@engram/core";
+import { idString, parseInput } from "@engram/core/integration";
 import { Document } from "@langchain/core/documents";
 import { BaseRetriever, type BaseRetrieverInput } from "@langchain/core/retrievers";
 import { z } from "zod";

@@ -1,4 +1,5 @@
-import { type AddInput, type Engram, WriteBehind, type WriteBehindOptions } from "@engram/core";
+import type { AddInput, Engram } from "@engram/core";
+import { WriteBehind, type WriteBehindOptions } from "@engram/core/integration";
 
 export interface WriteErrorInfo {
   readonly stage: "recall" | "remember";

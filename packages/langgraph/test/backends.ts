@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createEngram, type Engram, qdrantStorage } from "@engram/core";
+import { createEngram, type Engram } from "@engram/core";
+import { qdrantStorage } from "@engram/core/qdrant";
 import { hashEmbeddingModel } from "@engram/core/testing";
 import { type QdrantDouble, startQdrantDouble } from "../../../test/qdrant-double/index.js";
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
-import { createEngram, DEFAULT_DB_PATH, EngramError } from "@engram/core";
+import { createEngram, EngramError } from "@engram/core";
+import { DEFAULT_DB_PATH } from "@engram/core/sqlite";
 import { runMcpServer } from "./run-mcp-server.js";
 import { serveSettings } from "./serve-settings.js";
 

@@ -8,14 +8,8 @@ import type {
   LanguageModelV4Prompt,
   LanguageModelV4StreamPart,
 } from "@ai-sdk/provider";
-import {
-  createEngram,
-  type Engram,
-  type EngramOptions,
-  StorageError,
-  type StoragePort,
-  sqliteStorage,
-} from "@engram/core";
+import { createEngram, type Engram, type EngramOptions, StorageError, type StoragePort } from "@engram/core";
+import { sqliteStorage } from "@engram/core/sqlite";
 import { hashEmbeddingModel } from "@engram/core/testing";
 import { simulateReadableStream } from "ai";
 import { MockLanguageModelV4 } from "ai/test";

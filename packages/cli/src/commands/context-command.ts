@@ -1,9 +1,9 @@
 import { respond } from "../cli-output.js";
 import { integerFlag, parseCommandArgs, READONLY_OPTION, requireFlag } from "../command-args.js";
 import { requireKnownUser, withEngram } from "../open-engram.js";
-import type { Command, CommandContext } from "./command.js";
+import type { CommandContext } from "./command.js";
 
-async function runContext(args: readonly string[], ctx: CommandContext) {
+export async function runContext(args: readonly string[], ctx: CommandContext) {
   const { values, positionals } = parseCommandArgs(
     args,
     { user: { type: "string" }, budget: { type: "string" }, ...READONLY_OPTION },
@@ -34,11 +34,3 @@ async function runContext(args: readonly string[], ctx: CommandContext) {
     () => `${result.text}\n(${result.context.tokens} of ${budgetTokens} tokens)`,
   );
 }
-
-export const contextCommand: Command = {
-  name: "context",
-  usage: '--user U "QUERY" [--budget N]',
-  summary: "the memory context a model would get for a query, within a token budget (default 1500)",
-  details: ['--json prints {"tokens", "profile", "facts", "pages", "recent", "dropped", "text"}.'],
-  run: runContext,
-};

@@ -1,9 +1,9 @@
 import { respond } from "../cli-output.js";
 import { parseCommandArgs, requireFlag } from "../command-args.js";
 import { withEngram } from "../open-engram.js";
-import type { Command, CommandContext } from "./command.js";
+import type { CommandContext } from "./command.js";
 
-async function runEdit(args: readonly string[], ctx: CommandContext) {
+export async function runEdit(args: readonly string[], ctx: CommandContext) {
   const { values, positionals } = parseCommandArgs(
     args,
     { user: { type: "string" }, text: { type: "string" } },
@@ -17,11 +17,3 @@ async function runEdit(args: readonly string[], ctx: CommandContext) {
   );
   return respond(values.json, { memory }, () => `updated ${memory.id} to version ${memory.version}`);
 }
-
-export const editCommand: Command = {
-  name: "edit",
-  usage: 'ID --user U --text "T"',
-  summary: "replace a memory's text; the old text stays in its history",
-  details: ['--json prints {"memory": the updated memory record}.'],
-  run: runEdit,
-};

@@ -3,13 +3,12 @@ import { InputError, UsageError } from "../cli-error.js";
 import { respond } from "../cli-output.js";
 import { parseCommandArgs, requireFlag } from "../command-args.js";
 import { formatEvalReport } from "../eval-report.js";
-import { evalLocomo } from "../locomo/eval-locomo.js";
 import { connectQdrant, embedderChoice, storeTarget } from "../open-engram.js";
 import { type ProgressBar, progressBar } from "../progress-bar.js";
-import type { Command, CommandContext } from "./command.js";
+import type { CommandContext } from "./command.js";
 
 // The eval ingests whole conversations; by default it gets its own file rather than filling the main store.
-const DEFAULT_EVAL_DB = ".engram/eval-locomo.db";
+import { DEFAULT_EVAL_DB } from "./eval-store.js";
 
 /** `--k 5,10,20` as a list of cut-offs. */
 export function parseKs(value: string | undefined): number[] {
@@ -41,7 +40,7 @@ function phaseProgress(ctx: CommandContext): {
   };
 }
 
-async function runEval(args: readonly string[], ctx: CommandContext) {
+export async function runEval(args: readonly string[], ctx: CommandContext) {
   const { values, positionals } = parseCommandArgs(
     args,
     { data: { type: "string" }, k: { type: "string" } },
@@ -59,6 +58,7 @@ async function runEval(args: readonly string[], ctx: CommandContext) {
   const progress = phaseProgress(ctx);
   let doc: Record<string, unknown>;
   try {
+    const { evalLocomo } = await import("../locomo/eval-locomo.js");
     doc = await evalLocomo({
       dataPath,
       dbPath: values.db ?? DEFAULT_EVAL_DB,
@@ -72,15 +72,3 @@ async function runEval(args: readonly string[], ctx: CommandContext) {
   }
   return respond(values.json, doc, () => formatEvalReport(doc));
 }
-
-export const evalCommand: Command = {
-  name: "eval",
-  usage: "locomo --data FILE [--k 5,10,20]",
-  summary: "evidence recall@k on a LoCoMo file (each conversation ingested as its own user)",
-  details: [
-    `--db defaults to ${DEFAULT_EVAL_DB} here, apart from the main store; its locomo/* users are replaced.`,
-    '--json prints {"questions", "recall": {"5", "10", "20"}, "by_category": {"1": {"n", "recall"}, ...},',
-    '"context_tokens_avg", "full_context_tokens_avg", "ingest_ms", "query_ms_p50", "query_ms_p95", "config"}.',
-  ],
-  run: runEval,
-};

@@ -4,7 +4,7 @@ import { InputError } from "../cli-error.js";
 import { renderOutput, respond } from "../cli-output.js";
 import { parseCommandArgs, READONLY_OPTION, requireFlag } from "../command-args.js";
 import { requireKnownUser, withEngram } from "../open-engram.js";
-import type { Command, CommandContext } from "./command.js";
+import type { CommandContext } from "./command.js";
 
 async function writeDump(path: string, dump: unknown): Promise<void> {
   try {
@@ -15,7 +15,7 @@ async function writeDump(path: string, dump: unknown): Promise<void> {
   }
 }
 
-async function runExport(args: readonly string[], ctx: CommandContext) {
+export async function runExport(args: readonly string[], ctx: CommandContext) {
   const { values } = parseCommandArgs(
     args,
     { user: { type: "string" }, out: { type: "string" }, ...READONLY_OPTION },
@@ -36,14 +36,3 @@ async function runExport(args: readonly string[], ctx: CommandContext) {
     () => `exported ${summary.memories} memories of user ${userId} to ${values.out}`,
   );
 }
-
-export const exportCommand: Command = {
-  name: "export",
-  usage: "--user U [--out FILE]",
-  summary: "everything stored for a user as one JSON document (stdout, or FILE)",
-  details: [
-    "The document is what `engram import` reads; vectors are kept when both sides use the same embedder.",
-    'With --out, --json prints {"userId", "out", "memories", "history"}.',
-  ],
-  run: runExport,
-};

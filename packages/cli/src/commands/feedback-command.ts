@@ -1,9 +1,9 @@
 import { formatFields, respond } from "../cli-output.js";
 import { parseCommandArgs, requireFlag } from "../command-args.js";
 import { withEngram } from "../open-engram.js";
-import type { Command, CommandContext } from "./command.js";
+import type { CommandContext } from "./command.js";
 
-async function runFeedback(args: readonly string[], ctx: CommandContext) {
+export async function runFeedback(args: readonly string[], ctx: CommandContext) {
   const { values, positionals } = parseCommandArgs(args, { user: { type: "string" } }, { names: ["TEXT"] });
   const userId = requireFlag(values.user, "user", "U (whose memory to correct)");
   const text = positionals[0] as string;
@@ -20,13 +20,3 @@ async function runFeedback(args: readonly string[], ctx: CommandContext) {
     ]),
   );
 }
-
-export const feedbackCommand: Command = {
-  name: "feedback",
-  usage: '--user U "TEXT"',
-  summary: 'correct memory in plain words ("Actually I moved to Berlin"); old facts stay in history',
-  details: [
-    '--json prints {"userId", "feedbackId", "created": [ids], "superseded": [ids], "edited": [ids], "affected": [ids]}.',
-  ],
-  run: runFeedback,
-};

@@ -2,7 +2,7 @@ import type { ForgetReport } from "@engram/core";
 import { respond } from "../cli-output.js";
 import { parseCommandArgs, requireFlag } from "../command-args.js";
 import { withEngram } from "../open-engram.js";
-import type { Command, CommandContext } from "./command.js";
+import type { CommandContext } from "./command.js";
 
 function renderForget(userId: string, r: ForgetReport): string {
   return (
@@ -11,7 +11,7 @@ function renderForget(userId: string, r: ForgetReport): string {
   );
 }
 
-async function runForget(args: readonly string[], ctx: CommandContext) {
+export async function runForget(args: readonly string[], ctx: CommandContext) {
   const { values } = parseCommandArgs(args, { user: { type: "string" } }, { names: [] });
   const userId = requireFlag(values.user, "user", "U (whose memory to erase)");
   const removed = await withEngram(values, ctx.env, { mustExist: true }, (engram) =>
@@ -19,14 +19,3 @@ async function runForget(args: readonly string[], ctx: CommandContext) {
   );
   return respond(values.json, { userId, removed }, () => renderForget(userId, removed));
 }
-
-export const forgetCommand: Command = {
-  name: "forget",
-  usage: "--user U",
-  summary: "erase everything stored for a user, including the deleted bytes on disk",
-  details: [
-    "Forgetting a user with nothing stored is not an error; the counts are then 0.",
-    '--json prints {"userId", "removed": {"memories", "history", "edges", "kv", "jobs"}}.',
-  ],
-  run: runForget,
-};

@@ -4,7 +4,7 @@ import { parseCommandArgs } from "../command-args.js";
 import type { Command, CommandContext } from "./command.js";
 
 const COMMON_FLAGS = [
-  "Every command accepts:",
+  "Every command accepts (before or after the command name; -h and --help after it):",
   "  --db PATH     the store (default .engram/engram.db, or $ENGRAM_DB)",
   "  --qdrant-url URL  a Qdrant server as the store instead (or $QDRANT_URL; key in $QDRANT_API_KEY)",
   "  --json        print exactly one JSON document on stdout",
@@ -22,7 +22,9 @@ export function overviewText(commands: readonly Command[]): string {
     "",
     "Usage: engram <command> [flags]",
     "",
-    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.usage}\n  ${" ".repeat(width)}  ${c.summary}`),
+    ...commands.map((c) =>
+      `  ${c.name.padEnd(width)}  ${c.usage}`.trimEnd().concat(`\n  ${" ".repeat(width)}  ${c.summary}`),
+    ),
     "",
     ...COMMON_FLAGS,
     "",
@@ -33,7 +35,7 @@ export function overviewText(commands: readonly Command[]): string {
 /** `engram help <command>` and `engram <command> --help`. */
 export function commandHelpText(command: Command): string {
   return [
-    `Usage: engram ${command.name} ${command.usage}`,
+    `Usage: engram ${command.name} ${command.usage}`.trimEnd(),
     "",
     command.summary,
     ...(command.details?.length ? ["", ...command.details] : []),

@@ -2,9 +2,9 @@ import { respond } from "../cli-output.js";
 import { parseCommandArgs } from "../command-args.js";
 import { withEngram } from "../open-engram.js";
 import { parseJsonFile, readTextFile } from "../read-text-file.js";
-import type { Command, CommandContext } from "./command.js";
+import type { CommandContext } from "./command.js";
 
-async function runImport(args: readonly string[], ctx: CommandContext) {
+export async function runImport(args: readonly string[], ctx: CommandContext) {
   const { values, positionals } = parseCommandArgs(args, {}, { names: ["FILE"] });
   const path = positionals[0] as string;
   const dump = parseJsonFile(await readTextFile(path), path);
@@ -19,15 +19,3 @@ async function runImport(args: readonly string[], ctx: CommandContext) {
       (result.reembedded > 0 ? ` (${result.reembedded} re-embedded)` : ""),
   );
 }
-
-export const importCommand: Command = {
-  name: "import",
-  usage: "FILE",
-  summary: "restore a user from a file written by `engram export`",
-  details: [
-    "The dump is validated before anything is written, and written in one transaction.",
-    "Memories with the same ids are replaced. Vectors made by another embedder are recomputed.",
-    '--json prints {"userId", "memories", "reembedded"}.',
-  ],
-  run: runImport,
-};

@@ -1,22 +1,25 @@
 import type { Command } from "./command.js";
-import { contextCommand } from "./context-command.js";
-import { deleteCommand } from "./delete-command.js";
-import { editCommand } from "./edit-command.js";
-import { evalCommand } from "./eval-command.js";
-import { exportCommand } from "./export-command.js";
-import { feedbackCommand } from "./feedback-command.js";
-import { forgetCommand } from "./forget-command.js";
+import {
+  contextCommand,
+  deleteCommand,
+  editCommand,
+  evalCommand,
+  exportCommand,
+  feedbackCommand,
+  forgetCommand,
+  importCommand,
+  ingestCommand,
+  listCommand,
+  profileCommand,
+  searchCommand,
+  serveCommand,
+  showCommand,
+  skillsCommand,
+  statsCommand,
+  uiCommand,
+  usersCommand,
+} from "./command-table.js";
 import { createHelpCommand } from "./help-command.js";
-import { importCommand } from "./import-command.js";
-import { ingestCommand } from "./ingest-command.js";
-import { listCommand } from "./list-command.js";
-import { profileCommand } from "./profile-command.js";
-import { searchCommand } from "./search-command.js";
-import { serveCommand } from "./serve-command.js";
-import { showCommand } from "./show-command.js";
-import { skillsCommand } from "./skills-command.js";
-import { statsCommand } from "./stats-command.js";
-import { uiCommand } from "./ui-command.js";
 
 export type { Command, CommandContext } from "./command.js";
 export { commandHelpText, overviewText } from "./help-command.js";
@@ -28,6 +31,7 @@ export const COMMANDS: readonly Command[] = [
   contextCommand,
   profileCommand,
   feedbackCommand,
+  usersCommand,
   listCommand,
   showCommand,
   editCommand,

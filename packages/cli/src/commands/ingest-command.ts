@@ -8,7 +8,7 @@ import { ingestLocomo, type LocomoConversation } from "../locomo/load-locomo.js"
 import { withEngram } from "../open-engram.js";
 import { progressBar } from "../progress-bar.js";
 import { readIngestFile } from "../read-ingest-file.js";
-import type { Command, CommandContext } from "./command.js";
+import type { CommandContext } from "./command.js";
 
 interface IngestReport {
   readonly format: "jsonl" | "locomo";
@@ -46,7 +46,7 @@ async function ingestConversations(
   return { format: "locomo", memories: before, added, users };
 }
 
-async function runIngest(args: readonly string[], ctx: CommandContext) {
+export async function runIngest(args: readonly string[], ctx: CommandContext) {
   const { values, positionals } = parseCommandArgs(args, { user: { type: "string" } }, { names: ["FILE"] });
   const path = positionals[0] as string;
   const parsed = await readIngestFile(path);
@@ -85,22 +85,3 @@ function renderIngest(report: IngestReport, path: string): string {
     report.users.map((u) => [u.userId, String(u.memories), String(u.added)]),
   )}`;
 }
-
-export const ingestCommand: Command = {
-  name: "ingest",
-  usage: "--user U FILE",
-  summary: "store dialogue turns from a JSONL file or a LoCoMo JSON file",
-  details: [
-    'JSONL: one {"role": "user"|"assistant", "content": "...", "at"?: ISO time, "name"?, "session"?, "id"?} per line.',
-    "The whole file is validated first and stored in one transaction: a bad line or a failure stores nothing.",
-    "Each line's identity is its id, else a hash of user, session, role, time and text (docs/message-identity.md):",
-    "running the same file again stores nothing twice.",
-    "LoCoMo (an array of {sample_id, conversation}): without --user each conversation becomes the user named",
-    "by its sample_id; with --user U a single conversation goes to U and several to U/<sample_id>.",
-    '--json prints {"format", "memories", "added", "users": [{"userId", "memories", "added", "pending"?}]}.',
-    "A message holds at most 1 MiB of UTF-8 text; a longer one is refused before anything is stored.",
-    "SIGINT/SIGTERM stop it within about a second: exit 130/143, the interrupted batch not stored (JSONL: nothing).",
-  ],
-  interruptible: true,
-  run: runIngest,
-};

@@ -1,15 +1,9 @@
-import {
-  MEMORY_KINDS,
-  type MemoryRecord,
-  resolvePolicy,
-  segmentHeat,
-  segmentState,
-  TIERS,
-} from "@engram/core";
+import { MEMORY_KINDS, type MemoryRecord, resolvePolicy, TIERS } from "@engram/core";
+import { segmentHeat, segmentState } from "@engram/core/integration";
 import { formatTable, respond, shortTime, truncate } from "../cli-output.js";
 import { choiceFlag, integerFlag, parseCommandArgs, READONLY_OPTION, requireFlag } from "../command-args.js";
 import { requireKnownUser, withEngram } from "../open-engram.js";
-import type { Command, CommandContext } from "./command.js";
+import type { CommandContext } from "./command.js";
 
 /** A memory as one table row: the speaker's name goes before the text when there is one. */
 export function memoryLine(m: MemoryRecord, width = 90): string {
@@ -46,7 +40,7 @@ function renderList(memories: readonly MemoryRecord[], userId: string): string {
   );
 }
 
-async function runList(args: readonly string[], ctx: CommandContext) {
+export async function runList(args: readonly string[], ctx: CommandContext) {
   const { values } = parseCommandArgs(
     args,
     {
@@ -73,14 +67,3 @@ async function runList(args: readonly string[], ctx: CommandContext) {
   });
   return respond(values.json, { userId, memories }, () => renderList(memories, userId));
 }
-
-export const listCommand: Command = {
-  name: "list",
-  usage: "--user U [--kind K] [--tier short|mid|long] [--limit N]",
-  summary: "a user's memories, newest first",
-  details: [
-    `--kind: one of ${MEMORY_KINDS.join(", ")}. --limit N: at most N memories (default 100).`,
-    '--json prints {"userId", "memories": [memory record, ...]}.',
-  ],
-  run: runList,
-};

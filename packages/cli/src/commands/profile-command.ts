@@ -2,7 +2,7 @@ import type { ProfileTrait } from "@engram/core";
 import { formatTable, respond, shortTime } from "../cli-output.js";
 import { parseCommandArgs, READONLY_OPTION, requireFlag } from "../command-args.js";
 import { requireKnownUser, withEngram } from "../open-engram.js";
-import type { Command, CommandContext } from "./command.js";
+import type { CommandContext } from "./command.js";
 
 function renderProfile(userId: string, traits: readonly ProfileTrait[]): string {
   if (traits.length === 0) return `no profile yet for ${userId} (facts appear as segments are promoted)`;
@@ -12,7 +12,7 @@ function renderProfile(userId: string, traits: readonly ProfileTrait[]): string 
   );
 }
 
-async function runProfile(args: readonly string[], ctx: CommandContext) {
+export async function runProfile(args: readonly string[], ctx: CommandContext) {
   const { values } = parseCommandArgs(
     args,
     { user: { type: "string" }, at: { type: "string" }, ...READONLY_OPTION },
@@ -25,13 +25,3 @@ async function runProfile(args: readonly string[], ctx: CommandContext) {
   });
   return respond(values.json, { userId, profile: traits }, () => renderProfile(userId, traits));
 }
-
-export const profileCommand: Command = {
-  name: "profile",
-  usage: "--user U [--at ISO-TIME]",
-  summary: "the user's structured profile (current facts about them), or as it was at a time",
-  details: [
-    '--json prints {"userId", "profile": [{"key", "value", "confidence", "factId", "evidence", "since"}]}.',
-  ],
-  run: runProfile,
-};

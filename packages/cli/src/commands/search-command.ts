@@ -2,7 +2,7 @@ import type { SearchResult } from "@engram/core";
 import { formatTable, respond, shortTime, truncate } from "../cli-output.js";
 import { integerFlag, parseCommandArgs, READONLY_OPTION, requireFlag } from "../command-args.js";
 import { requireKnownUser, withEngram } from "../open-engram.js";
-import type { Command, CommandContext } from "./command.js";
+import type { CommandContext } from "./command.js";
 
 /** The JSON shape of one result: the search result without the full record. */
 function resultJson(r: SearchResult) {
@@ -40,7 +40,7 @@ function renderResults(results: readonly SearchResult[], query: string): string 
   );
 }
 
-async function runSearch(args: readonly string[], ctx: CommandContext) {
+export async function runSearch(args: readonly string[], ctx: CommandContext) {
   const { values, positionals } = parseCommandArgs(
     args,
     { user: { type: "string" }, k: { type: "string" }, ...READONLY_OPTION },
@@ -55,15 +55,3 @@ async function runSearch(args: readonly string[], ctx: CommandContext) {
   });
   return respond(values.json, { results: results.map(resultJson) }, () => renderResults(results, query));
 }
-
-export const searchCommand: Command = {
-  name: "search",
-  usage: '--user U "QUERY" [--k N]',
-  summary: "hybrid full-text + vector search over a user's memories, best first",
-  details: [
-    "--k N: how many results (default 10, at most 1000).",
-    '--json prints {"results": [{"id", "text", "score", "tier", "kind", "at", "channels"}]}, best first;',
-    '"at" is the event time (ISO) or null; "channels" gives each channel\'s rank and raw score.',
-  ],
-  run: runSearch,
-};

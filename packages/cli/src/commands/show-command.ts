@@ -2,7 +2,7 @@ import type { MemoryEdge, MemoryRecord, MemoryVersion } from "@engram/core";
 import { formatFields, formatTable, respond, truncate } from "../cli-output.js";
 import { parseCommandArgs, READONLY_OPTION, requireFlag } from "../command-args.js";
 import { requireKnownUser, withEngram } from "../open-engram.js";
-import type { Command, CommandContext } from "./command.js";
+import type { CommandContext } from "./command.js";
 
 function renderMemory(
   m: MemoryRecord,
@@ -28,7 +28,7 @@ function renderMemory(
   return `${formatFields(fields)}\n\nhistory\n${formatTable(["version", "event", "at", "text"], rows)}${graph}`;
 }
 
-async function runShow(args: readonly string[], ctx: CommandContext) {
+export async function runShow(args: readonly string[], ctx: CommandContext) {
   const { values, positionals } = parseCommandArgs(
     args,
     { user: { type: "string" }, ...READONLY_OPTION },
@@ -42,27 +42,12 @@ async function runShow(args: readonly string[], ctx: CommandContext) {
     { mustExist: true },
     async (engram) => {
       await requireKnownUser(engram, userId);
-      const scope = { userId };
       return {
         memory: await engram.memories.get({ userId, id }),
         history: await engram.memories.history({ userId, id }),
-        edges: [
-          ...(await engram.storage.edges(scope, { from: id })),
-          ...(await engram.storage.edges(scope, { to: id })),
-        ],
+        edges: await engram.memories.edges({ userId, id }),
       };
     },
   );
   return respond(values.json, { memory, history, edges }, () => renderMemory(memory, history, edges));
 }
-
-export const showCommand: Command = {
-  name: "show",
-  usage: "ID --user U",
-  summary: "one memory with its version history and graph edges",
-  details: [
-    '--json prints {"memory": memory record, "history": [{"version", "event", "text", "at", ...}],',
-    '"edges": [{"from", "to", "type", "createdAt"}]} (part_of segment, derived_from evidence, supersedes ...).',
-  ],
-  run: runShow,
-};

@@ -3,7 +3,7 @@ import { UsageError } from "../cli-error.js";
 import { formatFields, formatTable, respond, shortTime, truncate } from "../cli-output.js";
 import { integerFlag, parseCommandArgs } from "../command-args.js";
 import { withEngram } from "../open-engram.js";
-import type { Command, CommandContext } from "./command.js";
+import type { CommandContext } from "./command.js";
 
 const ACTIONS = ["list", "show", "history", "feedback", "delete", "traces"] as const;
 type Action = (typeof ACTIONS)[number];
@@ -123,7 +123,7 @@ async function act(
   }
 }
 
-async function runSkills(args: readonly string[], ctx: CommandContext) {
+export async function runSkills(args: readonly string[], ctx: CommandContext) {
   const { values, positionals } = parseCommandArgs(
     args,
     { user: { type: "string" }, agent: { type: "string" }, limit: { type: "string" } },
@@ -147,16 +147,3 @@ async function runSkills(args: readonly string[], ctx: CommandContext) {
     return `deleted skill ${result.deleted}`;
   });
 }
-
-export const skillsCommand: Command = {
-  name: "skills",
-  usage:
-    '[list | show ID | history ID | feedback ID "TEXT" | delete ID | traces] (--user U | --agent A) [--limit N]',
-  summary: "procedures learned from the agent's traces: list, read, correct (a new version), delete",
-  details: [
-    "--agent A reads the skills shared with every user of agent A instead of one user's own.",
-    '--json prints {"userId" or "agentId", and "skills": [...], "skill": {...}, "history": [...], "traces": [...] or "deleted": ID}.',
-    "A skill: {id, name, trigger, steps: [{tool, args, note}], pitfalls, evidence, successes, failures, confidence, version, source, visibility}.",
-  ],
-  run: runSkills,
-};

@@ -3,7 +3,7 @@ import { createEngram, type StorageStats } from "@engram/core";
 import { formatFields, respond } from "../cli-output.js";
 import { parseCommandArgs, READONLY_OPTION } from "../command-args.js";
 import { storeTarget, withEngram } from "../open-engram.js";
-import type { Command, CommandContext } from "./command.js";
+import type { CommandContext } from "./command.js";
 
 function counts(record: Readonly<Record<string, number | undefined>>): string {
   const parts = Object.entries(record).map(([k, n]) => `${k} ${n ?? 0}`);
@@ -37,7 +37,7 @@ async function emptyStats(): Promise<StorageStats> {
   }
 }
 
-async function runStats(args: readonly string[], ctx: CommandContext) {
+export async function runStats(args: readonly string[], ctx: CommandContext) {
   const { values } = parseCommandArgs(args, { user: { type: "string" }, ...READONLY_OPTION }, { names: [] });
   const userId = values.user;
   const target = storeTarget(values, ctx.env);
@@ -51,14 +51,3 @@ async function runStats(args: readonly string[], ctx: CommandContext) {
   const json = userId === undefined ? stats : { ...stats, userId };
   return respond(values.json, json, () => renderStats(stats, path, userId));
 }
-
-export const statsCommand: Command = {
-  name: "stats",
-  usage: "[--user U]",
-  summary: "counts for the whole store, or for one user (0 for a user with nothing stored)",
-  details: [
-    '--json prints {"memories", "byKind", "byTier", "vectors", "history", "edges", "kv", "jobs", "users"}',
-    '(plus "userId" with --user); "memories" counts every memory record in all tiers.',
-  ],
-  run: runStats,
-};

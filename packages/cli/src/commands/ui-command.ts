@@ -3,8 +3,8 @@ import { respond } from "../cli-output.js";
 import { integerFlag, parseCommandArgs, READONLY_OPTION } from "../command-args.js";
 import { withEngram } from "../open-engram.js";
 import { HttpError } from "../ui/http-error.js";
-import { startUiServer } from "../ui/ui-server.js";
-import type { Command, CommandContext } from "./command.js";
+import type { startUiServer } from "../ui/ui-server.js";
+import type { CommandContext } from "./command.js";
 
 const UI_OPTIONS = {
   host: { type: "string" },
@@ -28,12 +28,13 @@ function stopped(signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-async function runUi(args: readonly string[], ctx: CommandContext) {
+export async function runUi(args: readonly string[], ctx: CommandContext) {
   const { values } = parseCommandArgs(args, UI_OPTIONS, { names: [] });
   const port = integerFlag(values.port, "port", { min: 0, max: 65_535 });
   const served = await withEngram(values, ctx.env, { mustExist: true }, async (engram) => {
     let server: Awaited<ReturnType<typeof startUiServer>>;
     try {
+      const { startUiServer } = await import("../ui/ui-server.js");
       server = await startUiServer({ engram, host: values.host, port, allowRemote: values["allow-remote"] });
     } catch (error) {
       // A refused address is a usage error (exit 2), as for every other bad flag.
@@ -48,19 +49,3 @@ async function runUi(args: readonly string[], ctx: CommandContext) {
   });
   return respond(values.json, { server: "ui", origin: served, stopped: true }, () => "");
 }
-
-export const uiCommand: Command = {
-  name: "ui",
-  usage: "[--host H] [--port P] [--allow-remote] [--readonly]",
-  summary: "serve the inspector: a local web page to see, search, correct and forget memories",
-  details: [
-    "Prints a URL with a random session token; every API request needs it, and changes must come from",
-    "the page itself (same Origin). Host and Origin headers naming another site get 403.",
-    "  --host H        address to bind (default 127.0.0.1; another one needs --allow-remote)",
-    "  --port P        port (default 0: a free one)",
-    "  --allow-remote  serve on a non-loopback --host: anyone who reaches it and has the URL sees all",
-    "  --readonly      open the SQLite store read-only: browse and search, no edits",
-    "Stop with Ctrl-C (SIGINT) or SIGTERM.",
-  ],
-  run: runUi,
-};

@@ -2,7 +2,6 @@ import { readFile } from "node:fs/promises";
 import {
   createEngram,
   DEFAULT_CONTEXT_BUDGET,
-  defaultTokenizer,
   type Engram,
   type FusionConfig,
   type LanguageModel,
@@ -10,6 +9,7 @@ import {
   sanitizeMemoryText,
   ValidationError,
 } from "@engram/core";
+import { defaultTokenizer } from "@engram/core/integration";
 import {
   contextEvidenceRecall,
   goldTurnIds,

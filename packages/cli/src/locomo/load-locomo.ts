@@ -1,4 +1,5 @@
-import { type Engram, ValidationError, withinTextLimit } from "@engram/core";
+import { type Engram, ValidationError } from "@engram/core";
+import { withinTextLimit } from "@engram/core/integration";
 import { z } from "zod";
 
 /** One dialogue turn of a LoCoMo conversation. */

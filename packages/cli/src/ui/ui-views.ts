@@ -1,4 +1,5 @@
-import { type Engram, EngramError, groupPages, type MemoryRecord } from "@engram/core";
+import { type Engram, EngramError, type MemoryRecord } from "@engram/core";
+import { groupPages } from "@engram/core/integration";
 import { HttpError } from "./http-error.js";
 
 // The shapes the page draws, built from engine reads only. Lists are capped so a user with many

@@ -45,6 +45,8 @@ import type { Extractor } from "../updating/tier-context.js";
 import { type AddResult, addMessages } from "./add-messages.js";
 import { embedJobHandler } from "./embed-job.js";
 import { type ExportDump, exportUser, type ImportResult, importDump } from "./export-import.js";
+import { type ItemsApi, itemsApi } from "./items-api.js";
+import { type KvApi, kvApi } from "./kv-api.js";
 import { type MemoriesApi, memoriesApi } from "./memories-api.js";
 import { type ProfileTrait, readProfile } from "./profile.js";
 import { type RetrieveInput, type RetrieveResult, retrieveContext } from "./retrieve-context.js";
@@ -132,6 +134,10 @@ export class Engram {
   readonly traces: TracesApi;
   /** Procedures distilled from recurring traces: list, read, edit, correct, share. */
   readonly skills: SkillsApi;
+  /** The user's key-value space (checkpoints, integration registries), scoped on every call. */
+  readonly kv: KvApi;
+  /** Keyed JSON items in the user's cubes (the LangGraph store), with history and embeddings. */
+  readonly items: ItemsApi;
   private closed = false;
   private readonly worker: Worker;
   private readonly background: boolean;
@@ -146,6 +152,8 @@ export class Engram {
       if (this.background) this.worker.kick();
     });
     this.skills = skillsApi(ctx);
+    this.kv = kvApi(ctx.storage, () => this.open());
+    this.items = itemsApi(ctx, () => this.open());
     // A read-only store runs no jobs and records no visits: both write.
     this.background = background && !ctx.storage.readOnly;
     this.worker = new Worker(() => this.runJobs(), this.background ? 2000 : 0);
@@ -157,6 +165,7 @@ export class Engram {
     });
   }
 
+  /** The backend itself, for inspection and tests; writes through it bypass the engine's bookkeeping. */
   get storage(): StoragePort {
     return this.ctx.storage;
   }

@@ -14,6 +14,7 @@ import {
   TIERS,
   withinTextLimit,
 } from "../model/index.js";
+import type { NewJob } from "../storage/index.js";
 import { embedJob, embedRecords } from "../updating/embed-records.js";
 import type { EngineContext } from "../updating/engine-context.js";
 
@@ -81,6 +82,23 @@ export const exportDumpSchema = z.object({
       updatedAt: iso,
     }),
   ),
+  /** Work not done yet (queued, or failed with its error), so a store moved mid-way finishes it. */
+  jobs: z
+    .array(
+      z.object({
+        id: idString,
+        type: z.string().min(1),
+        payload: z.record(z.string(), z.unknown()),
+        dedupeKey: z.string().nullable(),
+        status: z.enum(["queued", "failed"]),
+        attempts: z.number().int().min(0),
+        lastError: z.string().nullable(),
+        runAt: iso,
+        createdAt: iso,
+        updatedAt: iso,
+      }),
+    )
+    .default([]),
 });
 export type ExportDump = z.infer<typeof exportDumpSchema>;
 
@@ -133,7 +151,32 @@ export async function exportUser(ctx: EngineContext, userId: string): Promise<Ex
     history,
     edges: await ctx.storage.edges(scope, {}),
     kv: (await ctx.storage.kvList(scope)).map((e) => ({ ...e, namespace: [...e.namespace] })),
+    jobs: await pendingJobs(ctx, userId),
   };
+}
+
+/** Jobs not done, as an export carries them; a running one goes as queued (its worker stays behind). */
+async function pendingJobs(ctx: EngineContext, userId: string): Promise<ExportDump["jobs"]> {
+  const jobs = await ctx.storage.jobs({ userId });
+  return jobs
+    .filter((j) => j.status !== "done")
+    .map((j) => ({
+      id: j.id,
+      type: j.type,
+      payload: j.payload,
+      dedupeKey: j.dedupeKey ?? null,
+      status: j.status === "failed" ? ("failed" as const) : ("queued" as const),
+      attempts: j.attempts,
+      lastError: j.lastError,
+      runAt: j.runAt,
+      createdAt: j.createdAt,
+      updatedAt: j.updatedAt,
+    }));
+}
+
+function restoredJob(j: ExportDump["jobs"][number]): NewJob {
+  const { id, type, payload, dedupeKey, runAt, ...state } = j;
+  return { id, type, payload, runAt, ...(dedupeKey !== null ? { dedupeKey } : {}), restore: state };
 }
 
 export interface ImportResult {
@@ -170,19 +213,20 @@ export async function importDump(ctx: EngineContext, raw: unknown): Promise<Impo
     upsert: [...keep, ...stored],
     history: dump.history,
     edges: dump.edges,
-    kvPut: dump.kv.map(({ namespace, key, value }) => ({ namespace, key, value })),
+    kvPut: dump.kv,
     // Embedding failed: the memories are stored (full-text searchable) and the embedding is queued.
-    ...(error
-      ? {
-          jobs: [
+    jobs: [
+      ...dump.jobs.map(restoredJob),
+      ...(error
+        ? [
             embedJob(
               ctx,
               redo.map((r) => r.id),
               now,
             ),
-          ],
-        }
-      : {}),
+          ]
+        : []),
+    ],
   });
   const reembedded = ctx.embedder && !error ? redo.length : 0;
   return { userId: dump.userId, memories: dump.memories.length, reembedded };

@@ -7,6 +7,8 @@ export {
   exportDumpSchema,
   type ImportResult,
 } from "./export-import.js";
+export type { ItemChanges, ItemListInput, ItemMetadata, ItemPut, ItemsApi } from "./items-api.js";
+export type { KvApi, KvChanges, KvListInput } from "./kv-api.js";
 export type { MemoriesApi, SegmentsInput, SegmentView } from "./memories-api.js";
 export type { ProfileTrait } from "./profile.js";
 export { type RetrieveInput, type RetrieveResult, retrieveInputSchema } from "./retrieve-context.js";

@@ -1,4 +1,8 @@
-import { countTokens } from "gpt-tokenizer";
+import { createRequire } from "node:module";
+
+// Loaded on first count: its BPE tables take half a second to load, and most commands count nothing.
+const require = createRequire(import.meta.url);
+let countTokens: typeof import("gpt-tokenizer").countTokens | null = null;
 
 /** Counts tokens for budgets. The default is OpenAI's o200k_base BPE (gpt-tokenizer), a real tokenizer. */
 export interface Tokenizer {
@@ -26,6 +30,7 @@ function cachedCount(text: string): number {
     counts.set(text, known);
     return known;
   }
+  countTokens ??= (require("gpt-tokenizer") as typeof import("gpt-tokenizer")).countTokens;
   const n = countTokens(text, { disallowedSpecial: new Set() });
   if (counts.size >= CACHED_COUNTS) counts.delete(counts.keys().next().value as string);
   counts.set(text, n);

@@ -7,10 +7,8 @@ export interface WindowOptions {
 }
 
 /**
- * Defaults measured with the offline embedder (USE-lite) on 2 shared cores: its tokenizer is quadratic in
- * a text's length (16k characters 1.3 s, 32k characters 49 s), while a call costs about the same from 1k to
- * 8k characters (0.2-0.4 s). A 100 KB text as 8 windows of 4,000 characters took 1.3-2.3 s, as 4 of 8,000
- * (the same span) 0.9-1.6 s. 8,000 characters are about 2,000 tokens, within API models' input limits.
+ * The offline embedder's tokenizer is quadratic in a text's length, so long texts go as a few windows
+ * (measurements in docs/benchmarks.md, "Long texts"); 8,000 characters fit API models' input limits too.
  */
 export const DEFAULT_WINDOW_OPTIONS: WindowOptions = { windowChars: 8000, maxWindows: 4 };
 

@@ -1,4 +1,5 @@
-import * as chrono from "chrono-node";
+import type * as Chrono from "chrono-node";
+import { chrono } from "./load-chrono.js";
 
 /**
  * A time expression in a turn, resolved against the moment the turn was said: "last Saturday" said on
@@ -20,7 +21,7 @@ const NOT_A_DATE =
   /^((right )?now|today|tonight|this (morning|afternoon|evening)|in the day)$|^(sun|sat|mon|tue|wed|thu|fri)\b/i;
 
 /** The moment a parsed component names, at the precision it is certain of; null for a time of day alone. */
-export function preciseDate(component: chrono.ParsedComponents): string | null {
+export function preciseDate(component: Chrono.ParsedComponents): string | null {
   const iso = [
     String(component.get("year")).padStart(4, "0"),
     String(component.get("month")).padStart(2, "0"),
@@ -48,7 +49,7 @@ export function resolveTimeMentions(text: string, at: Date): TimeMention[] {
   if (Number.isNaN(at.getTime())) return [];
   const mentions: TimeMention[] = [];
   const seen = new Set<string>();
-  for (const result of chrono.en.casual.parse(text, { instant: at, timezone: 0 })) {
+  for (const result of chrono().en.casual.parse(text, { instant: at, timezone: 0 })) {
     const said = result.text.replace(/[\s,;.]+$/, "");
     if (DURATION.test(said) || NOT_A_DATE.test(said)) continue;
     const date = preciseDate(result.start);

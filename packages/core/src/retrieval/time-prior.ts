@@ -1,4 +1,4 @@
-import * as chrono from "chrono-node";
+import { chrono } from "./load-chrono.js";
 import { bareYears, preciseDate, type TimeMention } from "./time-mentions.js";
 
 /** Whether a query asks for a time ("When did...", "What year...", "How long ago..."). */
@@ -18,7 +18,7 @@ export interface TimeRange {
  * when it names two ("between March and May 2023"). Null when it names none.
  */
 export function queryTimeRange(query: string, now: Date): TimeRange | null {
-  for (const result of chrono.en.casual.parse(query, { instant: now, timezone: 0 })) {
+  for (const result of chrono().en.casual.parse(query, { instant: now, timezone: 0 })) {
     const start = preciseDate(result.start);
     if (start === null) continue;
     const span = spanOf(start);

@@ -1,16 +1,11 @@
-export {
-  MIN_SERVER_VERSION as QDRANT_MIN_SERVER_VERSION,
-  type QdrantCollectionSettings,
-  QdrantStorage,
-  type QdrantStorageOptions,
-  qdrantStorage,
-} from "./qdrant/index.js";
+// The Qdrant backend is imported from ./qdrant/ by those who use it, so the engine never loads it.
 export { assertWritable } from "./read-only.js";
 export {
   DEFAULT_DB_PATH,
   READ_ONLY_SNAPSHOT_MAX_BYTES,
   SqliteStorage,
   type SqliteStorageOptions,
+  sqliteStorage,
 } from "./sqlite/index.js";
 export type {
   ClaimOptions,
@@ -21,8 +16,10 @@ export type {
   JobStatus,
   KvEntry,
   KvListOptions,
+  KvPut,
   MemoryFilter,
   NewJob,
+  RestoredJobState,
   ScanOptions,
   StorageCapabilities,
   StoragePort,
@@ -35,10 +32,3 @@ export type {
   WriteResult,
 } from "./storage-port.js";
 export { JOB_STATUSES } from "./storage-port.js";
-
-import { SqliteStorage, type SqliteStorageOptions } from "./sqlite/index.js";
-
-/** The embedded default backend: one SQLite file, nothing to run, works offline. */
-export function sqliteStorage(options: SqliteStorageOptions = {}): SqliteStorage {
-  return new SqliteStorage(options);
-}

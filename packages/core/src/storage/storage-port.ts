@@ -101,6 +101,11 @@ export interface KvEntry {
   readonly updatedAt: string;
 }
 
+export type KvPut = Omit<KvEntry, "createdAt" | "updatedAt"> & {
+  readonly createdAt?: string;
+  readonly updatedAt?: string;
+};
+
 export interface KvListOptions {
   /** Entries whose namespace starts with these parts. */
   readonly prefix?: readonly string[];
@@ -118,6 +123,17 @@ export interface NewJob {
   /** Jobs with the same dedupe key for one user collapse into the first still queued. */
   readonly dedupeKey?: string;
   readonly runAt: string;
+  /** Set by an import only: the state the job had where it was exported (default a new queued job). */
+  readonly restore?: RestoredJobState;
+}
+
+/** A job's state carried by an export: queued or failed, with its attempts, last error and times. */
+export interface RestoredJobState {
+  readonly status: "queued" | "failed";
+  readonly attempts: number;
+  readonly lastError: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
 }
 
 export interface Job extends NewJob {
@@ -151,7 +167,8 @@ export interface WriteBatch {
   /** Removes these memories with their vectors, history and edges. */
   readonly deleteIds?: readonly string[];
   readonly jobs?: readonly NewJob[];
-  readonly kvPut?: readonly Omit<KvEntry, "createdAt" | "updatedAt">[];
+  /** Times are set by the store, unless given (an import restores the exported ones). */
+  readonly kvPut?: readonly KvPut[];
   readonly kvDelete?: readonly { readonly namespace: readonly string[]; readonly key: string }[];
 }
 

@@ -1,4 +1,5 @@
-import { type Engram, idString, parseInput, ScopeError, type WriteBehindOptions } from "@engram/core";
+import { type Engram, ScopeError } from "@engram/core";
+import { idString, parseInput, type WriteBehindOptions } from "@engram/core/integration";
 import { SystemMessage } from "@langchain/core/messages";
 import { createMiddleware } from "langchain";
 import { z } from "zod";

@@ -1,5 +1,6 @@
-import type { Engram, KvEntry, Scope, StoragePort } from "@engram/core";
-import { parseInput, ValidationError } from "@engram/core";
+import type { Engram, KvApi, KvEntry, Scope } from "@engram/core";
+import { ValidationError } from "@engram/core";
+import { parseInput } from "@engram/core/integration";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import {
   BaseCheckpointSaver,
@@ -58,18 +59,21 @@ const optionsSchema = ownerOptionsSchema.extend({ serde: serdeSchema.optional() 
 const PAGE = 64;
 
 /**
- * A LangGraph checkpointer on an Engram engine. Every row goes through the storage port's key-value
- * operations under the thread owner's scope, so it runs on any Engram backend, and `engram.forget({ userId })`
+ * A LangGraph checkpointer on an Engram engine. Every row goes through the engine's key-value
+ * facet (`engram.kv`) under the thread owner's scope, so it runs on any Engram backend, and `engram.forget({ userId })`
  * erases the user's threads. Channel values are stored once per version, not once per checkpoint.
  */
 export class EngramCheckpointer extends BaseCheckpointSaver {
-  private readonly storage: StoragePort;
+  private readonly kv: KvApi;
   private readonly owner: OwnerOptions;
 
-  constructor(engram: Engram, options: EngramCheckpointerOptions = {}) {
+  constructor(
+    private readonly engram: Engram,
+    options: EngramCheckpointerOptions = {},
+  ) {
     const parsed = parseInput(optionsSchema, options, "EngramCheckpointer");
     super(parsed.serde);
-    this.storage = engram.storage;
+    this.kv = engram.kv;
     this.owner = { userIdKey: parsed.userIdKey, defaultUserId: parsed.defaultUserId };
   }
 
@@ -81,8 +85,8 @@ export class EngramCheckpointer extends BaseCheckpointSaver {
     const checkpointId = getCheckpointId(config);
     const namespace = checkpointsNs(threadId, checkpointNs);
     const entry = checkpointId
-      ? await this.storage.kvGet(scope, namespace, newestFirstKey(checkpointId))
-      : (await this.storage.kvList(scope, { prefix: namespace, limit: 1 }))[0];
+      ? await this.kv.get(scope, namespace, newestFirstKey(checkpointId))
+      : (await this.kv.list(scope, { prefix: namespace, limit: 1 }))[0];
     if (!entry) return undefined;
     const where = { scope, threadId, checkpointNs, carry: this.carry(config) };
     return readTuple(this.source(), where, parseRow<CheckpointRow>(entry), checkpointId ? config : undefined);
@@ -135,7 +139,7 @@ export class EngramCheckpointer extends BaseCheckpointSaver {
       metadata,
       newVersions,
     });
-    await this.storage.write(scope, { kvPut });
+    await this.kv.write(scope, { put: kvPut });
     return {
       configurable: {
         ...this.carry(config),
@@ -167,10 +171,9 @@ export class EngramCheckpointer extends BaseCheckpointSaver {
       writes,
       taskId,
       taskPath,
-      existing: async () =>
-        new Set((await this.storage.kvList(scope, { prefix: namespace })).map((e) => e.key)),
+      existing: async () => new Set((await this.kv.list(scope, { prefix: namespace })).map((e) => e.key)),
     });
-    if (kvPut.length) await this.storage.write(scope, { kvPut });
+    if (kvPut.length) await this.kv.write(scope, { put: kvPut });
   }
 
   /**
@@ -179,13 +182,13 @@ export class EngramCheckpointer extends BaseCheckpointSaver {
    */
   async deleteThread(threadId: string, options: { userId?: string } = {}): Promise<void> {
     const id = requireThreadId({ configurable: { thread_id: threadId } }, "deleteThread");
-    const owners = options.userId !== undefined ? [options.userId] : await this.storage.users();
+    const owners = options.userId !== undefined ? [options.userId] : await this.engram.users();
     for (const userId of owners) {
       const scope = { userId };
-      if (!(await this.storage.kvGet(scope, THREAD_INDEX, id))) continue;
-      const rows = await this.storage.kvList(scope, { prefix: threadRoot(id) });
-      await this.storage.write(scope, {
-        kvDelete: [
+      if (!(await this.kv.get(scope, THREAD_INDEX, id))) continue;
+      const rows = await this.kv.list(scope, { prefix: threadRoot(id) });
+      await this.kv.write(scope, {
+        delete: [
           ...rows.map((r) => ({ namespace: r.namespace, key: r.key })),
           { namespace: THREAD_INDEX, key: id },
         ],
@@ -201,12 +204,12 @@ export class EngramCheckpointer extends BaseCheckpointSaver {
   }
 
   private async threadsOf(scope: Scope): Promise<string[]> {
-    return (await this.storage.kvList(scope, { prefix: THREAD_INDEX })).map((e) => e.key);
+    return (await this.kv.list(scope, { prefix: THREAD_INDEX })).map((e) => e.key);
   }
 
   private async *pages(scope: Scope, prefix: readonly string[]): AsyncGenerator<KvEntry> {
     for (let offset = 0; ; offset += PAGE) {
-      const page = await this.storage.kvList(scope, { prefix, limit: PAGE, offset });
+      const page = await this.kv.list(scope, { prefix, limit: PAGE, offset });
       yield* page;
       if (page.length < PAGE) return;
     }
@@ -224,6 +227,6 @@ export class EngramCheckpointer extends BaseCheckpointSaver {
   }
 
   private source(): TupleSource {
-    return { storage: this.storage, serde: this.serde, firstVersion: () => this.getNextVersion(undefined) };
+    return { kv: this.kv, serde: this.serde, firstVersion: () => this.getNextVersion(undefined) };
   }
 }

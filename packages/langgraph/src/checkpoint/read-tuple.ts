@@ -1,4 +1,4 @@
-import type { Scope, StoragePort } from "@engram/core";
+import type { KvApi, Scope } from "@engram/core";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import {
   type Checkpoint,
@@ -22,7 +22,7 @@ import {
 } from "./checkpoint-layout.js";
 
 export interface TupleSource {
-  readonly storage: StoragePort;
+  readonly kv: KvApi;
   readonly serde: SerializerProtocol;
   /** The first version of a channel, for checkpoints migrated from before v4. */
   readonly firstVersion: () => number | string;
@@ -38,7 +38,7 @@ interface Where {
 
 /** The writes pending on a checkpoint, in LangGraph's order (task path, task id, index). */
 async function readWrites(source: TupleSource, where: Where, checkpointId: string): Promise<WriteRow[]> {
-  const entries = await source.storage.kvList(where.scope, {
+  const entries = await source.kv.list(where.scope, {
     prefix: writesNs(where.threadId, where.checkpointNs, checkpointId),
   });
   return entries
@@ -56,7 +56,7 @@ async function readChannelValues(
 ): Promise<Record<string, unknown>> {
   const loaded = await Promise.all(
     Object.entries(versions).map(async ([channel, version]) => {
-      const entry = await source.storage.kvGet(
+      const entry = await source.kv.get(
         where.scope,
         blobsNs(where.threadId, where.checkpointNs, channel),
         String(version),

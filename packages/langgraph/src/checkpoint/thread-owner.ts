@@ -1,4 +1,5 @@
-import { idString, parseInput, type Scope, ScopeError, ValidationError } from "@engram/core";
+import { type Scope, ScopeError, ValidationError } from "@engram/core";
+import { idString, parseInput } from "@engram/core/integration";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { z } from "zod";
 

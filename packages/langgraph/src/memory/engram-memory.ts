@@ -1,4 +1,5 @@
-import { type Engram, idString, parseInput, type Role, ScopeError } from "@engram/core";
+import { type Engram, type Role, ScopeError } from "@engram/core";
+import { idString, parseInput } from "@engram/core/integration";
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { Annotation, MessagesAnnotation } from "@langchain/langgraph";

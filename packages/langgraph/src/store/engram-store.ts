@@ -1,4 +1,5 @@
-import { cubeSchema, type Engram, parseInput, type StoragePort, ValidationError } from "@engram/core";
+import { type Engram, ValidationError } from "@engram/core";
+import { cubeSchema, parseInput } from "@engram/core/integration";
 import {
   BaseStore,
   type GetOperation,
@@ -13,7 +14,6 @@ import {
 } from "@langchain/langgraph-checkpoint";
 import { applyPuts } from "./apply-puts.js";
 import { toItem } from "./item-record.js";
-import { liveNamespaces, registeredNamespaces } from "./namespace-registry.js";
 import { searchItems } from "./search-items.js";
 import {
   namespaceOwner,
@@ -50,7 +50,6 @@ function matches(namespace: readonly string[], condition: MatchCondition): boole
  * InMemoryStore. Items are visible to `engram.search` and the CLI under their owner.
  */
 export class EngramStore extends BaseStore {
-  private readonly storage: StoragePort;
   private readonly options: StoreOptions;
   private readonly clock: () => Date;
 
@@ -62,7 +61,6 @@ export class EngramStore extends BaseStore {
     const { clock, ...rest } = options;
     this.options = parseInput(storeOptionsSchema, rest, "EngramStore");
     this.clock = clock ?? (() => new Date());
-    this.storage = engram.storage;
   }
 
   async batch<Op extends Operation[]>(operations: Op): Promise<OperationResults<Op>> {
@@ -102,15 +100,12 @@ export class EngramStore extends BaseStore {
   private async getItem(op: GetOperation): Promise<Item | null> {
     const userId = namespaceOwner(this.options, op.namespace);
     if (userId === null) return null;
-    const [record] = await this.storage.scan(
-      { userId },
-      { filter: { kinds: ["item"], cubes: [op.namespace], key: op.key, current: true }, limit: 1 },
-    );
+    const record = await this.engram.items.get({ userId }, op.namespace, op.key);
     return record ? toItem(record) : null;
   }
 
   private searchOp(op: SearchOperation) {
-    return searchItems({ engram: this.engram, storage: this.storage, owners: (p) => this.owners(p) }, op);
+    return searchItems({ engram: this.engram, owners: (p) => this.owners(p) }, op);
   }
 
   private async listNamespacesOp(op: ListNamespacesOperation): Promise<string[][]> {
@@ -120,7 +115,7 @@ export class EngramStore extends BaseStore {
     );
     const owners = pinned ? [prefixOwner(this.options, pinned.path) as string] : await this.owners([]);
     let namespaces = (
-      await Promise.all(owners.map((userId) => liveNamespaces(this.storage, { userId })))
+      await Promise.all(owners.map((userId) => this.engram.items.cubes({ userId }, { live: true })))
     ).flat();
     namespaces = namespaces.filter((ns) => conditions.every((c) => matches(ns, c)));
     if (op.maxDepth !== undefined) {
@@ -138,13 +133,7 @@ export class EngramStore extends BaseStore {
   private async owners(prefix: readonly string[]): Promise<string[]> {
     const pinned = prefixOwner(this.options, prefix);
     if (pinned !== null) return [pinned];
-    const users = await this.storage.users();
-    const holding = await Promise.all(
-      users.map(async (userId) =>
-        (await registeredNamespaces(this.storage, { userId })).length ? userId : null,
-      ),
-    );
-    return holding.filter((u): u is string => u !== null);
+    return this.engram.items.owners();
   }
 
   private async write(puts: PutOperation[]): Promise<void> {
@@ -160,12 +149,7 @@ export class EngramStore extends BaseStore {
       if (userId === null) continue;
       byOwner.set(userId, [...(byOwner.get(userId) ?? []), op]);
     }
-    const deps = {
-      storage: this.storage,
-      embedder: this.engram.embedder,
-      fields: this.options.fields,
-      clock: this.clock,
-    };
+    const deps = { engram: this.engram, fields: this.options.fields, clock: this.clock };
     for (const [userId, ops] of byOwner) await applyPuts(deps, userId, ops);
   }
 }

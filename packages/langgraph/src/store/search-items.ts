@@ -1,12 +1,11 @@
-import type { Engram, MemoryRecord, StoragePort } from "@engram/core";
+import type { Engram, MemoryRecord } from "@engram/core";
 import type { SearchItem, SearchOperation } from "@langchain/langgraph-checkpoint";
 import { assertFilter, matchesFilter } from "./item-filter.js";
 import { itemMetadata, toSearchItem } from "./item-record.js";
-import { hasPrefix, registeredNamespaces } from "./namespace-registry.js";
+import { hasPrefix } from "./namespace-registry.js";
 
 export interface SearchDeps {
   readonly engram: Engram;
-  readonly storage: StoragePort;
   /** The users whose items the prefix can reach. */
   readonly owners: (prefix: readonly string[]) => Promise<string[]>;
 }
@@ -18,11 +17,9 @@ async function candidates(deps: SearchDeps, op: SearchOperation): Promise<Map<st
   const byOwner = new Map<string, MemoryRecord[]>();
   for (const userId of await deps.owners(op.namespacePrefix)) {
     const scope = { userId };
-    const cubes = (await registeredNamespaces(deps.storage, scope)).filter((ns) =>
-      hasPrefix(ns, op.namespacePrefix),
-    );
+    const cubes = (await deps.engram.items.cubes(scope)).filter((ns) => hasPrefix(ns, op.namespacePrefix));
     if (cubes.length === 0) continue;
-    const records = await deps.storage.scan(scope, { filter: { kinds: ["item"], cubes, current: true } });
+    const records = await deps.engram.items.list(scope, { cubes });
     const kept = op.filter
       ? records.filter((r) => matchesFilter(itemMetadata(r).value, op.filter ?? {}))
       : records;
@@ -59,13 +56,9 @@ async function listPage(
   const owners = await deps.owners(prefix);
   if (owners.length !== 1) return null;
   const scope = { userId: owners[0] as string };
-  const cubes = (await registeredNamespaces(deps.storage, scope)).filter((ns) => hasPrefix(ns, prefix));
+  const cubes = (await deps.engram.items.cubes(scope)).filter((ns) => hasPrefix(ns, prefix));
   if (cubes.length === 0) return [];
-  const records = await deps.storage.scan(scope, {
-    filter: { kinds: ["item"], cubes, current: true },
-    limit,
-    offset,
-  });
+  const records = await deps.engram.items.list(scope, { cubes, limit, offset });
   return records.map((r) => toSearchItem(r, undefined));
 }
 

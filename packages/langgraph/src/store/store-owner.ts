@@ -1,4 +1,5 @@
-import { idString, ValidationError } from "@engram/core";
+import { ValidationError } from "@engram/core";
+import { idString } from "@engram/core/integration";
 import { z } from "zod";
 
 export const storeOptionsSchema = z

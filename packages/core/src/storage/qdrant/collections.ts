@@ -5,6 +5,8 @@ import type { QdrantHttp } from "./qdrant-http.js";
 export const MIN_SERVER_VERSION = "1.10.0";
 /** Tenant-aware keyword indexes (`is_tenant`) arrived in 1.11; older servers get a plain keyword index. */
 const TENANT_INDEX_SINCE = "1.11.0";
+/** The facet API (values of a payload index) arrived in 1.12; older servers are scrolled instead. */
+const FACET_SINCE = "1.12.0";
 
 export type Version = readonly [number, number, number];
 
@@ -109,11 +111,16 @@ export class Collections {
   constructor(
     private readonly http: QdrantHttp,
     private readonly prefix: string,
-    private readonly version: Version,
+    readonly version: Version,
     /** Cluster settings (`shard_number`, ...) merged into every create request. */
     private readonly settings: Readonly<Record<string, number | boolean>> = {},
   ) {
     this.names = collectionNames(prefix);
+  }
+
+  /** Whether the server answers `POST /facet`. */
+  get hasFacet(): boolean {
+    return atLeast(this.version, FACET_SINCE);
   }
 
   /** Creates whatever of the fixed collections is missing (idempotent: a 409 from a racing creator is fine). */

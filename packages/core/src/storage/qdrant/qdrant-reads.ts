@@ -183,12 +183,19 @@ export class QdrantReads {
     return page(entries, options.limit, options.offset);
   }
 
-  /** Users with memories, key-value entries or jobs (a payload-only scroll of the three collections). */
+  /**
+   * Users with memories, key-value entries or jobs: the values of the `user_id` index of the three
+   * collections (a payload-only scroll of every point on servers before 1.12, which have no facet API).
+   */
   async users(): Promise<string[]> {
     const users = new Set<string>();
     for (const name of [this.names.memories, this.names.kv, this.names.jobs]) {
-      for (const p of await this.points.scroll(name, {}, { include: ["user_id"] }))
-        users.add(p.payload.user_id as string);
+      const ids = this.collections.hasFacet
+        ? await this.points.facetValues(name, "user_id")
+        : (await this.points.scroll(name, {}, { include: ["user_id"] })).map(
+            (p) => p.payload.user_id as string,
+          );
+      for (const userId of ids) users.add(userId);
     }
     return [...users].sort();
   }

@@ -169,6 +169,7 @@ export async function kvPoints(
   const created = new Map(found.map((p) => [p.id, p.payload.created_at as string]));
   return puts.map((e, i) => {
     const id = ids[i] as string;
-    return { id, vector: {}, payload: kvPayload(scope.userId, e, created.get(id) ?? now, now) };
+    const createdAt = e.createdAt ?? created.get(id) ?? now;
+    return { id, vector: {}, payload: kvPayload(scope.userId, e, createdAt, e.updatedAt ?? now) };
   });
 }

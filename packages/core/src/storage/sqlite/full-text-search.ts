@@ -4,9 +4,9 @@ import type { Hit, MemoryFilter, TextQuery, TextStats } from "../storage-port.js
 import { anyOf, CommonTerms, type TermPlan } from "./common-terms.js";
 import { filterToSql } from "./filter-sql.js";
 import { KnownRows } from "./known-rows.js";
+import type { Prepare } from "./prepare.js";
 import { setRecent } from "./recent.js";
 import { BLOCK_BITS, type RowBlocks, type RowRange } from "./row-blocks.js";
-import type { Prepare } from "./sqlite-scan.js";
 import { topStats } from "./top-stats.js";
 
 /** FTS5 query: any of the query's content words, each quoted so no FTS5 syntax reaches the engine. */

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
+import type { Prepare } from "./prepare.js";
 import type { RowRange } from "./row-blocks.js";
-import type { Prepare } from "./sqlite-scan.js";
 
 /** Bound on the ids (and rows) remembered, all users together; past it the memory starts over. */
 const MAX_REMEMBERED_IDS = 65_536;

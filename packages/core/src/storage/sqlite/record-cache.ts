@@ -1,6 +1,6 @@
 import type { MemoryRecord } from "../../model/index.js";
+import type { Prepare } from "./prepare.js";
 import { type MemoryRow, RECORD_COLUMNS, rowToRecord } from "./row-mapping.js";
-import type { Prepare } from "./sqlite-scan.js";
 
 /** Bound on the records remembered; past it the memory starts over. */
 const MAX_RECORDS = 32_768;

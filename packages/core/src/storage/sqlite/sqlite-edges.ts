@@ -1,6 +1,6 @@
 import type { EdgeType, MemoryEdge } from "../../model/index.js";
 import type { EdgeQuery } from "../storage-port.js";
-import type { Prepare } from "./sqlite-scan.js";
+import type { Prepare } from "./prepare.js";
 
 /** An edge with its place in the oldest-first order: creation time, then insertion (rowid). */
 interface OrderedEdge {

@@ -1,12 +1,9 @@
-import type Database from "better-sqlite3";
 import type { MemoryRecord } from "../../model/index.js";
 import type { ScanOptions } from "../storage-port.js";
 import { filterToSql } from "./filter-sql.js";
+import type { Prepare } from "./prepare.js";
 import type { RecordCache } from "./record-cache.js";
 import type { RowBlocks } from "./row-blocks.js";
-
-/** Prepares a statement (the storage's cache of prepared statements). */
-export type Prepare = (sql: string) => Database.Statement;
 
 /** Up to this many rows of the wanted kinds, a scan reads their rowid blocks and sorts them. */
 const SORTED_SCAN_ROWS = 4096;

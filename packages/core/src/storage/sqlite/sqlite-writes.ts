@@ -41,6 +41,7 @@ const STATEMENTS = [
   "edge",
   "job",
   "kvPut",
+  "kvRestore",
   "kvDelete",
   "vectorPut",
   "vectorDelete",
@@ -77,12 +78,18 @@ export function prepareWrites(db: Database.Database): WriteStatements {
       "INSERT OR IGNORE INTO edges (user_id, src, dst, type, created_at) VALUES (?, ?, ?, ?, ?)",
     ),
     job: db.prepare(
-      `INSERT INTO jobs (id, user_id, type, payload, dedupe_key, status, attempts, run_at, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?) ON CONFLICT DO NOTHING`,
+      `INSERT INTO jobs (id, user_id, type, payload, dedupe_key, status, attempts, last_error, run_at, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
     ),
     kvPut: db.prepare(
       `INSERT INTO kv (user_id, namespace, key, value, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (user_id, namespace, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+    ),
+    // An import restores the entry's times as exported.
+    kvRestore: db.prepare(
+      `INSERT INTO kv (user_id, namespace, key, value, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (user_id, namespace, key) DO UPDATE SET value = excluded.value,
+         created_at = excluded.created_at, updated_at = excluded.updated_at`,
     ),
     kvDelete: db.prepare("DELETE FROM kv WHERE user_id = ? AND namespace = ? AND key = ?"),
     blocks: new RowBlocks(db),
@@ -203,10 +210,25 @@ export function applyBatch(
   }
   for (const e of batch.edges ?? []) s.edge.run(e.userId, e.from, e.to, e.type, e.createdAt);
   for (const j of batch.jobs ?? []) {
-    s.job.run(j.id, scope.userId, j.type, JSON.stringify(j.payload), j.dedupeKey ?? null, j.runAt, now, now);
+    const r = j.restore;
+    const state = [r?.status ?? "queued", r?.attempts ?? 0, r?.lastError ?? null] as const;
+    const times = [r?.createdAt ?? now, r?.updatedAt ?? now] as const;
+    s.job.run(
+      j.id,
+      scope.userId,
+      j.type,
+      JSON.stringify(j.payload),
+      j.dedupeKey ?? null,
+      ...state,
+      j.runAt,
+      ...times,
+    );
   }
-  for (const e of batch.kvPut ?? [])
-    s.kvPut.run(scope.userId, cubeKey(e.namespace), e.key, e.value, now, now);
+  for (const e of batch.kvPut ?? []) {
+    const restore = e.createdAt !== undefined || e.updatedAt !== undefined;
+    const times = [e.createdAt ?? now, e.updatedAt ?? now] as const;
+    (restore ? s.kvRestore : s.kvPut).run(scope.userId, cubeKey(e.namespace), e.key, e.value, ...times);
+  }
   for (const e of batch.kvDelete ?? []) s.kvDelete.run(scope.userId, cubeKey(e.namespace), e.key);
   return { removed, inserted, reindexed };
 }

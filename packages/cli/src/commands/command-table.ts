@@ -1,0 +1,233 @@
+// Every command's name, usage and help, with its code loaded when it runs: `engram --help` and the
+// commands that need little start without loading what the others need (the MCP server, the inspector,
+// the LoCoMo harness, the engine for help).
+
+import type { CommandOutput } from "../cli-output.js";
+import type { Command, CommandContext } from "./command.js";
+import { DEFAULT_EVAL_DB } from "./eval-store.js";
+
+type Run = (args: readonly string[], ctx: CommandContext) => Promise<CommandOutput>;
+
+function lazy(load: () => Promise<Run>): Run {
+  return async (args, ctx) => (await load())(args, ctx);
+}
+
+/** The memory kinds `list --kind` takes (MEMORY_KINDS of @engram/core; a test keeps them equal). */
+export const LIST_KINDS_TEXT = "message, page, segment, fact, profile, item, trace, skill";
+
+export const contextCommand: Command = {
+  name: "context",
+  usage: '--user U "QUERY" [--budget N]',
+  summary: "the memory context a model would get for a query, within a token budget (default 1500)",
+  details: ['--json prints {"tokens", "profile", "facts", "pages", "recent", "dropped", "text"}.'],
+  run: lazy(async () => (await import("./context-command.js")).runContext),
+};
+
+export const deleteCommand: Command = {
+  name: "delete",
+  usage: "ID --user U",
+  summary: "remove one memory with its vector, history and edges",
+  details: ['--json prints {"deleted": ID, "userId": U}.'],
+  run: lazy(async () => (await import("./delete-command.js")).runDelete),
+};
+
+export const editCommand: Command = {
+  name: "edit",
+  usage: 'ID --user U --text "T"',
+  summary: "replace a memory's text; the old text stays in its history",
+  details: ['--json prints {"memory": the updated memory record}.'],
+  run: lazy(async () => (await import("./edit-command.js")).runEdit),
+};
+
+export const evalCommand: Command = {
+  name: "eval",
+  usage: "locomo --data FILE [--k 5,10,20]",
+  summary: "evidence recall@k on a LoCoMo file (each conversation ingested as its own user)",
+  details: [
+    `--db defaults to ${DEFAULT_EVAL_DB} here, apart from the main store; its locomo/* users are replaced.`,
+    '--json prints {"questions", "recall": {"5", "10", "20"}, "by_category": {"1": {"n", "recall"}, ...},',
+    '"context_tokens_avg", "full_context_tokens_avg", "ingest_ms", "query_ms_p50", "query_ms_p95", "config"}.',
+  ],
+  run: lazy(async () => (await import("./eval-command.js")).runEval),
+};
+
+export const exportCommand: Command = {
+  name: "export",
+  usage: "--user U [--out FILE]",
+  summary: "everything stored for a user as one JSON document (stdout, or FILE)",
+  details: [
+    "The document is what `engram import` reads; vectors are kept when both sides use the same embedder.",
+    'With --out, --json prints {"userId", "out", "memories", "history"}.',
+  ],
+  run: lazy(async () => (await import("./export-command.js")).runExport),
+};
+
+export const feedbackCommand: Command = {
+  name: "feedback",
+  usage: '--user U "TEXT"',
+  summary: 'correct memory in plain words ("Actually I moved to Berlin"); old facts stay in history',
+  details: [
+    '--json prints {"userId", "feedbackId", "created": [ids], "superseded": [ids], "edited": [ids], "affected": [ids]}.',
+  ],
+  run: lazy(async () => (await import("./feedback-command.js")).runFeedback),
+};
+
+export const forgetCommand: Command = {
+  name: "forget",
+  usage: "--user U",
+  summary: "erase everything stored for a user, including the deleted bytes on disk",
+  details: [
+    "Forgetting a user with nothing stored is not an error; the counts are then 0.",
+    '--json prints {"userId", "removed": {"memories", "history", "edges", "kv", "jobs"}}.',
+  ],
+  run: lazy(async () => (await import("./forget-command.js")).runForget),
+};
+
+export const importCommand: Command = {
+  name: "import",
+  usage: "FILE",
+  summary: "restore a user from a file written by `engram export`",
+  details: [
+    "The dump is validated before anything is written, and written in one transaction.",
+    "Memories with the same ids are replaced. Vectors made by another embedder are recomputed.",
+    '--json prints {"userId", "memories", "reembedded"}.',
+  ],
+  run: lazy(async () => (await import("./import-command.js")).runImport),
+};
+
+export const ingestCommand: Command = {
+  name: "ingest",
+  usage: "--user U FILE",
+  summary: "store dialogue turns from a JSONL file or a LoCoMo JSON file",
+  details: [
+    'JSONL: one {"role": "user"|"assistant"|"system"|"tool", "content": "...", "at"?: ISO time, "name"?, "session"?, "id"?} per line.',
+    "The whole file is validated first and stored in one transaction: a bad line or a failure stores nothing.",
+    "Each line's identity is its id, else a hash of user, session, role, time and text (docs/message-identity.md):",
+    "running the same file again stores nothing twice.",
+    "LoCoMo (an array of {sample_id, conversation}): without --user each conversation becomes the user named",
+    "by its sample_id; with --user U a single conversation goes to U and several to U/<sample_id>.",
+    '--json prints {"format", "memories", "added", "users": [{"userId", "memories", "added", "pending"?}]}.',
+    "A message holds at most 1 MiB of UTF-8 text; a longer one is refused before anything is stored.",
+    "SIGINT/SIGTERM stop it within about a second: exit 130/143, the interrupted batch not stored (JSONL: nothing).",
+  ],
+  interruptible: true,
+  run: lazy(async () => (await import("./ingest-command.js")).runIngest),
+};
+
+export const listCommand: Command = {
+  name: "list",
+  usage: "--user U [--kind K] [--tier short|mid|long] [--limit N]",
+  summary: "a user's memories, newest first",
+  details: [
+    `--kind: one of ${LIST_KINDS_TEXT}. --limit N: at most N memories (default 100).`,
+    '--json prints {"userId", "memories": [memory record, ...]}.',
+  ],
+  run: lazy(async () => (await import("./list-command.js")).runList),
+};
+
+export const profileCommand: Command = {
+  name: "profile",
+  usage: "--user U [--at ISO-TIME]",
+  summary: "the user's structured profile (current facts about them), or as it was at a time",
+  details: [
+    '--json prints {"userId", "profile": [{"key", "value", "confidence", "factId", "evidence", "since"}]}.',
+  ],
+  run: lazy(async () => (await import("./profile-command.js")).runProfile),
+};
+
+export const searchCommand: Command = {
+  name: "search",
+  usage: '--user U "QUERY" [--k N]',
+  summary: "hybrid full-text + vector search over a user's memories, best first",
+  details: [
+    "--k N: how many results (default 10, at most 1000).",
+    '--json prints {"results": [{"id", "text", "score", "tier", "kind", "at", "channels"}]}, best first;',
+    '"at" is the event time (ISO) or null; "channels" gives each channel\'s rank and raw score.',
+  ],
+  run: lazy(async () => (await import("./search-command.js")).runSearch),
+};
+
+export const serveCommand: Command = {
+  name: "serve",
+  usage:
+    "mcp [--http [--host H] [--port P] [--token T | --token-file F] [--allowed-hosts LIST] " +
+    "[--allowed-origins LIST]] [--user U]",
+  summary: "serve the store to MCP clients over stdio (default) or Streamable HTTP, until stopped",
+  details: [
+    "stdio is for desktop clients that start the server themselves; see docs/mcp.md for their config.",
+    "  --user U      the user for tool calls that pass no user_id (or $ENGRAM_USER)",
+    "  --http        Streamable HTTP at http://HOST:PORT/mcp instead of stdio",
+    "  --host H      address to bind (default 127.0.0.1; any other address needs --token or --token-file)",
+    "  --port P      port (default 8787; 0 picks a free one)",
+    "  --token T     admin bearer token every request must send (or $ENGRAM_MCP_TOKEN); on 127.0.0.1 one",
+    "                is generated and printed on stderr when omitted",
+    "  --token-file F  JSON bearer tokens, each for some users or admin (or $ENGRAM_MCP_TOKEN_FILE):",
+    '                {"tokens": [{"token": "...", "users": ["alice"]}, {"token": "...", "admin": true}]}',
+    "                a request naming a user outside its token's users gets 403",
+    "  --allowed-hosts LIST    comma-separated Host names to answer besides 127.0.0.1, localhost, [::1]",
+    "                and the bound address, e.g. mcp.example.com (or $ENGRAM_MCP_ALLOWED_HOSTS); others get 403",
+    "  --allowed-origins LIST  comma-separated browser origins to answer besides loopback ones, e.g.",
+    "                https://app.example.com (or $ENGRAM_MCP_ALLOWED_ORIGINS); others get 403",
+    "Status lines go to stderr; stop with Ctrl-C (SIGINT) or SIGTERM.",
+  ],
+  run: lazy(async () => (await import("./serve-command.js")).runServe),
+};
+
+export const showCommand: Command = {
+  name: "show",
+  usage: "ID --user U",
+  summary: "one memory with its version history and graph edges",
+  details: [
+    '--json prints {"memory": memory record, "history": [{"version", "event", "text", "at", ...}],',
+    '"edges": [{"from", "to", "type", "createdAt"}]} (part_of segment, derived_from evidence, supersedes ...).',
+  ],
+  run: lazy(async () => (await import("./show-command.js")).runShow),
+};
+
+export const skillsCommand: Command = {
+  name: "skills",
+  usage:
+    '[list | show ID | history ID | feedback ID "TEXT" | delete ID | traces] (--user U | --agent A) [--limit N]',
+  summary: "procedures learned from the agent's traces: list, read, correct (a new version), delete",
+  details: [
+    "--agent A reads the skills shared with every user of agent A instead of one user's own.",
+    '--json prints {"userId" or "agentId", and "skills": [...], "skill": {...}, "history": [...], "traces": [...] or "deleted": ID}.',
+    "A skill: {id, name, trigger, steps: [{tool, args, note}], pitfalls, evidence, successes, failures, confidence, version, source, visibility}.",
+  ],
+  run: lazy(async () => (await import("./skills-command.js")).runSkills),
+};
+
+export const statsCommand: Command = {
+  name: "stats",
+  usage: "[--user U]",
+  summary: "counts for the whole store, or for one user (0 for a user with nothing stored)",
+  details: [
+    '--json prints {"memories", "byKind", "byTier", "vectors", "history", "edges", "kv", "jobs", "users"}',
+    '(plus "userId" with --user); "memories" counts every memory record in all tiers.',
+  ],
+  run: lazy(async () => (await import("./stats-command.js")).runStats),
+};
+
+export const uiCommand: Command = {
+  name: "ui",
+  usage: "[--host H] [--port P] [--allow-remote] [--readonly]",
+  summary: "serve the inspector: a local web page to see, search, correct and forget memories",
+  details: [
+    "Prints a URL with a random session token; every API request needs it, and changes must come from",
+    "the page itself (same Origin). Host and Origin headers naming another site get 403.",
+    "  --host H        address to bind (default 127.0.0.1; another one needs --allow-remote)",
+    "  --port P        port (default 0: a free one)",
+    "  --allow-remote  serve on a non-loopback --host: anyone who reaches it and has the URL sees all",
+    "  --readonly      open the SQLite store read-only: browse and search, no edits",
+    "Stop with Ctrl-C (SIGINT) or SIGTERM.",
+  ],
+  run: lazy(async () => (await import("./ui-command.js")).runUi),
+};
+
+export const usersCommand: Command = {
+  name: "users",
+  usage: "",
+  summary: "the ids of the users with stored memory, one a line",
+  details: ['--json prints {"users": ["u1", ...]}.'],
+  run: lazy(async () => (await import("./users-command.js")).runUsers),
+};

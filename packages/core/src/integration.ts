@@ -1,0 +1,44 @@
+// Building blocks for integrations (framework wrappers, the CLI, benchmarks): input schemas and their
+// validation, the write-behind queue, record and message helpers. Applications need only the root.
+export {
+  EXPORT_FORMAT,
+  EXPORT_VERSION,
+  exportDumpSchema,
+  messageSchema,
+  retrieveInputSchema,
+  searchInputSchema,
+  timeSchema,
+} from "./engine/index.js";
+export { assembleContext, type ContextInput, defaultTokenizer } from "./generation/index.js";
+export {
+  cubeSchema,
+  idString,
+  type MessageIdentity,
+  messageId,
+  newRecord,
+  ownLine,
+  parseInput,
+  randomIds,
+  repeatCounts,
+  sequentialIds,
+  systemClock,
+  withinTextLimit,
+} from "./model/index.js";
+export {
+  type JobHandler,
+  type RunJobsOptions,
+  runDueJobs,
+  WriteBehind,
+  type WriteBehindOptions,
+  type WriteFailure,
+} from "./scheduler/index.js";
+export {
+  groupPages,
+  type HeatParts,
+  heatParts,
+  type Page,
+  type SegmentHeat,
+  type SegmentState,
+  segmentHeat,
+  segmentState,
+} from "./updating/index.js";
