@@ -3,7 +3,7 @@
 //   tsx bench/vector-index-cold.ts --db FILE --user ID --query FILE.f32 [--k 256 --approximate 128]
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { SqliteStorage } from "@engram/core";
+import { SqliteStorage } from "@engram/core/sqlite";
 
 const { values } = parseArgs({
   options: {

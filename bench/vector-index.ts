@@ -8,7 +8,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { embedderFromModel, offlineEmbeddingModel, SqliteStorage, type StoredMemory } from "@engram/core";
+import { embedderFromModel, offlineEmbeddingModel, type StoredMemory } from "@engram/core";
+import { SqliteStorage } from "@engram/core/sqlite";
 import { testRecord } from "@engram/core/testing";
 import Database from "better-sqlite3";
 import { exactTopK } from "./ann-agreement.js";

@@ -1,4 +1,5 @@
-import { createEngram, type Engram, qdrantStorage } from "@engram/core";
+import { createEngram, type Engram } from "@engram/core";
+import { qdrantStorage } from "@engram/core/qdrant";
 import { hashEmbeddingModel } from "@engram/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type QdrantDouble, startQdrantDouble } from "../qdrant-double/index.js";

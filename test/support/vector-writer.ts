@@ -2,7 +2,7 @@
 // commits one memory near the all-ones direction, prints "committed" and waits to be killed: a crash
 // after an acknowledged write, before any index file is saved.
 //   tsx test/support/vector-writer.ts DB USER ID
-import { SqliteStorage } from "@engram/core";
+import { SqliteStorage } from "@engram/core/sqlite";
 import { stored, unit } from "./make-record.js";
 
 const [db, userId, id] = process.argv.slice(2) as [string, string, string];
