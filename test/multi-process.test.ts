@@ -36,10 +36,7 @@ describe("several processes on one SQLite file", () => {
     await run.release();
     await new Promise((resolve) => setTimeout(resolve, 700));
     lock.release();
-    expect(
-      await run.exited(),
-      run.processes.map((p) => p.output.stderr),
-    ).toEqual([0, 0]);
+    expect(await run.exited(), run.processes.map((p) => p.output.stderr).join("\n")).toEqual([0, 0]);
     const storage = sqliteStorage({ path: db });
     expect((await storage.stats({ userId: "a" })).byKind.message).toBe(40);
     expect((await storage.stats({ userId: "b" })).byKind.message).toBe(40);
@@ -85,7 +82,7 @@ describe("several processes on one SQLite file", () => {
     for (const w of workers) w.child.stdin.write("go\n");
     expect(
       await Promise.all(workers.map((w) => w.exited)),
-      workers.map((w) => w.output.stderr),
+      workers.map((w) => w.output.stderr).join("\n"),
     ).toEqual([0, 0]);
     const runs = workers.flatMap((w) => w.output.stdout.split("\n").filter((l) => l.startsWith("start ")));
     expect(runs.map((l) => l.slice("start ".length)).sort()).toEqual(jobs.map((j) => j.id));

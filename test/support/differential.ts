@@ -166,11 +166,12 @@ export async function runDifferential(path: string, ops: readonly Op[]): Promise
             mine.map((r) => r.id).sort(),
           );
       } else {
-        const filter = { current: o.current, ...(o.op === "text" && o.ids ? { ids: o.ids } : {}) };
+        const q = o as Exclude<typeof o, { op: "count" | "scan" }>;
+        const filter = { current: q.current, ...(q.op === "text" && q.ids ? { ids: q.ids } : {}) };
         const search = (c: SqliteStorage) =>
-          o.op === "text"
-            ? c.textSearch(scope, { text: o.words.join(" "), k: o.k, filter })
-            : c.vectorSearch(scope, { vector: vector(o.v), k: o.k, filter });
+          q.op === "text"
+            ? c.textSearch(scope, { text: q.words.join(" "), k: q.k, filter })
+            : c.vectorSearch(scope, { vector: vector(q.v), k: q.k, filter });
         const [warm, cold] = [await search(s), await fresh(search)];
         expect(warm.map((h) => h.id)).toEqual(cold.map((h) => h.id));
         for (const [i, h] of warm.entries())
@@ -179,8 +180,8 @@ export async function runDifferential(path: string, ops: readonly Op[]): Promise
         for (const h of warm) {
           const r = model.get(h.id);
           expect(r?.userId).toBe(userId);
-          if (o.current) expect(r?.expiredAt).toBeNull();
-          if (o.op === "text") expect(o.words.some((w) => r?.text.includes(w))).toBe(true);
+          if (q.current) expect(r?.expiredAt).toBeNull();
+          if (q.op === "text") expect(q.words.some((w) => r?.text.includes(w))).toBe(true);
         }
       }
     }

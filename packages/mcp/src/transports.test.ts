@@ -119,7 +119,7 @@ describe("Streamable HTTP", () => {
     const generated = await startHttpServer({ engram, port: 0 });
     try {
       expect(generated.generatedToken).toBe(true);
-      expect(generated.token.length).toBeGreaterThanOrEqual(32);
+      expect(generated.token?.length).toBeGreaterThanOrEqual(32);
       const ok = await fetch(generated.url, {
         method: "POST",
         headers: {

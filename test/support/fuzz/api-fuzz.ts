@@ -24,7 +24,7 @@ function mutate(value: unknown, path: readonly number[], replacement: unknown): 
   const keys = Object.keys(value);
   if (keys.length === 0) return replacement;
   const key = keys[(path[0] as number) % keys.length] as string;
-  const copy: Record<string, unknown> = Array.isArray(value) ? [...value] : { ...value };
+  const copy = (Array.isArray(value) ? [...value] : { ...value }) as Record<string, unknown>;
   copy[key] = mutate((value as Record<string, unknown>)[key], path.slice(1), replacement);
   return copy;
 }

@@ -110,8 +110,8 @@ describe.runIf(usearch() !== null)("the persisted vector index", () => {
     await a.vectorSearch(u1, { vector: QUERY, k: 5 });
     await b.write(u1, { upsert: [memory("near", "u1", NEAR)] });
     expect(ids(await a.vectorSearch(u1, { vector: QUERY, k: 1 }))).toEqual(["near"]);
-    const expired = memory("near", "u1", NEAR);
-    expired.record = { ...expired.record, expiredAt: new Date(0).toISOString() };
+    const near = memory("near", "u1", NEAR);
+    const expired = { ...near, record: { ...near.record, expiredAt: new Date(0).toISOString() } };
     await b.write(u1, { upsert: [expired] });
     expect(ids(await a.vectorSearch(u1, { vector: QUERY, k: 1 }))).toEqual(["near"]);
     expect(ids(await a.vectorSearch(u1, { vector: QUERY, k: 1, filter: { current: true } }))).not.toContain(

@@ -4,7 +4,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ClosedError, ScopeError, StorageError } from "../../errors/index.js";
-import type { StoredMemory } from "../../model/index.js";
+import type { MemoryKind, StoredMemory } from "../../model/index.js";
 import { normalize } from "../../models/index.js";
 import { testRecord } from "../../testing/index.js";
 import { SqliteStorage } from "./sqlite-storage.js";
@@ -124,7 +124,7 @@ describe("SqliteStorage across connections", () => {
     const writer = store();
     const reader = store();
     await writer.write(u1, { upsert: [memory("m1", "u1", "quince orchard")] });
-    const ids = async (kinds?: string[]) =>
+    const ids = async (kinds?: MemoryKind[]) =>
       (await reader.textSearch(u1, { text: "quince", k: 10, ...(kinds ? { filter: { kinds } } : {}) }))
         .map((h) => h.id)
         .sort();
