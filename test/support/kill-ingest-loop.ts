@@ -12,6 +12,18 @@ const [db, dir, trial, user] = process.argv.slice(2) as [string, string, string,
 const TURNS = 40;
 const env = { ...process.env, ENGRAM_DB: db, ENGRAM_EMBEDDER: "none" };
 
+// The CLI loads a command's code when it first runs: one ingest into a scratch store first, so the kills
+// land in ingest work rather than in module loading.
+const warm = join(dir, `warm-${trial}.jsonl`);
+writeFileSync(warm, `${JSON.stringify({ role: "user", content: "warm-up" })}\n`);
+const quiet = { write: () => true };
+const warmIo = {
+  stdout: quiet,
+  stderr: process.stderr,
+  env: { ...env, ENGRAM_DB: join(dir, `warm-${trial}.db`) },
+};
+if ((await runCli(["ingest", "--user", user, warm], warmIo)) !== 0)
+  throw new Error("the warm-up ingest failed");
 process.stdout.write("ready\n");
 // Loaded ahead of its trial: start when the parent says so.
 await new Promise((resolve) => process.stdin.once("data", resolve));
