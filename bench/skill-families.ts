@@ -1,6 +1,8 @@
 // Task families for the procedural benchmark: each has a tool sequence a scripted agent follows, request
 // templates with slot values, and held-out templates for new tasks. Unrelated requests come last.
 
+import { seededRandom } from "@engram/core/testing";
+
 export interface Family {
   readonly name: string;
   /** The procedure: tool names in order, each with the slots its arguments take. */
@@ -159,17 +161,8 @@ export const UNRELATED: readonly string[] = [
   "List three facts about octopuses",
 ];
 
-/** A deterministic pseudo-random source (mulberry32). */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A deterministic pseudo-random source: the project's one seeded generator. */
+export const random = seededRandom;
 
 /** A template filled with one value per slot. */
 export function fill(

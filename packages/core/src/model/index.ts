@@ -34,3 +34,4 @@ export {
 } from "./scope.js";
 export { contextLine, isContextLineOf, ownLine, searchText } from "./search-text.js";
 export { MAX_MESSAGE_BYTES, oversizeMessage, utf8Length, withinTextLimit } from "./text-limits.js";
+export { timeSchema } from "./time-schema.js";

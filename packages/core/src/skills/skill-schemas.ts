@@ -1,19 +1,7 @@
 import { z } from "zod";
-import { idString } from "../model/index.js";
+import { idString, timeSchema } from "../model/index.js";
 
 const userId = idString;
-
-/** An ISO 8601 time or a Date; stored as ISO (as for messages). */
-const timeSchema = z
-  .union([z.date(), z.string()], { error: "expected an ISO 8601 time string or a Date" })
-  .transform((value, ctx) => {
-    const ms = value instanceof Date ? value.getTime() : Date.parse(value);
-    if (Number.isNaN(ms)) {
-      ctx.addIssue({ code: "custom", message: `expected an ISO 8601 time such as "2026-01-05T10:00:00Z"` });
-      return z.NEVER;
-    }
-    return new Date(ms).toISOString();
-  });
 
 export const TRACE_OUTCOMES = ["success", "failure", "unknown"] as const;
 export type TraceOutcome = (typeof TRACE_OUTCOMES)[number];
