@@ -1,8 +1,21 @@
-import { createHash } from "node:crypto";
-import { closeSync, fsyncSync, openSync, readdirSync, rmSync, statSync, unlinkSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { Index } from "usearch";
+import { SavedRows } from "./saved-rows.js";
 
 const require = createRequire(import.meta.url);
 
@@ -147,4 +160,79 @@ export function removeAbandoned(dir: string, now = Date.now()): void {
  */
 export function removeUserIndexes(root: string, userId: string): void {
   rmSync(userDir(root, userId), { recursive: true, force: true });
+}
+
+/** The rows file saved beside an index file: which row each key is, its tier and expiry. */
+export const rowsFile = (indexFile: string): string => `${indexFile}.rows`;
+
+/** Rows of a viewed file whose keys are checked against it on open (spread over the file). */
+const CHECKED_KEYS = 2048;
+
+/**
+ * Views (memory-maps) an index file and reads the rows saved with it, checking one against the other:
+ * the right dimension, as many entries as rows, and the keys of rows spread over the file present.
+ * Null (rebuild) when they disagree; throws when either is missing or corrupt.
+ */
+export function viewIndexFile(
+  file: string,
+  dim: number,
+  kind: string,
+): { index: Index; saved: SavedRows } | null {
+  const saved = SavedRows.parse(readFileSync(rowsFile(file)), kind);
+  const index = newIndex(dim);
+  index.view(file);
+  if (index.dimensions() !== dim || index.size() !== saved.count) return null;
+  const step = Math.max(1, Math.floor(saved.count / CHECKED_KEYS));
+  const sample: bigint[] = [];
+  for (let i = 0; i < saved.count; i += step) sample.push(BigInt(saved.rowids[i] as number));
+  if (saved.count > 0) sample.push(BigInt(saved.rowids[saved.count - 1] as number));
+  if (sample.length > 0 && !(index.contains(BigUint64Array.from(sample)) as boolean[]).every(Boolean)) {
+    return null;
+  }
+  return { index, saved };
+}
+
+/**
+ * Writes an index and its rows to temporary files, flushed, and lets `publish` decide inside its own
+ * transaction whether to rename them into place as `name` (it calls `commit` to do so). True when they
+ * were; otherwise the temporary files are removed.
+ */
+export function writeIndexFiles(
+  dir: string,
+  name: string,
+  index: Index,
+  rows: Uint8Array,
+  publish: (commit: () => void) => boolean,
+): boolean {
+  mkdirSync(dir, { recursive: true });
+  const temporary = join(dir, `.${name}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  let kept = false;
+  try {
+    index.save(temporary);
+    fsyncPath(temporary);
+    writeFileSync(rowsFile(temporary), rows);
+    fsyncPath(rowsFile(temporary));
+    kept = publish(() => {
+      renameSync(rowsFile(temporary), rowsFile(join(dir, name)));
+      renameSync(temporary, join(dir, name));
+    });
+  } finally {
+    if (!kept) {
+      removeQuietly(temporary);
+      removeQuietly(rowsFile(temporary));
+    }
+  }
+  if (kept) fsyncPath(dir);
+  return kept;
+}
+
+/** Removes the index files (and rows) older than the one just saved, and what crashed saves left. */
+export function removeSuperseded(dir: string, kind: string, dim: number, epoch: string, seq: number): void {
+  for (const f of indexFiles(dir, kind, dim)) {
+    if (f.seq < seq || f.epoch !== epoch) {
+      removeQuietly(f.file);
+      removeQuietly(rowsFile(f.file));
+    }
+  }
+  removeAbandoned(dir);
 }

@@ -1,22 +1,21 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import type Database from "better-sqlite3";
 import type { Index } from "usearch";
 import type { Hit, VectorStats } from "../storage-port.js";
 import { retryBusySync } from "./busy.js";
 import {
-  fsyncPath,
   indexFileName,
   indexFiles,
   newIndex,
-  removeAbandoned,
-  removeQuietly,
+  removeSuperseded,
   userDir,
+  viewIndexFile,
+  writeIndexFiles,
 } from "./index-files.js";
 import { blobToVector } from "./row-mapping.js";
 import { type Row, SavedRows } from "./saved-rows.js";
 import { DEFAULT_ANN_THRESHOLD, MAX_ANN_CANDIDATES, UserVectors, type VectorFilter } from "./user-vectors.js";
+import { type ChangeRow, statements } from "./vector-log-statements.js";
 
 export interface IndexedSetOptions {
   readonly db: Database.Database;
@@ -30,19 +29,6 @@ export interface IndexedSetOptions {
   /** False for a read-only store: it replays the log but never registers, saves or prunes. */
   readonly writable: boolean;
 }
-
-interface ChangeRow {
-  seq: number;
-  row: number;
-  id: string | null;
-  tier: string | null;
-  expired_at: string | null;
-  embedding: Buffer | null;
-}
-
-const rowsFile = (indexFile: string): string => `${indexFile}.rows`;
-/** Rows of a viewed file whose keys are checked against it on open (spread over the file). */
-const CHECKED_KEYS = 2048;
 
 /** Where a key is freed: overwritten with zeros so a removed vector's bytes leave the saved file. */
 const SCRUB_KEY = 1n << 62n;
@@ -289,17 +275,9 @@ export class IndexedVectors {
    */
   private view(file: string): Index | null {
     try {
-      const saved = SavedRows.parse(readFileSync(rowsFile(file)), this.o.kind);
-      const index = newIndex(this.o.dim);
-      index.view(file);
-      if (index.dimensions() !== this.o.dim || index.size() !== saved.count) return null;
-      const step = Math.max(1, Math.floor(saved.count / CHECKED_KEYS));
-      const sample: bigint[] = [];
-      for (let i = 0; i < saved.count; i += step) sample.push(BigInt(saved.rowids[i] as number));
-      if (saved.count > 0) sample.push(BigInt(saved.rowids[saved.count - 1] as number));
-      if (sample.length > 0 && !(index.contains(BigUint64Array.from(sample)) as boolean[]).every(Boolean)) {
-        return null;
-      }
+      const viewed = viewIndexFile(file, this.o.dim, this.o.kind);
+      if (!viewed) return null;
+      const { index, saved } = viewed;
       this.saved = saved;
       this.count = saved.count;
       this.expiredLive = saved.expired.reduce((n, e) => n + e, 0);
@@ -372,44 +350,29 @@ export class IndexedVectors {
       return;
     }
     const dir = userDir(root as string, userId);
-    mkdirSync(dir, { recursive: true });
     const name = indexFileName({ kind, dim, epoch: this.epoch, seq: this.seq });
-    const temporary = join(dir, `.${name}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
-    let kept = false;
-    try {
-      (this.base as Index).save(temporary);
-      fsyncPath(temporary);
-      writeFileSync(rowsFile(temporary), SavedRows.serialize(this.entries()));
-      fsyncPath(rowsFile(temporary));
-      kept = retryBusySync(`save the vector index of ${userId}/${kind} in ${this.o.path}`, () =>
-        db
-          .transaction(() => {
-            const set = this.s.set.get(userId, kind) as { epoch: string; pruned: number } | undefined;
-            if (!set || set.epoch !== this.epoch || set.pruned > this.seq) return false;
-            renameSync(rowsFile(temporary), rowsFile(join(dir, name)));
-            renameSync(temporary, join(dir, name));
-            this.s.prune.run(userId, kind, this.seq);
-            this.s.setPruned.run(this.seq, userId, kind);
-            return true;
-          })
-          .immediate(),
-      );
-    } finally {
-      if (!kept) {
-        removeQuietly(temporary);
-        removeQuietly(rowsFile(temporary));
-      }
-    }
+    const kept = writeIndexFiles(
+      dir,
+      name,
+      this.base as Index,
+      SavedRows.serialize(this.entries()),
+      (commit) =>
+        retryBusySync(`save the vector index of ${userId}/${kind} in ${this.o.path}`, () =>
+          db
+            .transaction(() => {
+              const set = this.s.set.get(userId, kind) as { epoch: string; pruned: number } | undefined;
+              if (!set || set.epoch !== this.epoch || set.pruned > this.seq) return false;
+              commit();
+              this.s.prune.run(userId, kind, this.seq);
+              this.s.setPruned.run(this.seq, userId, kind);
+              return true;
+            })
+            .immediate(),
+        ),
+    );
     if (!kept) return;
-    fsyncPath(dir);
     this.unsaved = 0;
-    for (const f of indexFiles(dir, kind, dim)) {
-      if (f.seq < this.seq || f.epoch !== this.epoch) {
-        removeQuietly(f.file);
-        removeQuietly(rowsFile(f.file));
-      }
-    }
-    removeAbandoned(dir);
+    removeSuperseded(dir, kind, dim, this.epoch, this.seq);
   }
 
   /** An in-memory store has no file to save: its log is pruned as soon as it is applied. */
@@ -495,34 +458,4 @@ function dot(a: Float32Array, b: Float32Array): number {
   let s = 0;
   for (let i = 0; i < a.length; i++) s += (a[i] as number) * (b[i] as number);
   return s;
-}
-
-function statements(db: Database.Database) {
-  return {
-    set: db.prepare("SELECT epoch, pruned FROM vector_sets WHERE user_id = ? AND kind = ?"),
-    register: db.prepare(
-      `INSERT OR IGNORE INTO vector_sets (user_id, kind, epoch, pruned)
-       VALUES (?, ?, ?, (SELECT coalesce(max(seq), 0) FROM vector_log))`,
-    ),
-    head: db.prepare("SELECT max(seq) AS seq FROM vector_log WHERE user_id = ? AND kind = ?"),
-    rows: db.prepare(
-      `SELECT m.rowid AS row, m.id, m.tier, m.expired_at FROM memories m JOIN vectors v ON v.rowid = m.rowid
-       WHERE m.user_id = ? AND m.kind = ? AND length(v.embedding) = ?`,
-    ),
-    vectors: db.prepare(
-      `SELECT v.rowid AS row, v.embedding FROM memories m JOIN vectors v ON v.rowid = m.rowid
-       WHERE m.user_id = ? AND m.kind = ? AND length(v.embedding) = ?`,
-    ),
-    vectorsOf: db.prepare(
-      "SELECT rowid AS row, embedding FROM vectors WHERE rowid IN (SELECT value FROM json_each(?)) AND length(embedding) = ?",
-    ),
-    changes: db.prepare(
-      `SELECT l.seq, l.row, m.id, m.tier, m.expired_at, v.embedding FROM vector_log l
-       LEFT JOIN memories m ON m.rowid = l.row AND m.user_id = l.user_id AND m.kind = l.kind
-       LEFT JOIN vectors v ON v.rowid = m.rowid AND length(v.embedding) = ?
-       WHERE l.user_id = ? AND l.kind = ? AND l.seq > ? ORDER BY l.seq`,
-    ),
-    prune: db.prepare("DELETE FROM vector_log WHERE user_id = ? AND kind = ? AND seq <= ?"),
-    setPruned: db.prepare("UPDATE vector_sets SET pruned = max(pruned, ?) WHERE user_id = ? AND kind = ?"),
-  };
 }
