@@ -17,6 +17,7 @@ export function assertBatchScope(scope: Scope, batch: WriteBatch): void {
   for (const { record } of [...(batch.upsert ?? []), ...(batch.insert ?? [])]) {
     foreign(record.userId, `memory ${record.id}`);
   }
+  for (const r of batch.expect ?? []) foreign(r.userId, `expected memory ${r.id}`);
   for (const v of batch.history ?? []) foreign(v.userId, `history of ${v.memoryId}`);
   for (const e of batch.edges ?? []) foreign(e.userId, `edge ${e.from}->${e.to}`);
 }

@@ -170,12 +170,27 @@ export interface WriteBatch {
   /** Times are set by the store, unless given (an import restores the exported ones). */
   readonly kvPut?: readonly KvPut[];
   readonly kvDelete?: readonly { readonly namespace: readonly string[]; readonly key: string }[];
+  /**
+   * Makes the batch conditional (compare-and-set): each record is a memory as the writer read it, and the
+   * batch is stored only while every one of them is still stored exactly so (every field equal). When one
+   * was changed or removed meanwhile (another process's job, another writer), nothing of the batch is
+   * stored and `WriteResult.conflicts` names them; the writer reads again and redoes its work, or gives
+   * way. A job that reads whole records and writes them back sets it, so it never writes a stale copy
+   * over a newer one (a `pending` status over the `ready` another job just stored).
+   */
+  readonly expect?: readonly MemoryRecord[];
 }
 
 /** What a write did that its caller could not know beforehand. */
 export interface WriteResult {
   /** Ids of the batch's `insert` records actually stored (not those found stored already), in batch order. */
   readonly inserted: readonly string[];
+  /**
+   * Ids of the batch's `expect` records no longer stored as given: when any, the batch was not stored.
+   * (Qdrant has no transactions: a change that lands between its check and its write keeps that record
+   * as the other writer left it, and may let the rest of the batch through; the id is listed all the same.)
+   */
+  readonly conflicts: readonly string[];
 }
 
 export interface ForgetReport {

@@ -1,9 +1,10 @@
 import { ConflictError, ScopeError } from "../../errors/index.js";
 import { cubeKey, type Scope, type StoredMemory } from "../../model/index.js";
+import { expectationConflicts } from "../expected-records.js";
 import type { NewJob, WriteBatch } from "../storage-port.js";
 import type { Collections } from "./collections.js";
 import { anyOf, isEmpty, match, type QFilter, scopeCondition } from "./filter.js";
-import { kvPayload } from "./payload.js";
+import { kvPayload, payloadToRecord } from "./payload.js";
 import { pointIds } from "./point-id.js";
 import type { NewPoint, Points } from "./points.js";
 
@@ -42,6 +43,23 @@ export async function readExisting(ctx: WriteContext, scope: Scope, batch: Write
     }
   }
   return { seq, removed: (batch.deleteIds ?? []).filter((id) => seq.has(id)) };
+}
+
+/** The batch's `expect` records that the store no longer holds as given (changed, removed, another user's). */
+export async function expectationCheck(
+  ctx: WriteContext,
+  scope: Scope,
+  batch: WriteBatch,
+): Promise<string[]> {
+  const expected = batch.expect ?? [];
+  if (expected.length === 0) return [];
+  const found = await ctx.points.byIds(
+    ctx.collections.names.memories,
+    expected.map((r) => pointIds.memory(r.id)),
+    { must: [scopeCondition(scope)] },
+  );
+  const stored = new Map(found.map((p) => [p.payload.memory_id as string, payloadToRecord(p.payload)]));
+  return expectationConflicts(expected, stored);
 }
 
 /**

@@ -113,9 +113,10 @@ export class SqliteStorage implements StoragePort {
     this.guard(scope, "write");
     assertBatchScope(scope, batch);
     const now = this.now().toISOString();
-    const { removed, inserted, reindexed } = await this.runWrite("write", () =>
+    const { removed, inserted, reindexed, conflicts } = await this.runWrite("write", () =>
       this.db.transaction(() => applyBatch(this.writes, scope, batch, now)).immediate(),
     );
+    if (conflicts.length) return { inserted: [], conflicts };
     // A deleted or moved row can leave a range's remembered last row too high, and its rowid is reused.
     if (reindexed.length) this.writes.blocks.changed();
     if (removed.length || batch.edges?.length) this.edgeMemory.forget(scope.userId);
@@ -131,7 +132,7 @@ export class SqliteStorage implements StoragePort {
       vector,
     }));
     this.vectors.apply(scope.userId, upserts, removed);
-    return { inserted: inserted.map(({ record }) => record.id) };
+    return { inserted: inserted.map(({ record }) => record.id), conflicts: [] };
   }
 
   async get(scope: Scope, ids: readonly string[]): Promise<MemoryRecord[]> {

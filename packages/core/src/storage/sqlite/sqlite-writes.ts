@@ -1,9 +1,10 @@
 import type Database from "better-sqlite3";
 import { ScopeError } from "../../errors/index.js";
-import { cubeKey, type Scope, searchText } from "../../model/index.js";
+import { cubeKey, type MemoryRecord, type Scope, searchText } from "../../model/index.js";
+import { expectationConflicts } from "../expected-records.js";
 import type { WriteBatch } from "../storage-port.js";
 import { RowBlocks } from "./row-blocks.js";
-import { recordToParams } from "./row-mapping.js";
+import { type MemoryRow, RECORD_COLUMNS, recordToParams, rowToRecord } from "./row-mapping.js";
 
 const MEMORY_COLUMNS = [
   "id",
@@ -30,6 +31,7 @@ const MEMORY_COLUMNS = [
 
 const STATEMENTS = [
   "find",
+  "record",
   "insert",
   "update",
   "ftsInsert",
@@ -58,6 +60,7 @@ export function prepareWrites(db: Database.Database): WriteStatements {
     .join(", ");
   return {
     find: db.prepare("SELECT rowid, user_id, kind, name, text, context FROM memories WHERE id = ?"),
+    record: db.prepare(`SELECT ${RECORD_COLUMNS} FROM memories m WHERE m.id = ?`).raw(),
     insert: db.prepare(
       `INSERT INTO memories (rowid, ${MEMORY_COLUMNS.join(", ")}) VALUES (@rowid, ${placeholders})`,
     ),
@@ -180,16 +183,31 @@ function insertRecords(
   return { inserted, kept };
 }
 
+/** The batch's `expect` records not stored as given now (read inside the write's transaction). */
+function conflicts(s: WriteStatements, scope: Scope, batch: WriteBatch): string[] {
+  const expected = batch.expect ?? [];
+  if (expected.length === 0) return [];
+  const stored = new Map<string, MemoryRecord>();
+  for (const { id } of expected) {
+    const row = s.record.get(id) as MemoryRow | undefined;
+    if (row && row[2] === scope.userId) stored.set(id, rowToRecord(row));
+  }
+  return expectationConflicts(expected, stored);
+}
+
 /**
  * Applies a batch inside the caller's transaction. Returns the ids actually removed, the inserts actually
- * stored, and the rowids whose full-text entry was deleted or rewritten (not those only appended).
+ * stored, and the rowids whose full-text entry was deleted or rewritten (not those only appended). A
+ * conditional batch whose `expect` no longer holds changes nothing and returns the conflicting ids.
  */
 export function applyBatch(
   s: WriteStatements,
   scope: Scope,
   batch: WriteBatch,
   now: string,
-): { removed: string[]; inserted: Upsert[]; reindexed: number[] } {
+): { removed: string[]; inserted: Upsert[]; reindexed: number[]; conflicts: string[] } {
+  const conflicting = conflicts(s, scope, batch);
+  if (conflicting.length) return { removed: [], inserted: [], reindexed: [], conflicts: conflicting };
   const removed: string[] = [];
   const reindexed: number[] = [];
   for (const id of batch.deleteIds ?? []) {
@@ -230,5 +248,5 @@ export function applyBatch(
     (restore ? s.kvRestore : s.kvPut).run(scope.userId, cubeKey(e.namespace), e.key, e.value, ...times);
   }
   for (const e of batch.kvDelete ?? []) s.kvDelete.run(scope.userId, cubeKey(e.namespace), e.key);
-  return { removed, inserted, reindexed };
+  return { removed, inserted, reindexed, conflicts: [] };
 }

@@ -1,0 +1,34 @@
+import type { MemoryRecord } from "../model/index.js";
+
+/** JSON with object keys sorted, so two copies of one record compare equal whatever their key order. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+/** Whether two records are the same in every field (metadata compared by value). */
+export function sameRecord(a: MemoryRecord, b: MemoryRecord): boolean {
+  return canonical(a) === canonical(b);
+}
+
+/**
+ * The ids of a batch's `expect` records that are not stored exactly as given: changed, removed, or held
+ * by another user. `stored` holds what the store has now for those ids (the scope's user's records only).
+ */
+export function expectationConflicts(
+  expected: readonly MemoryRecord[],
+  stored: ReadonlyMap<string, MemoryRecord>,
+): string[] {
+  const conflicts: string[] = [];
+  for (const record of expected) {
+    const now = stored.get(record.id);
+    if (!now || !sameRecord(now, record)) conflicts.push(record.id);
+  }
+  return [...new Set(conflicts)];
+}
