@@ -2,20 +2,28 @@ import { ModelError } from "../errors/index.js";
 import type { Job } from "../storage/index.js";
 import { embedRecords } from "../updating/embed-records.js";
 import type { EngineContext } from "../updating/engine-context.js";
+import { untilStored } from "../updating/until-stored.js";
 
-/** Embeds memories that were stored without vectors because the model failed at write time. */
+/**
+ * Embeds memories that were stored without vectors (deferred, or the model failed at write time). The
+ * write is conditional on the records being stored as read: another process's tier job may move or mark
+ * them meanwhile, and writing the copy read here back would undo that; the job then reads them again.
+ */
 export function embedJobHandler(ctx: EngineContext) {
   return async (job: Job): Promise<void> => {
     const scope = { userId: job.userId };
     const ids = (job.payload.ids as string[] | undefined) ?? [];
-    // Deleted meanwhile: nothing to do. Idempotent: re-embedding a ready memory rewrites the same vector.
-    const records = await ctx.storage.get(scope, ids);
-    if (records.length === 0) return;
-    const { stored, error } = await embedRecords(
-      ctx,
-      records.map((r) => ({ ...r, status: "ready" as const })),
-    );
-    if (error) throw new ModelError(`embedding still failing: ${error.message}`, { cause: error });
-    await ctx.storage.write(scope, { upsert: stored });
+    await untilStored("embed job", async () => {
+      // Deleted meanwhile: nothing to do. Idempotent: re-embedding a ready memory rewrites the same vector.
+      const records = await ctx.storage.get(scope, ids);
+      if (records.length === 0) return true;
+      const { stored, error } = await embedRecords(
+        ctx,
+        records.map((r) => ({ ...r, status: "ready" as const })),
+      );
+      if (error) throw new ModelError(`embedding still failing: ${error.message}`, { cause: error });
+      const { conflicts } = await ctx.storage.write(scope, { upsert: stored, expect: records });
+      return conflicts.length ? null : true;
+    });
   };
 }

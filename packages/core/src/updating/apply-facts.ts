@@ -15,6 +15,8 @@ export interface FactPlan {
   readonly created: string[];
   readonly superseded: string[];
   readonly merged: string[];
+  /** The stored facts the plan rewrites (superseded, merged), as read: the write's `expect`. */
+  readonly read: MemoryRecord[];
 }
 
 /** Single-valued slots key on the slot (a new value supersedes); multi-valued on slot and value. */
@@ -56,12 +58,14 @@ export async function planFacts(
     jobs: [],
     created: [],
     superseded: [],
+    read: [],
     merged: [],
   };
   // key -> the current fact after this plan, or null when this plan leaves the key without one.
   const touched = new Map<string, Pending | null>();
   const known = new Map<string, MemoryRecord[]>(); // key -> its stored facts, current or expired
   const fresh: MemoryRecord[] = [];
+  const loaded = new Map<string, MemoryRecord>(); // stored facts as read
   const expire = (p: Pending, successor: string | null, validTo: string) => {
     const record: MemoryRecord = {
       ...p.record,
@@ -100,6 +104,7 @@ export async function planFacts(
     // A turn extracted again (promoted after it was screened) must not undo what later turns changed.
     if (restated(known.get(key) ?? [], fact)) continue;
     const current = touched.has(key) ? (touched.get(key) ?? null) : await loadCurrent(ctx, scope, key);
+    if (current && !touched.has(key)) loaded.set(current.record.id, current.record);
     const same = current !== null && sameValue(String(current.record.metadata.value), fact.value);
     // A value said before the current one was said (a segment promoted late, an old import) is history.
     const stale = current !== null && isBefore(eventTime(fact), current.record.validFrom);
@@ -170,6 +175,8 @@ export async function planFacts(
       ),
     );
   plan.upsert.push(...stored);
+  const rewritten = new Set(plan.upsert.map((u) => u.record.id));
+  plan.read.push(...[...loaded.values()].filter((r) => rewritten.has(r.id)));
   return plan;
 }
 

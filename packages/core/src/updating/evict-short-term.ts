@@ -3,6 +3,7 @@ import { extractiveSummary, extractKeywords, jaccard } from "./keywords.js";
 import { groupPages, type Page } from "./pages.js";
 import { cosine, newSegment, normalizedMean, type SegmentState, segmentState } from "./segment-record.js";
 import type { PageAssignment, TierContext } from "./tier-context.js";
+import { untilStored } from "./until-stored.js";
 
 interface WorkingSegment {
   record: MemoryRecord;
@@ -60,12 +61,21 @@ function join(
  * Moves short-term overflow to mid-term. When the short-term queue holds `shortTermCapacity +
  * evictionBatch` pages or more, every page beyond the newest `shortTermCapacity` leaves together (one batch,
  * one model call with a language model); each lands in exactly one segment. Nothing is dropped: the
- * messages stay stored, re-tiered `mid`, linked `part_of` their segment.
+ * messages stay stored, re-tiered `mid`, linked `part_of` their segment. The write is conditional on the
+ * messages and segments being stored as read (another process's embed or tier job may have changed them
+ * meanwhile); when it loses, the eviction is worked out again from what is stored then.
  */
-export async function evictShortTerm(
+export function evictShortTerm(
   ctx: TierContext,
   scope: Scope,
 ): Promise<{ moved: number; touched: string[] }> {
+  return untilStored("short-term eviction", () => evictOnce(ctx, scope));
+}
+
+async function evictOnce(
+  ctx: TierContext,
+  scope: Scope,
+): Promise<{ moved: number; touched: string[] } | null> {
   const short = await ctx.storage.scan(scope, {
     filter: { kinds: ["message"], tiers: ["short"] },
     order: "asc",
@@ -142,6 +152,12 @@ export async function evictShortTerm(
         at: now,
       });
   }
-  await ctx.storage.write(scope, { upsert, edges, history });
+  const read = new Map(existing.map((r) => [r.id, r]));
+  const expect = [
+    ...evicted.flatMap((p) => p.messages),
+    ...changed.flatMap((s) => (s.isNew ? [] : [read.get(s.record.id) as MemoryRecord])),
+  ];
+  const { conflicts } = await ctx.storage.write(scope, { upsert, edges, history, expect });
+  if (conflicts.length) return null;
   return { moved: evicted.length, touched: changed.map((s) => s.record.id) };
 }

@@ -5,6 +5,7 @@ import { segmentHeat } from "./heat.js";
 import { notYetScreened } from "./screen-explicit-facts.js";
 import { segmentState } from "./segment-record.js";
 import type { TierContext } from "./tier-context.js";
+import { untilStored } from "./until-stored.js";
 
 async function unanalysedMembers(ctx: TierContext, scope: Scope, segmentId: string): Promise<MemoryRecord[]> {
   const ids = (await ctx.storage.edges(scope, { to: segmentId, type: "part_of" })).map((e) => e.from);
@@ -17,13 +18,29 @@ async function unanalysedMembers(ctx: TierContext, scope: Scope, segmentId: stri
 /**
  * Extracts persona memory from a segment's unanalysed pages and resets its heat counters, atomically:
  * the facts, the messages marked analysed and the segment's reset land in one write, so a crash before
- * it simply repeats the promotion (idempotent) and a crash after it never repeats it.
+ * it simply repeats the promotion (idempotent) and a crash after it never repeats it. The write is
+ * conditional on the segment, its messages and the facts it rewrites being stored as read; when another
+ * process's job changed one meanwhile, the promotion is worked out again from the segment as stored then.
  */
 export async function promoteSegment(
   ctx: TierContext,
   scope: Scope,
   segment: MemoryRecord,
 ): Promise<{ promoted: boolean; created: number }> {
+  let current: MemoryRecord | undefined = segment;
+  return untilStored("segment promotion", async () => {
+    if (!current) return { promoted: false, created: 0 };
+    const done = await promoteOnce(ctx, scope, current);
+    if (!done) [current] = await ctx.storage.get(scope, [segment.id]);
+    return done;
+  });
+}
+
+async function promoteOnce(
+  ctx: TierContext,
+  scope: Scope,
+  segment: MemoryRecord,
+): Promise<{ promoted: boolean; created: number } | null> {
   const messages = await unanalysedMembers(ctx, scope, segment.id);
   if (messages.length === 0) return { promoted: false, created: 0 };
   const existing = await ctx.storage.scan(scope, {
@@ -49,12 +66,14 @@ export async function promoteSegment(
     metadata: { ...segment.metadata, ...reset, promotions },
     updatedAt: now,
   };
-  await ctx.storage.write(scope, {
+  const { conflicts } = await ctx.storage.write(scope, {
     upsert: [...plan.upsert, ...analysed, { record: segmentRecord, vector: vectors.get(segment.id) ?? null }],
     history: plan.history,
     edges: plan.edges,
     jobs: plan.jobs,
+    expect: [...messages, segment, ...plan.read],
   });
+  if (conflicts.length) return null;
   if (plan.created.length) await enforceKnowledgeCapacity(ctx, scope);
   return { promoted: true, created: plan.created.length };
 }

@@ -2,16 +2,30 @@ import type { Scope } from "../model/index.js";
 import type { NewJob } from "../storage/index.js";
 import { segmentState } from "./segment-record.js";
 import type { TierContext } from "./tier-context.js";
+import { untilStored } from "./until-stored.js";
 
-/** Applies queued retrieval visits: each visited segment gets visits + 1 and a fresh last-visit time. */
+/**
+ * Applies queued retrieval visits: each visited segment gets visits + 1 and a fresh last-visit time. The
+ * write is conditional on the segments as read, so a page another process's tier job joined meanwhile is
+ * kept (the counts are then applied to the segment as it is now).
+ */
 export async function recordVisits(
   ctx: TierContext,
   scope: Scope,
   segmentIds: readonly string[],
   then: NewJob,
 ): Promise<void> {
+  await untilStored("visit counting", () => recordOnce(ctx, scope, segmentIds, then));
+}
+
+async function recordOnce(
+  ctx: TierContext,
+  scope: Scope,
+  segmentIds: readonly string[],
+  then: NewJob,
+): Promise<true | null> {
   const segments = await ctx.storage.get(scope, [...new Set(segmentIds)]);
-  if (segments.length === 0) return;
+  if (segments.length === 0) return true;
   const vectors = await ctx.storage.getVectors(
     scope,
     segments.map((s) => s.id),
@@ -19,7 +33,8 @@ export async function recordVisits(
   const now = ctx.clock().toISOString();
   const counts = new Map<string, number>();
   for (const id of segmentIds) counts.set(id, (counts.get(id) ?? 0) + 1);
-  await ctx.storage.write(scope, {
+  const { conflicts } = await ctx.storage.write(scope, {
+    expect: segments,
     // Same write: the promotion check is queued atomically with the counts it depends on.
     jobs: [then],
     upsert: segments.map((s) => {
@@ -35,4 +50,5 @@ export async function recordVisits(
       };
     }),
   });
+  return conflicts.length ? null : true;
 }

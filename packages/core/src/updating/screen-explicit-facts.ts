@@ -3,6 +3,7 @@ import { factKey, planFacts } from "./apply-facts.js";
 import { enforceKnowledgeCapacity } from "./enforce-capacity.js";
 import { type ExtractedFact, extractFacts } from "./extract-facts.js";
 import type { TierContext } from "./tier-context.js";
+import { untilStored } from "./until-stored.js";
 
 /** Metadata mark of a user message whose explicit facts the prompt path has applied. */
 export const SCREENED = "screened";
@@ -37,6 +38,14 @@ export async function screenExplicitFacts(
   ctx: TierContext,
   scope: Scope,
 ): Promise<{ screened: number; created: string[]; superseded: string[] }> {
+  return untilStored("explicit-fact screening", () => screenOnce(ctx, scope));
+}
+
+/** One screening; null when its write lost to another writer (a turn or fact changed since read). */
+async function screenOnce(
+  ctx: TierContext,
+  scope: Scope,
+): Promise<{ screened: number; created: string[]; superseded: string[] } | null> {
   // Screening runs before eviction in every tiers job, so a message is screened while still short-term.
   const short = await ctx.storage.scan(scope, {
     filter: { kinds: ["message"], tiers: ["short"], roles: ["user"] },
@@ -57,12 +66,15 @@ export async function screenExplicitFacts(
     record: { ...m, metadata: { ...m.metadata, [SCREENED]: true } },
     vector: vectors.get(m.id) ?? null,
   }));
-  await ctx.storage.write(scope, {
+  // Conditional: the turns as read (an embed job may have stored them ready, with a vector, meanwhile).
+  const { conflicts } = await ctx.storage.write(scope, {
     upsert: [...plan.upsert, ...marked],
     history: plan.history,
     edges: plan.edges,
     jobs: plan.jobs,
+    expect: [...fresh, ...plan.read],
   });
+  if (conflicts.length) return null;
   if (plan.created.length) await enforceKnowledgeCapacity(ctx, scope);
   return { screened: fresh.length, created: plan.created, superseded: plan.superseded };
 }

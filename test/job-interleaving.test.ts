@@ -1,0 +1,136 @@
+/**
+ * Two processes' jobs on one store, interleaved by hand: one engine's job is held between its reads and
+ * its write while another engine (its own connection to the same SQLite file) runs the other job to the
+ * end. This is what the middleware SIGKILL trial hits at random (a child's worker runs the jobs another
+ * child queued), made deterministic.
+ */
+import { join } from "node:path";
+import { createEngram, type Engram, type StoragePort, type WriteBatch } from "@engram/core";
+import { SqliteStorage } from "@engram/core/sqlite";
+import { hashEmbeddingModel } from "@engram/core/testing";
+import { afterEach, expect, it } from "vitest";
+import { makeTempDir } from "./support/temp-dir.js";
+
+const U = { userId: "ada" };
+const NOW = new Date("2026-06-01T08:00:00.000Z");
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A port that claims only `types`, and can hold its next write until released. */
+function steered(port: StoragePort, types: string[]) {
+  let hold: { reached: () => void; release: Promise<void> } | null = null;
+  const wrapped = new Proxy(port, {
+    get(target, prop) {
+      if (prop === "claimJobs")
+        return (options: Parameters<StoragePort["claimJobs"]>[0]) => target.claimJobs({ ...options, types });
+      if (prop === "write")
+        return async (scope: { userId: string }, batch: WriteBatch) => {
+          const held = hold;
+          if (held && batch.upsert?.length) {
+            hold = null;
+            held.reached();
+            await held.release;
+          }
+          return target.write(scope, batch);
+        };
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return {
+    port: wrapped,
+    /** Holds the next write with records; resolves `reached` when a job gets there. */
+    holdNextWrite() {
+      let release = () => {};
+      let reached = () => {};
+      const atWrite = new Promise<void>((resolve) => {
+        reached = resolve;
+      });
+      hold = { reached, release: new Promise<void>((resolve) => (release = resolve)) };
+      // A failed test still lets the held job finish, so its engine closes.
+      cleanups.push(() => release());
+      return { atWrite, release: () => release() };
+    },
+  };
+}
+
+async function engines(first: string[], second: string[]) {
+  const dir = makeTempDir("engram-interleave-");
+  const path = join(dir.path, "engram.db");
+  const open = async (types: string[]) => {
+    const steer = steered(new SqliteStorage({ path }), types);
+    const engram = await createEngram({
+      storage: steer.port,
+      embedder: hashEmbeddingModel({ dimensions: 16 }),
+      background: false,
+      clock: () => NOW,
+      policy: { shortTermCapacity: 1, evictionBatch: 1 },
+    });
+    return { engram, steer };
+  };
+  const a = await open(first);
+  const b = await open(second);
+  cleanups.push(() => dir.remove());
+  cleanups.push(() => a.engram.close());
+  cleanups.push(() => b.engram.close());
+  for (let i = 0; i < 3; i++) {
+    await a.engram.add({
+      ...U,
+      sessionId: "s1",
+      embed: "later",
+      messages: [
+        { role: "user", content: `turn ${i}: my sister moved to Porto` },
+        { role: "assistant", content: `Noted, answer ${i}.` },
+      ],
+    });
+  }
+  return { a, b };
+}
+
+const messages = (engram: Engram) => engram.memories.list({ ...U, kinds: ["message"], limit: 100 });
+
+async function nothingLeft(engram: Engram) {
+  for (const status of ["queued", "running", "failed"] as const)
+    expect(await engram.storage.jobs(U, status), `${status} jobs`).toEqual([]);
+}
+
+it("a tier job that read the turns pending does not write them back pending over the embed job's ready", async () => {
+  const { a, b } = await engines(["tiers"], ["embed"]);
+  const held = a.steer.holdNextWrite();
+  const tiers = a.engram.flush();
+  await held.atWrite;
+  // One embed job per add.
+  expect((await b.engram.flush()).completed).toBe(3);
+  held.release();
+  expect((await tiers).failed).toBe(0);
+  await nothingLeft(a.engram);
+  const all = await messages(a.engram);
+  expect(all.filter((m) => m.status !== "ready").map((m) => m.text)).toEqual([]);
+  const vectors = await a.engram.storage.getVectors(
+    U,
+    all.map((m) => m.id),
+  );
+  expect(vectors.size).toBe(all.length);
+  expect(all.filter((m) => m.tier === "mid").length).toBeGreaterThan(0);
+});
+
+it("an embed job that read the turns short-term does not move them back over the tier job's move", async () => {
+  const { a, b } = await engines(["embed"], ["tiers"]);
+  const held = a.steer.holdNextWrite();
+  const embed = a.engram.flush();
+  await held.atWrite;
+  expect((await b.engram.flush()).completed).toBe(1);
+  const moved = (await messages(b.engram)).filter((m) => m.tier === "mid").map((m) => m.id);
+  expect(moved.length).toBeGreaterThan(0);
+  held.release();
+  expect((await embed).failed).toBe(0);
+  await nothingLeft(a.engram);
+  const all = await messages(a.engram);
+  expect(all.filter((m) => m.status !== "ready").map((m) => m.text)).toEqual([]);
+  expect(all.filter((m) => m.tier === "mid").map((m) => m.id)).toEqual(moved);
+  expect(all.filter((m) => moved.includes(m.id)).every((m) => typeof m.metadata.segment === "string")).toBe(
+    true,
+  );
+});
