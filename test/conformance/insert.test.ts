@@ -40,7 +40,7 @@ describeConformance("insert", ({ test }) => {
         makeVersion({ memoryId: "m2", userId: "u1", version: 1, text: "new one" }),
       ],
     });
-    expect(result).toEqual({ inserted: ["m2"] });
+    expect(result).toEqual({ inserted: ["m2"], conflicts: [] });
     expect(await port.get(U, ["m1"])).toEqual(before.records);
     expect(await port.history(U, "m1")).toEqual(before.history);
     expect((await port.getVectors(U, ["m1"])).get("m1")).toEqual(unit(1, 0, 0, 0));

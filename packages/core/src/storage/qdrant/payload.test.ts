@@ -27,12 +27,12 @@ const RECORD: MemoryRecord = {
 
 describe("memory payload", () => {
   it("round-trips a record exactly (through JSON, as it travels)", () => {
-    const payload = JSON.parse(JSON.stringify(memoryPayload(RECORD, 7))) as Record<string, unknown>;
+    const payload = JSON.parse(JSON.stringify(memoryPayload(RECORD, 7, "r1"))) as Record<string, unknown>;
     expect(payloadToRecord(payload)).toEqual(RECORD);
   });
 
   it("carries integer times for filtering and one keyword per scalar metadata field", () => {
-    const payload = memoryPayload(RECORD, 7);
+    const payload = memoryPayload(RECORD, 7, "r1");
     expect(payload).toMatchObject({
       valid_ms: Date.parse(RECORD.validFrom as string),
       created_ms: Date.parse(RECORD.createdAt),
@@ -40,11 +40,14 @@ describe("memory payload", () => {
       order_ms: Date.parse(RECORD.validFrom as string),
       meta: ['["a.b",1]', '["flag",false]'],
       seq: 7,
+      rev: "r1",
     });
   });
 
   it("orders a record without event time by its creation time", () => {
-    expect(memoryPayload({ ...RECORD, validFrom: null }, 1).order_ms).toBe(Date.parse(RECORD.createdAt));
+    expect(memoryPayload({ ...RECORD, validFrom: null }, 1, "r1").order_ms).toBe(
+      Date.parse(RECORD.createdAt),
+    );
   });
 });
 

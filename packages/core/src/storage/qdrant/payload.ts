@@ -57,9 +57,11 @@ export function filterPayload(record: MemoryRecord): Payload {
 /**
  * A memory's full payload. Times are kept as the exact ISO strings given (plus integer copies for
  * filtering); metadata as JSON text, so any key name and value round-trips unchanged. `seq` orders records
- * stored at the same instant by when they were first written, as SQLite's rowid does.
+ * stored at the same instant by when they were first written, as SQLite's rowid does. `rev` is new on
+ * every write of the point: a conditional write stores over the point only while it still has the `rev`
+ * its check saw (Qdrant's `update_filter`), and reads it back to learn whether it won.
  */
-export function memoryPayload(record: MemoryRecord, seq: number): Payload {
+export function memoryPayload(record: MemoryRecord, seq: number, rev: string): Payload {
   return {
     ...filterPayload(record),
     name: record.name,
@@ -75,6 +77,7 @@ export function memoryPayload(record: MemoryRecord, seq: number): Payload {
     expired_at: record.expiredAt,
     order_ms: ms(record.validFrom) ?? ms(record.createdAt),
     seq,
+    rev,
   };
 }
 

@@ -17,7 +17,7 @@ export interface NewPoint {
 
 /** One operation of `POST /points/batch`. */
 export type Operation =
-  | { upsert: { points: NewPoint[] } }
+  | { upsert: { points: NewPoint[]; update_filter?: QFilter } }
   | { delete: { points: string[] } }
   | { delete: { filter: QFilter } }
   | { set_payload: { payload: Payload; filter: QFilter } };
@@ -47,7 +47,9 @@ function opSize(op: Operation): number {
 function split(ops: readonly Operation[]): Operation[] {
   return ops.flatMap((op): Operation[] => {
     if ("upsert" in op)
-      return chunks(op.upsert.points, POINTS_PER_REQUEST).map((points) => ({ upsert: { points } }));
+      return chunks(op.upsert.points, POINTS_PER_REQUEST).map((points) => ({
+        upsert: { ...op.upsert, points },
+      }));
     if ("delete" in op && "points" in op.delete) {
       return chunks(op.delete.points, POINTS_PER_REQUEST).map((points) => ({ delete: { points } }));
     }

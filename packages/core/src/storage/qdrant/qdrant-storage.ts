@@ -92,7 +92,7 @@ export class QdrantStorage implements StoragePort {
       nextSeq: () => this.nextSeq(),
       textAvgLength: this.options.textAvgLength,
     };
-    const conflicts = await this.run("write", () => expectationCheck(context, scope, given));
+    const { conflicts, revs } = await this.run("write", () => expectationCheck(context, scope, given));
     if (conflicts.length) return { inserted: [], conflicts };
     const { batch, inserted } = await this.run("write", () => resolveInserts(context, scope, given));
     // Only memories change vectors: a batch of jobs or key-value entries (a search's queued visit) keeps them.
@@ -100,8 +100,10 @@ export class QdrantStorage implements StoragePort {
       const written = [...(batch.upsert ?? []).map((u) => u.record.id), ...(batch.deleteIds ?? [])];
       c.statsCache.invalidate(scope.userId, written.map(pointIds.memory));
     }
-    await this.run("write", () => writeBatch(context, scope, batch, this.options.now().toISOString()));
-    return { inserted, conflicts: [] };
+    const lost = await this.run("write", () =>
+      writeBatch(context, scope, batch, this.options.now().toISOString(), revs),
+    );
+    return { inserted, conflicts: lost };
   }
 
   async get(scope: Scope, ids: readonly string[]): Promise<MemoryRecord[]> {

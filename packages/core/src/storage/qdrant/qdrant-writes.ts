@@ -1,6 +1,7 @@
+import { randomUUID } from "node:crypto";
 import { cubeKey, type Scope, type StoredMemory, searchText } from "../../model/index.js";
 import type { WriteBatch } from "../storage-port.js";
-import { anyOf, type QFilter, scopeCondition } from "./filter.js";
+import { anyOf, isEmpty, match, type QFilter, scopeCondition } from "./filter.js";
 import { edgePayload, filterPayload, memoryPayload, versionPayload } from "./payload.js";
 import { pointIds } from "./point-id.js";
 import type { NewPoint, Operation } from "./points.js";
@@ -22,24 +23,38 @@ export type { WriteContext } from "./write-checks.js";
  * collection. Qdrant has no transaction across requests, so a failure after the checks can leave part of a
  * batch applied; every write is an idempotent upsert or delete keyed by UUIDv5, so resending the batch
  * converges to the state it describes.
+ *
+ * `revs` (from the expectation check) names the points the batch may only store over while they keep
+ * that `rev`: they are upserted with an `update_filter`, so a write another process made since the check
+ * is never overwritten, and read back to see which were stored. Returns the ids that were not (their
+ * vectors are left alone; the rest of the batch is stored, as Qdrant cannot take it back).
  */
 export async function writeBatch(
   ctx: WriteContext,
   scope: Scope,
   batch: WriteBatch,
   now: string,
-): Promise<void> {
+  revs: ReadonlyMap<string, string | null> = new Map(),
+): Promise<string[]> {
   const existing = await readExisting(ctx, scope, batch);
   await assertKeysFree(ctx, scope, batch);
   const jobs = await newJobs(ctx, scope, batch.jobs ?? []);
   const kv = await kvPoints(ctx, scope, batch, now);
   const names = ctx.collections.names;
   const removedIds = existing.removed.map(pointIds.memory);
+  const points = recordPoints(ctx, batch.upsert ?? [], existing);
+  const guarded = points.filter((p) => revs.has(p.payload.memory_id as string));
   await ctx.points.apply(names.memories, [
     ...(removedIds.length ? [{ delete: { points: removedIds } }] : []),
-    ...upsertOp(recordPoints(ctx, batch.upsert ?? [], existing)),
+    ...upsertOp(points.filter((p) => !revs.has(p.payload.memory_id as string))),
+    ...(guarded.length ? [{ upsert: { points: guarded, update_filter: unchanged(guarded, revs) } }] : []),
   ]);
-  await writeVectors(ctx, batch.upsert ?? [], removedIds);
+  const lost = await notStored(ctx, guarded);
+  await writeVectors(
+    ctx,
+    (batch.upsert ?? []).filter((u) => !lost.includes(u.record.id)),
+    removedIds,
+  );
   await writeLinks(ctx, scope, batch, existing.removed);
   const kvDeletes = (batch.kvDelete ?? []).map((e) => pointIds.kv(scope.userId, cubeKey(e.namespace), e.key));
   await ctx.points.apply(names.kv, [
@@ -52,6 +67,29 @@ export async function writeBatch(
     payload: jobPayload(scope.userId, j, now),
   }));
   await ctx.points.apply(names.jobs, upsertOp(jobPoints));
+  return lost;
+}
+
+/** Selects each point only while it keeps the `rev` the expectation check saw. */
+function unchanged(points: readonly NewPoint[], revs: ReadonlyMap<string, string | null>): QFilter {
+  return {
+    should: points.map((p) => {
+      const rev = revs.get(p.payload.memory_id as string) ?? null;
+      return { must: [{ has_id: [p.id] }, rev === null ? isEmpty("rev") : match("rev", rev)] };
+    }),
+  };
+}
+
+/** Memory ids of guarded points that do not hold the `rev` this write gave them. */
+async function notStored(ctx: WriteContext, guarded: readonly NewPoint[]): Promise<string[]> {
+  if (guarded.length === 0) return [];
+  const found = await ctx.points.retrieve(
+    ctx.collections.names.memories,
+    guarded.map((p) => p.id),
+    ["rev"],
+  );
+  const revs = new Map(found.map((p) => [p.id, p.payload.rev]));
+  return guarded.filter((p) => revs.get(p.id) !== p.payload.rev).map((p) => p.payload.memory_id as string);
 }
 
 function upsertOp(points: NewPoint[]): Operation[] {
@@ -66,7 +104,7 @@ function recordPoints(ctx: WriteContext, upserts: readonly StoredMemory[], exist
     return {
       id: pointIds.memory(record.id),
       vector: text.indices.length ? { bm25: text } : {},
-      payload: memoryPayload(record, seq),
+      payload: memoryPayload(record, seq, randomUUID()),
     };
   });
 }

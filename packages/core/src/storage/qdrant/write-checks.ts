@@ -45,21 +45,27 @@ export async function readExisting(ctx: WriteContext, scope: Scope, batch: Write
   return { seq, removed: (batch.deleteIds ?? []).filter((id) => seq.has(id)) };
 }
 
-/** The batch's `expect` records that the store no longer holds as given (changed, removed, another user's). */
+/**
+ * The batch's `expect` records that the store no longer holds as given (changed, removed, another
+ * user's), and the `rev` each expected point has now (null for a point written before revs existed).
+ */
 export async function expectationCheck(
   ctx: WriteContext,
   scope: Scope,
   batch: WriteBatch,
-): Promise<string[]> {
+): Promise<{ conflicts: string[]; revs: Map<string, string | null> }> {
   const expected = batch.expect ?? [];
-  if (expected.length === 0) return [];
+  const revs = new Map<string, string | null>();
+  if (expected.length === 0) return { conflicts: [], revs };
   const found = await ctx.points.byIds(
     ctx.collections.names.memories,
     expected.map((r) => pointIds.memory(r.id)),
     { must: [scopeCondition(scope)] },
   );
   const stored = new Map(found.map((p) => [p.payload.memory_id as string, payloadToRecord(p.payload)]));
-  return expectationConflicts(expected, stored);
+  for (const p of found)
+    revs.set(p.payload.memory_id as string, (p.payload.rev as string | undefined) ?? null);
+  return { conflicts: expectationConflicts(expected, stored), revs };
 }
 
 /**

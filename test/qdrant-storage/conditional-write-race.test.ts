@@ -1,0 +1,59 @@
+import { qdrantStorage } from "@engram/core/qdrant";
+import { afterEach, expect, it } from "vitest";
+import { type QdrantDouble, startQdrantDouble } from "../qdrant-double/index.js";
+import { makeRecord, unit } from "../support/make-record.js";
+
+let double: QdrantDouble | null = null;
+afterEach(async () => {
+  await double?.close();
+  double = null;
+});
+
+const U = { userId: "u1" };
+
+it("a conditional write never stores over a change that lands between its check and its write", async () => {
+  double = await startQdrantDouble();
+  const d = double;
+  const other = qdrantStorage({ url: d.url, collectionPrefix: "r_" });
+  let meanwhile: (() => Promise<void>) | null = null;
+  // This process's requests: the other writer's write lands just before its guarded upsert.
+  const port = qdrantStorage({
+    url: d.url,
+    collectionPrefix: "r_",
+    fetch: async (input, init) => {
+      const run = meanwhile;
+      if (run && String(init?.body ?? "").includes("update_filter")) {
+        meanwhile = null;
+        await run();
+      }
+      return fetch(input, init);
+    },
+  });
+  const pending = makeRecord({ id: "m1", userId: "u1", status: "pending" });
+  await port.write(U, { upsert: [{ record: pending, vector: null }] });
+  const [read] = await port.get(U, ["m1"]);
+  if (!read) throw new Error("m1 not stored");
+  const ready = { ...read, status: "ready" as const };
+  meanwhile = async () => {
+    await other.write(U, { upsert: [{ record: ready, vector: unit(1, 0, 0, 0) }] });
+  };
+  const result = await port.write(U, {
+    upsert: [{ record: { ...read, tier: "mid" }, vector: unit(0, 1, 0, 0) }],
+    expect: [read],
+  });
+  expect(meanwhile).toBeNull();
+  expect(result.conflicts).toEqual(["m1"]);
+  expect(await port.get(U, ["m1"])).toEqual([ready]);
+  // Read through the other writer, which made the vector collection this one has not seen.
+  expect(Array.from((await other.getVectors(U, ["m1"])).get("m1") ?? [])).toEqual([1, 0, 0, 0]);
+  // Unguarded by a change meanwhile, the same write goes through.
+  const [now] = await port.get(U, ["m1"]);
+  if (!now) throw new Error("m1 gone");
+  const moved = { ...now, tier: "mid" as const };
+  expect(
+    (await port.write(U, { upsert: [{ record: moved, vector: null }], expect: [now] })).conflicts,
+  ).toEqual([]);
+  expect(await port.get(U, ["m1"])).toEqual([moved]);
+  await port.close();
+  await other.close();
+});
