@@ -36,26 +36,34 @@ async function killTrials(
   const ahead = Array.from({ length: Math.min(LOOKAHEAD, trials) }, (_, t) => start(t));
   let total = 0;
   const delays: number[] = [];
-  for (let trial = 0; trial < trials; trial++) {
-    const child = ahead.shift() as NodeProcess;
-    const t0 = Date.now();
-    await child.waitFor("ready\n");
-    const t1 = Date.now();
-    if (trial + LOOKAHEAD < trials) ahead.push(start(trial + LOOKAHEAD));
-    child.child.stdin.write("go\n");
-    if (afterFirstAck) await child.waitFor("acked 0\n");
-    const delay = Math.round(random() * maxDelayMs);
-    delays.push(delay);
-    await new Promise((resolve) => setTimeout(resolve, delay));
-    child.child.kill("SIGKILL");
-    await child.exited;
-    expect(child.child.signalCode, child.output.stderr).toBe("SIGKILL");
-    const acks = acked(child);
-    total += acks.length;
-    const t2 = Date.now();
-    await check(trial, acks);
-    if (process.env.ENGRAM_KILL_DEBUG)
-      console.log(`trial ${trial}: ready wait ${t1 - t0} ms, run ${t2 - t1} ms, check ${Date.now() - t2} ms`);
+  try {
+    for (let trial = 0; trial < trials; trial++) {
+      const child = ahead.shift() as NodeProcess;
+      const t0 = Date.now();
+      await child.waitFor("ready\n");
+      const t1 = Date.now();
+      if (trial + LOOKAHEAD < trials) ahead.push(start(trial + LOOKAHEAD));
+      child.child.stdin.write("go\n");
+      if (afterFirstAck) await child.waitFor("acked 0\n");
+      const delay = Math.round(random() * maxDelayMs);
+      delays.push(delay);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      child.child.kill("SIGKILL");
+      await child.exited;
+      expect(child.child.signalCode, child.output.stderr).toBe("SIGKILL");
+      const acks = acked(child);
+      total += acks.length;
+      const t2 = Date.now();
+      await check(trial, acks);
+      if (process.env.ENGRAM_KILL_DEBUG)
+        console.log(
+          `trial ${trial}: ready wait ${t1 - t0} ms, run ${t2 - t1} ms, check ${Date.now() - t2} ms`,
+        );
+    }
+  } finally {
+    // A failed trial leaves the children started ahead of it waiting, their workers still on the store.
+    for (const child of ahead) child.child.kill("SIGKILL");
+    await Promise.all(ahead.map((child) => child.exited));
   }
   return { acks: total, delays };
 }
@@ -152,7 +160,8 @@ describe(`SIGKILL at random moments, ${TRIALS} + ${TRIALS} trials (seed ${SEED})
           }
           await completesPendingJobs(engram, ["ada"]);
           const all = await engram.memories.list({ userId: "ada", kinds: ["message"], limit: 100_000 });
-          expect(all.filter((m) => m.status !== "ready").map((m) => m.id)).toEqual([]);
+          const pending = all.filter((m) => m.status !== "ready").map((m) => `${m.id} (${m.text})`);
+          expect(pending, `trial ${trial}: messages not ready after flush()`).toEqual([]);
         } finally {
           await engram.close();
         }
