@@ -1,15 +1,22 @@
-import type { MemoryVersion, Scope, StoredMemory } from "../model/index.js";
+import type { MemoryRecord, MemoryVersion, Scope, StoredMemory } from "../model/index.js";
 import type { TierContext } from "./tier-context.js";
+import { untilStored } from "./until-stored.js";
 
 /**
  * Keeps current user knowledge and assistant knowledge within `knowledgeCapacity` each. The oldest,
  * least confident facts beyond it expire (expiredAt set, a history row written) rather than vanish:
- * MemoryOS's FIFO dropped them silently.
+ * MemoryOS's FIFO dropped them silently. The write is conditional on the facts as read: when another
+ * process changed one meanwhile (its own capacity pass, a merge), the pass is worked out again.
  */
-export async function enforceKnowledgeCapacity(ctx: TierContext, scope: Scope): Promise<string[]> {
+export function enforceKnowledgeCapacity(ctx: TierContext, scope: Scope): Promise<string[]> {
+  return untilStored("knowledge capacity", () => enforceOnce(ctx, scope));
+}
+
+async function enforceOnce(ctx: TierContext, scope: Scope): Promise<string[] | null> {
   const now = ctx.clock().toISOString();
   const upsert: StoredMemory[] = [];
   const history: MemoryVersion[] = [];
+  const read: MemoryRecord[] = [];
   for (const role of ["user", "assistant"] as const) {
     const facts = await ctx.storage.scan(scope, {
       filter: { kinds: ["fact"], roles: [role], current: true },
@@ -24,6 +31,7 @@ export async function enforceKnowledgeCapacity(ctx: TierContext, scope: Scope): 
       scope,
       out.map((f) => f.id),
     );
+    read.push(...out);
     for (const f of out) {
       const record = { ...f, expiredAt: now, version: f.version + 1, updatedAt: now };
       upsert.push({ record, vector: vectors.get(f.id) ?? null });
@@ -38,6 +46,7 @@ export async function enforceKnowledgeCapacity(ctx: TierContext, scope: Scope): 
       });
     }
   }
-  if (upsert.length) await ctx.storage.write(scope, { upsert, history });
+  if (upsert.length && (await ctx.storage.write(scope, { upsert, history, expect: read })).conflicts.length)
+    return null;
   return upsert.map((s) => s.record.id);
 }
