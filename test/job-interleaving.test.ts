@@ -134,3 +134,18 @@ it("an embed job that read the turns short-term does not move them back over the
     true,
   );
 });
+
+it("an update that read a turn pending does not write it back pending over the embed job's ready", async () => {
+  const { a, b } = await engines(["tiers"], ["embed"]);
+  const [turn] = await messages(a.engram);
+  if (!turn) throw new Error("no turn stored");
+  const held = a.steer.holdNextWrite();
+  const update = a.engram.memories.update({ ...U, id: turn.id, metadata: { starred: true } });
+  await held.atWrite;
+  expect((await b.engram.flush()).completed).toBe(3);
+  held.release();
+  const updated = await update;
+  expect(updated).toMatchObject({ status: "ready", metadata: { starred: true }, version: 2 });
+  expect(await a.engram.memories.get({ ...U, id: turn.id })).toEqual(updated);
+  expect((await a.engram.storage.getVectors(U, [turn.id])).has(turn.id)).toBe(true);
+});

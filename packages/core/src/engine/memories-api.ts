@@ -14,6 +14,7 @@ import type { EngineContext } from "../updating/engine-context.js";
 import { type HeatParts, heatParts } from "../updating/heat.js";
 import { type SegmentState, segmentState } from "../updating/segment-record.js";
 import type { TierContext } from "../updating/tier-context.js";
+import { untilStored } from "../updating/until-stored.js";
 import { relinkFollower } from "./relink-context.js";
 import {
   type ListInput,
@@ -88,51 +89,26 @@ export function memoriesApi(ctx: TierContext): MemoriesApi {
     async update(raw) {
       const input = parseInput(updateInputSchema, raw, "memories.update");
       assertWritable(ctx.storage, "memories.update");
-      const scope = { userId: input.userId };
-      const old = await getOne(ctx, scope, input.id, "memories.update");
-      const now = ctx.clock().toISOString();
-      const next: MemoryRecord = {
-        ...old,
-        text: input.text ?? old.text,
-        metadata: input.metadata ?? old.metadata,
-        version: old.version + 1,
-        updatedAt: now,
-        // Re-embedded below when the text changed; embedRecords marks it pending again if that fails.
-        status: input.text !== undefined && input.text !== old.text ? "ready" : old.status,
-      };
-      const textChanged = next.text !== old.text;
-      const { stored, error } = textChanged
-        ? await embedRecords(ctx, [next])
-        : {
-            stored: [
-              { record: next, vector: (await ctx.storage.getVectors(scope, [old.id])).get(old.id) ?? null },
-            ],
-            error: null,
-          };
-      const version: MemoryVersion = {
-        memoryId: next.id,
-        userId: next.userId,
-        version: next.version,
-        event: "update",
-        text: next.text,
-        metadata: next.metadata,
-        at: now,
-      };
-      const relinked = textChanged ? await relinkFollower(ctx, scope, old, next) : { upsert: [], jobs: [] };
-      await ctx.storage.write(scope, {
-        upsert: [...stored, ...relinked.upsert],
-        history: [version],
-        jobs: [...(error ? [embedJob(ctx, [next.id], now)] : []), ...relinked.jobs],
-      });
-      return (stored[0] as (typeof stored)[number]).record;
+      // Conditional on the memory (and the turn after it) as read: a job of this or another process may
+      // embed or move it meanwhile, and the update is then made again on what it stored.
+      return untilStored("memories.update", () => updateOnce(ctx, input));
     },
     async delete(raw) {
       const ref = parseInput(memoryRefSchema, raw, "memories.delete");
       assertWritable(ctx.storage, "memories.delete");
       const scope = { userId: ref.userId };
       const old = await getOne(ctx, scope, ref.id, "memories.delete");
-      const relinked = await relinkFollower(ctx, scope, old, null);
-      await ctx.storage.write(scope, { deleteIds: [ref.id], ...relinked });
+      await untilStored("memories.delete", async () => {
+        const relinked = await relinkFollower(ctx, scope, old, null);
+        const { upsert, jobs, read } = relinked;
+        const { conflicts } = await ctx.storage.write(scope, {
+          deleteIds: [ref.id],
+          upsert,
+          jobs,
+          expect: read,
+        });
+        return conflicts.length ? null : true;
+      });
     },
     async history(raw) {
       const ref = parseInput(memoryRefSchema, raw, "memories.history");
@@ -165,4 +141,50 @@ export function memoriesApi(ctx: TierContext): MemoriesApi {
         .sort((a, b) => b.heat - a.heat);
     },
   };
+}
+
+async function updateOnce(
+  ctx: TierContext,
+  input: z.output<typeof updateInputSchema>,
+): Promise<MemoryRecord | null> {
+  const scope = { userId: input.userId };
+  const old = await getOne(ctx, scope, input.id, "memories.update");
+  const now = ctx.clock().toISOString();
+  const next: MemoryRecord = {
+    ...old,
+    text: input.text ?? old.text,
+    metadata: input.metadata ?? old.metadata,
+    version: old.version + 1,
+    updatedAt: now,
+    // Re-embedded below when the text changed; embedRecords marks it pending again if that fails.
+    status: input.text !== undefined && input.text !== old.text ? "ready" : old.status,
+  };
+  const textChanged = next.text !== old.text;
+  const { stored, error } = textChanged
+    ? await embedRecords(ctx, [next])
+    : {
+        stored: [
+          { record: next, vector: (await ctx.storage.getVectors(scope, [old.id])).get(old.id) ?? null },
+        ],
+        error: null,
+      };
+  const version: MemoryVersion = {
+    memoryId: next.id,
+    userId: next.userId,
+    version: next.version,
+    event: "update",
+    text: next.text,
+    metadata: next.metadata,
+    at: now,
+  };
+  const relinked = textChanged
+    ? await relinkFollower(ctx, scope, old, next)
+    : { upsert: [], jobs: [], read: [] };
+  const { conflicts } = await ctx.storage.write(scope, {
+    upsert: [...stored, ...relinked.upsert],
+    history: [version],
+    jobs: [...(error ? [embedJob(ctx, [next.id], now)] : []), ...relinked.jobs],
+    expect: [old, ...relinked.read],
+  });
+  return conflicts.length ? null : (stored[0] as (typeof stored)[number]).record;
 }

@@ -31,17 +31,22 @@ async function follower(
 /**
  * When a message's text changes or it is deleted, the next turn still carries the old line as its indexed
  * context. This rewrites that context (to the new line, or on delete to the deleted turn's own context) and
- * re-embeds it, so no copy of the old text stays searchable or stored.
+ * re-embeds it, so no copy of the old text stays searchable or stored. `read` is that message as read, for
+ * the write's `expect`.
  */
 export async function relinkFollower(
   ctx: EngineContext,
   scope: Scope,
   old: MemoryRecord,
   replacement: MemoryRecord | null,
-): Promise<{ upsert: StoredMemory[]; jobs: NewJob[] }> {
+): Promise<{ upsert: StoredMemory[]; jobs: NewJob[]; read: MemoryRecord[] }> {
   const next = await follower(ctx, scope, old);
-  if (!next) return { upsert: [], jobs: [] };
+  if (!next) return { upsert: [], jobs: [], read: [] };
   const context = replacement ? contextLine(replacement) : old.context;
   const { stored, error } = await embedRecords(ctx, [{ ...next, context }]);
-  return { upsert: stored, jobs: error ? [embedJob(ctx, [next.id], ctx.clock().toISOString())] : [] };
+  return {
+    upsert: stored,
+    jobs: error ? [embedJob(ctx, [next.id], ctx.clock().toISOString())] : [],
+    read: [next],
+  };
 }
