@@ -7,6 +7,7 @@ import { createRequestGuard, isLoopback } from "@engram/mcp";
 import { errorResponse, HttpError } from "./http-error.js";
 import { inlinePage } from "./ui-page.js";
 import { routeRequest } from "./ui-routes.js";
+import { warmUp } from "./ui-views.js";
 
 export const DEFAULT_UI_HOST = "127.0.0.1";
 const MAX_BODY_BYTES = 256 * 1024;
@@ -216,6 +217,9 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServerH
   const token = options.token ?? randomBytes(32).toString("base64url");
   const guard = createRequestGuard({ host });
   const access = { refusal: (req: IncomingMessage) => guard.refusal(req), tokenOk: tokenMatcher(token) };
+  // The page and the user view's reads are made ready before the URL is printed (docs/inspector.md).
+  loadAsset("index.html", "text/html; charset=utf-8");
+  await warmUp(options.engram);
   const server = createServer((req, res) => {
     handle(req, res, options.engram, access).catch((error: unknown) => {
       if (!res.headersSent) send(res, 500, { error: error instanceof Error ? error.message : String(error) });

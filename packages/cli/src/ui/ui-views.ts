@@ -78,6 +78,27 @@ function factView(f: MemoryRecord) {
 
 export async function userOverview(engram: Engram, userId: string) {
   await requireUser(engram, userId);
+  return overviewOf(engram, userId);
+}
+
+/** Read once at start-up; these reads write nothing, so a user by this name (unlikely) is left as it is. */
+const WARM_UP_USER = "engram-ui-warm-up";
+
+/**
+ * Runs the user view's reads once before the server takes requests: the modules they load, the SQL
+ * statements they prepare and the code that shapes the answer are then ready, and a page's first request
+ * pays only for its user's rows. Best effort: a failure here is the first request's to report.
+ */
+export async function warmUp(engram: Engram): Promise<void> {
+  try {
+    await engram.users();
+    await overviewOf(engram, WARM_UP_USER);
+  } catch {
+    // The same reads run again on the first request, which reports what went wrong.
+  }
+}
+
+async function overviewOf(engram: Engram, userId: string) {
   // No counts here: they scan the user's every row; the page asks for them apart, after drawing this.
   const [short, segments, facts, profile] = await Promise.all([
     engram.memories.list({
