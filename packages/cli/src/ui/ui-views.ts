@@ -77,8 +77,14 @@ function factView(f: MemoryRecord) {
 }
 
 export async function userOverview(engram: Engram, userId: string) {
-  await requireUser(engram, userId);
-  return overviewOf(engram, userId);
+  const overview = await overviewOf(engram, userId);
+  // A user with rows in these lists is stored; only an empty view needs the list of users (a scan of every
+  // table's user ids) to tell a user with other rows only from no user.
+  const { shortTerm, segments, facts, profile } = overview;
+  if (!shortTerm.length && !segments.length && !facts.length && !profile.length) {
+    await requireUser(engram, userId);
+  }
+  return overview;
 }
 
 /** Read once at start-up; these reads write nothing, so a user by this name (unlikely) is left as it is. */
