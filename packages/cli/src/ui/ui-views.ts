@@ -97,20 +97,23 @@ const WARM_UP_MS = 500;
  * modules they load, the SQL statements they prepare and the code that shapes the answer are ready, then
  * for the stored users in order while WARM_UP_MS last, so their rows are read and kept by the store's
  * record cache. A page's first request then pays for its answer only. Best effort: a failure here is the
- * first request's to report.
+ * first request's to report. Returns the users read.
  */
-export async function warmUp(engram: Engram): Promise<void> {
+export async function warmUp(engram: Engram): Promise<string[]> {
   const start = performance.now();
+  const warmed: string[] = [];
   try {
     const users = await engram.users();
     await overviewOf(engram, WARM_UP_USER);
     for (const userId of users) {
       if (performance.now() - start > WARM_UP_MS) break;
       await overviewOf(engram, userId);
+      warmed.push(userId);
     }
   } catch {
     // The same reads run again on the first request, which reports what went wrong.
   }
+  return warmed;
 }
 
 async function overviewOf(engram: Engram, userId: string) {
