@@ -4,7 +4,8 @@
 /** An element with attributes, event handlers (onclick...) and children (strings become text nodes). */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
+  for (const key in attrs) {
+    const value = attrs[key];
     if (value === undefined || value === null || value === false) continue;
     if (key === "class") el.className = value;
     else if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
@@ -15,10 +16,12 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/** Appends children, arrays of them at any depth, in order; no array is built on the way. */
 function append(el, children) {
-  for (const child of children.flat(Infinity)) {
+  for (const child of children) {
     if (child === undefined || child === null || child === false) continue;
-    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    if (Array.isArray(child)) append(el, child);
+    else el.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
 }
 

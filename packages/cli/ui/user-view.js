@@ -132,11 +132,8 @@ export async function userView(user) {
         "td",
         { class: "text" },
         memoryLink(user, s.id, s.text),
-        h(
-          "div",
-          {},
-          s.keywords.map((k) => h("span", { class: "tag" }, k)),
-        ),
+        // One line of text, not a box per keyword: 16 keywords a row made a third of the view's elements.
+        h("div", { class: "keywords" }, s.keywords.join(" · ")),
       ),
       h("td", { class: "num" }, heatBar(s.heat, maxHeat), ` ${s.heat.toFixed(2)}`),
       h("td", { class: "num" }, `${s.visits} -> ${s.parts.visits.toFixed(2)}`),

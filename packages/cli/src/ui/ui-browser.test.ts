@@ -1,9 +1,11 @@
+import path from "node:path";
 import { createEngram } from "@engram/core";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { browserAvailability, launchChromium } from "../test-support/browser.js";
 import { importBulkUser } from "../test-support/bulk-user.js";
 import { buildDemoStore, DEMO_USER } from "../test-support/demo-store.js";
+import { measureFirstLoad, startUiProcess } from "../test-support/first-load.js";
 import { type Inspector, screenshot, startInspector, viewReady } from "../test-support/inspector-fixture.js";
 
 // The inspector in a real headless Chromium over the demo conversation's store.
@@ -157,39 +159,47 @@ describe.skipIf(!browser.run)("inspector in Chromium", () => {
   it("draws a user with 10k memories soon after navigation starts", async () => {
     const { memories } = await inspector.engram.stats({ userId: "bulk" });
     expect(memories).toBeGreaterThanOrEqual(10_000);
+    // The same store served by `engram ui` in a process of its own, as a user runs it.
+    const ui = await startUiProcess(path.join(inspector.dir, "engram.db"));
     const loads: number[] = [];
     const apiEnds: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      const fresh = await chromium.newPage({ viewport: { width: 1280, height: 900 } });
-      await fresh.goto(`${inspector.server.url}#/u/bulk`);
-      await viewReady(fresh, "user");
-      // data-ready is performance.now() once the frame showing the view was produced: milliseconds since
-      // navigation started, layout and paint included.
-      loads.push(Number(await fresh.locator("main").getAttribute("data-ready")));
-      const drawn = await fresh.evaluate(() => {
-        const calls = performance
-          .getEntriesByType("resource")
-          .filter((r) => r.name.endsWith("/api/users/bulk")) as PerformanceResourceTiming[];
-        return {
-          elements: document.querySelectorAll("main *").length,
-          userCalls: calls.length,
-          apiEnd: calls[0]?.responseEnd ?? Number.NaN,
-        };
-      });
-      apiEnds.push(drawn.apiEnd);
-      // What keeps it fast, independent of the machine's load: the first screen's rows only, and the user's
-      // one API call started by the page's head script and taken over by the view, not made twice.
-      expect(drawn.elements).toBeLessThan(1500);
-      expect(drawn.userCalls).toBe(1);
-      await fresh.close();
+    try {
+      for (let i = 0; i < 3; i++) {
+        // data-ready is performance.now() once the frame showing the view was produced: milliseconds since
+        // navigation started, layout and paint included.
+        const { page: fresh, ready } = await measureFirstLoad(chromium, `${ui.url}#/u/bulk`, "user");
+        loads.push(ready);
+        const drawn = await fresh.evaluate(() => {
+          const calls = performance
+            .getEntriesByType("resource")
+            .filter((r) => r.name.endsWith("/api/users/bulk")) as PerformanceResourceTiming[];
+          return {
+            elements: document.querySelectorAll("main *").length,
+            userCalls: calls.length,
+            apiEnd: calls[0]?.responseEnd ?? Number.NaN,
+          };
+        });
+        apiEnds.push(drawn.apiEnd);
+        // What keeps it fast, independent of the machine's load: the first screen's rows only, and the
+        // user's one API call started by the page's head script and taken over by the view, not made twice.
+        expect(drawn.elements).toBeLessThan(1500);
+        expect(drawn.userCalls).toBe(1);
+        // The counts the view asks for after its first paint scan every row: the next tab is opened once
+        // they are in, not while the server is still counting for this one.
+        await fresh.waitForSelector("#counts .stat");
+        await fresh.close();
+      }
+    } finally {
+      await ui.stop();
     }
     console.info(
       `inspector first load, user with ${memories} memories: ${loads.map((ms) => ms.toFixed(0)).join(", ")} ms ` +
         `(its API call answered at ${apiEnds.map((ms) => ms.toFixed(0)).join(", ")} ms)`,
     );
-    // The goal is 300 ms (docs/inspector.md). The bound is for the best of three on a test machine that
-    // other work may load heavily; the element count above is what fails a view that draws every row.
-    expect(Math.min(...loads)).toBeLessThan(1500);
+    // The goal is 300 ms (docs/inspector.md); the best of three met it in 20 of 22 runs at load averages of
+    // 6 to 15 on two cores. The bound is a backstop for a page several times slower, with room for a
+    // machine loaded more than that; the element count above is what fails a view that draws every row.
+    expect(Math.min(...loads)).toBeLessThan(1000);
     // All of the long lists are one click away.
     const fresh = await chromium.newPage({ viewport: { width: 1280, height: 900 } });
     await fresh.goto(`${inspector.server.url}#/u/bulk`);

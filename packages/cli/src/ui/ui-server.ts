@@ -1,12 +1,13 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, get, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Engram } from "@engram/core";
 import { createRequestGuard, isLoopback } from "@engram/mcp";
 import { errorResponse, HttpError } from "./http-error.js";
 import { inlinePage } from "./ui-page.js";
 import { routeRequest } from "./ui-routes.js";
+import { warmUp } from "./ui-views.js";
 
 export const DEFAULT_UI_HOST = "127.0.0.1";
 const MAX_BODY_BYTES = 256 * 1024;
@@ -203,6 +204,23 @@ async function handle(
   }
 }
 
+/**
+ * Asks the server for `path` as the page would and reads the answer: the first connection and request of
+ * the process run code the warm-up reads do not (parsing, the checks, serializing the answer, writing it).
+ * Best effort: any answer, an error or no answer within 2 s all end it.
+ */
+function selfRequest(origin: string, path: string, token: string): Promise<void> {
+  return new Promise((resolve) => {
+    const req = get(`${origin}${path}`, { headers: { authorization: `Bearer ${token}` } }, (res) => {
+      res.resume();
+      res.once("end", resolve);
+      res.once("error", () => resolve());
+    });
+    req.once("error", () => resolve());
+    req.setTimeout(2000, () => req.destroy());
+  });
+}
+
 /** Serves the inspector page and its JSON API until closed. */
 export async function startUiServer(options: UiServerOptions): Promise<UiServerHandle> {
   const host = options.host ?? DEFAULT_UI_HOST;
@@ -216,6 +234,9 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServerH
   const token = options.token ?? randomBytes(32).toString("base64url");
   const guard = createRequestGuard({ host });
   const access = { refusal: (req: IncomingMessage) => guard.refusal(req), tokenOk: tokenMatcher(token) };
+  // The page and the user view's reads are made ready before the URL is printed (docs/inspector.md).
+  loadAsset("index.html", "text/html; charset=utf-8");
+  const warmed = await warmUp(options.engram);
   const server = createServer((req, res) => {
     handle(req, res, options.engram, access).catch((error: unknown) => {
       if (!res.headersSent) send(res, 500, { error: error instanceof Error ? error.message : String(error) });
@@ -227,6 +248,8 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServerH
   });
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const origin = `http://${shownHost}:${address.port}`;
+  await selfRequest(origin, "/", token);
+  await selfRequest(origin, `/api/users/${encodeURIComponent(warmed[0] ?? "engram-ui-warm-up")}`, token);
   return {
     url: `${origin}/?token=${token}`,
     origin,

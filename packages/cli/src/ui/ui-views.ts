@@ -77,7 +77,46 @@ function factView(f: MemoryRecord) {
 }
 
 export async function userOverview(engram: Engram, userId: string) {
-  await requireUser(engram, userId);
+  const overview = await overviewOf(engram, userId);
+  // A user with rows in these lists is stored; only an empty view needs the list of users (a scan of every
+  // table's user ids) to tell a user with other rows only from no user.
+  const { shortTerm, segments, facts, profile } = overview;
+  if (!shortTerm.length && !segments.length && !facts.length && !profile.length) {
+    await requireUser(engram, userId);
+  }
+  return overview;
+}
+
+/** Read once at start-up; these reads write nothing, so a user by this name (unlikely) is left as it is. */
+const WARM_UP_USER = "engram-ui-warm-up";
+/** How long start-up may spend reading users' views ahead of their first request. */
+const WARM_UP_MS = 500;
+
+/**
+ * Runs the user view's reads before the server takes requests: once for a user id no one has, so the
+ * modules they load, the SQL statements they prepare and the code that shapes the answer are ready, then
+ * for the stored users in order while WARM_UP_MS last, so their rows are read and kept by the store's
+ * record cache. A page's first request then pays for its answer only. Best effort: a failure here is the
+ * first request's to report. Returns the users read.
+ */
+export async function warmUp(engram: Engram): Promise<string[]> {
+  const start = performance.now();
+  const warmed: string[] = [];
+  try {
+    const users = await engram.users();
+    await overviewOf(engram, WARM_UP_USER);
+    for (const userId of users) {
+      if (performance.now() - start > WARM_UP_MS) break;
+      await overviewOf(engram, userId);
+      warmed.push(userId);
+    }
+  } catch {
+    // The same reads run again on the first request, which reports what went wrong.
+  }
+  return warmed;
+}
+
+async function overviewOf(engram: Engram, userId: string) {
   // No counts here: they scan the user's every row; the page asks for them apart, after drawing this.
   const [short, segments, facts, profile] = await Promise.all([
     engram.memories.list({
