@@ -138,13 +138,15 @@ async function writeLinks(
 
 /**
  * Dense vectors go to the collection of their dimension; a memory's point leaves every other vector
- * collection (its vector was removed, or its embedding changed size).
+ * collection (its vector was removed, or its embedding changed size). Removing memories first lists the
+ * server's collections again, so their vectors also leave one another process created since.
  */
 async function writeVectors(
   ctx: WriteContext,
   upserts: readonly StoredMemory[],
   removedIds: string[],
 ): Promise<void> {
+  if (removedIds.length) await ctx.collections.refresh();
   const byDimension = new Map<number, NewPoint[]>();
   for (const { record, vector } of upserts) {
     if (!vector) continue;
