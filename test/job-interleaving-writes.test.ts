@@ -1,6 +1,7 @@
 /**
- * Interleavings of mid-term eviction and feedback with another process's writes: the held writer read a
- * segment or fact, another engine changed it, then the held write goes on (see job-interleaving.test.ts).
+ * Interleavings of mid-term eviction, feedback and skill distillation with another process's writes: the
+ * held writer read a segment, fact or skill, another engine changed it, then the held write goes on (see
+ * job-interleaving.test.ts).
  */
 import { join } from "node:path";
 import { createEngram, type EngramOptions, type StoragePort } from "@engram/core";
@@ -94,4 +95,38 @@ it("feedback that read a fact does not supersede it with a copy older than anoth
   expect(after?.expiredAt).toBe(NOW.toISOString());
   const facts = await a.engram.storage.scan(U, { filter: { kinds: ["fact"], current: true } });
   expect(facts.map((f) => f.metadata.value)).toEqual(["doctor"]);
+});
+
+function booking(i: number) {
+  const restaurant = ["Nopa", "Zuni", "Delfina", "Flour"][i % 4] as string;
+  const args = { restaurant, day: "Friday", party: i + 2 };
+  return {
+    ...U,
+    task: `Book a table for ${i + 2} at ${restaurant} restaurant on Friday evening`,
+    steps: [
+      { tool: "check_availability", args, result: { free: true } },
+      { tool: "book_table", args, result: { booked: `B${i}` } },
+    ],
+    answer: `Booked ${restaurant} for Friday.`,
+  };
+}
+
+it("skill distillation that read a skill does not write its next version over a user's edit", async () => {
+  const { a, b } = await engines(["skills"], ["embed"]);
+  for (let i = 0; i < 3; i++) await a.engram.traces.add(booking(i));
+  await a.engram.flush();
+  const [skill] = await a.engram.skills.list(U);
+  if (!skill) throw new Error("no skill distilled");
+  await a.engram.traces.add(booking(3));
+  const held = a.steer.holdNextWrite();
+  const distill = a.engram.flush();
+  await held.atWrite;
+  const edited = await b.engram.skills.update({ ...U, id: skill.id, pitfalls: ["Call ahead on holidays"] });
+  held.release();
+  expect((await distill).failed).toBe(0);
+  const after = await a.engram.skills.get({ ...U, id: skill.id });
+  // Distilled again from the edited version: the user's body stays, the new evidence is counted.
+  expect(after.pitfalls).toContain("Call ahead on holidays");
+  expect(after.version).toBe(edited.version + 1);
+  expect((await a.engram.skills.history({ ...U, id: skill.id })).map((v) => v.version)).toEqual([1, 2, 3]);
 });
