@@ -130,3 +130,24 @@ it("skill distillation that read a skill does not write its next version over a 
   expect(after.version).toBe(edited.version + 1);
   expect((await a.engram.skills.history({ ...U, id: skill.id })).map((v) => v.version)).toEqual([1, 2, 3]);
 });
+
+it("an item put that read the item does not write its next version over another writer's put", async () => {
+  const { a, b } = await engines(["tiers"], ["embed"]);
+  const cube = ["prefs"];
+  const put = (value: Record<string, unknown>) => ({ put: [{ cube, key: "color", value, text: "" }] });
+  await a.engram.items.write(U, put({ color: "red" }));
+  const held = a.steer.holdNextWrite();
+  const mine = a.engram.items.write(U, put({ color: "blue" }));
+  await held.atWrite;
+  await b.engram.items.write(U, put({ color: "green", shade: "dark" }));
+  held.release();
+  await mine;
+  const item = await a.engram.items.get(U, cube, "color");
+  expect(item).toMatchObject({ version: 3, metadata: { value: { color: "blue" } } });
+  const history = await a.engram.storage.history(U, item?.id ?? "");
+  expect(history.map((v) => [v.version, (v.metadata.value as { color: string }).color])).toEqual([
+    [1, "red"],
+    [2, "green"],
+    [3, "blue"],
+  ]);
+});
