@@ -57,3 +57,45 @@ it("a conditional write never stores over a change that lands between its check 
   await port.close();
   await other.close();
 });
+
+it("a conditional deletion never deletes a change that lands between its check and its delete", async () => {
+  double = await startQdrantDouble();
+  const d = double;
+  const other = qdrantStorage({ url: d.url, collectionPrefix: "r_" });
+  let meanwhile: (() => Promise<void>) | null = null;
+  const port = qdrantStorage({
+    url: d.url,
+    collectionPrefix: "r_",
+    fetch: async (input, init) => {
+      const run = meanwhile;
+      if (
+        run &&
+        String(input).endsWith("/points/batch?wait=true") &&
+        String(init?.body ?? "").includes("has_id")
+      ) {
+        meanwhile = null;
+        await run();
+      }
+      return fetch(input, init);
+    },
+  });
+  await port.write(U, {
+    upsert: [{ record: makeRecord({ id: "m1", userId: "u1", status: "pending" }), vector: null }],
+  });
+  const [read] = await port.get(U, ["m1"]);
+  if (!read) throw new Error("m1 not stored");
+  const ready = { ...read, status: "ready" as const };
+  meanwhile = async () => {
+    await other.write(U, { upsert: [{ record: ready, vector: unit(0, 0, 1) }] });
+  };
+  expect((await port.write(U, { deleteIds: ["m1"], expect: [read] })).conflicts).toEqual(["m1"]);
+  expect(meanwhile).toBeNull();
+  expect(await port.get(U, ["m1"])).toEqual([ready]);
+  expect(Array.from((await port.getVectors(U, ["m1"])).get("m1") ?? [])).toEqual([0, 0, 1]);
+  // Unchanged since read, the same deletion goes through.
+  expect((await port.write(U, { deleteIds: ["m1"], expect: [ready] })).conflicts).toEqual([]);
+  expect(await port.get(U, ["m1"])).toEqual([]);
+  expect((await port.getVectors(U, ["m1"])).size).toBe(0);
+  await port.close();
+  await other.close();
+});
