@@ -5,10 +5,11 @@
  * child queued), made deterministic.
  */
 import { join } from "node:path";
-import { createEngram, type Engram, type StoragePort, type WriteBatch } from "@engram/core";
+import { createEngram, type Engram } from "@engram/core";
 import { SqliteStorage } from "@engram/core/sqlite";
 import { hashEmbeddingModel } from "@engram/core/testing";
 import { afterEach, expect, it } from "vitest";
+import { steered } from "./support/steered-port.js";
 import { makeTempDir } from "./support/temp-dir.js";
 
 const U = { userId: "ada" };
@@ -18,49 +19,11 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** A port that claims only `types`, and can hold its next write until released. */
-function steered(port: StoragePort, types: string[]) {
-  let hold: { reached: () => void; release: Promise<void> } | null = null;
-  const wrapped = new Proxy(port, {
-    get(target, prop) {
-      if (prop === "claimJobs")
-        return (options: Parameters<StoragePort["claimJobs"]>[0]) => target.claimJobs({ ...options, types });
-      if (prop === "write")
-        return async (scope: { userId: string }, batch: WriteBatch) => {
-          const held = hold;
-          if (held && batch.upsert?.length) {
-            hold = null;
-            held.reached();
-            await held.release;
-          }
-          return target.write(scope, batch);
-        };
-      const value = Reflect.get(target, prop, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-  return {
-    port: wrapped,
-    /** Holds the next write with records; resolves `reached` when a job gets there. */
-    holdNextWrite() {
-      let release = () => {};
-      let reached = () => {};
-      const atWrite = new Promise<void>((resolve) => {
-        reached = resolve;
-      });
-      hold = { reached, release: new Promise<void>((resolve) => (release = resolve)) };
-      // A failed test still lets the held job finish, so its engine closes.
-      cleanups.push(() => release());
-      return { atWrite, release: () => release() };
-    },
-  };
-}
-
 async function engines(first: string[], second: string[]) {
   const dir = makeTempDir("engram-interleave-");
   const path = join(dir.path, "engram.db");
   const open = async (types: string[]) => {
-    const steer = steered(new SqliteStorage({ path }), types);
+    const steer = steered(new SqliteStorage({ path }), types, cleanups);
     const engram = await createEngram({
       storage: steer.port,
       embedder: hashEmbeddingModel({ dimensions: 16 }),

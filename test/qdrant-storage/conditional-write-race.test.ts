@@ -44,8 +44,8 @@ it("a conditional write never stores over a change that lands between its check 
   expect(meanwhile).toBeNull();
   expect(result.conflicts).toEqual(["m1"]);
   expect(await port.get(U, ["m1"])).toEqual([ready]);
-  // Read through the other writer, which made the vector collection this one has not seen.
-  expect(Array.from((await other.getVectors(U, ["m1"])).get("m1") ?? [])).toEqual([1, 0, 0, 0]);
+  // The vector stored is the other writer's, in the collection it created.
+  expect(Array.from((await port.getVectors(U, ["m1"])).get("m1") ?? [])).toEqual([1, 0, 0, 0]);
   // Unguarded by a change meanwhile, the same write goes through.
   const [now] = await port.get(U, ["m1"]);
   if (!now) throw new Error("m1 gone");
@@ -54,6 +54,48 @@ it("a conditional write never stores over a change that lands between its check 
     (await port.write(U, { upsert: [{ record: moved, vector: null }], expect: [now] })).conflicts,
   ).toEqual([]);
   expect(await port.get(U, ["m1"])).toEqual([moved]);
+  await port.close();
+  await other.close();
+});
+
+it("a conditional deletion never deletes a change that lands between its check and its delete", async () => {
+  double = await startQdrantDouble();
+  const d = double;
+  const other = qdrantStorage({ url: d.url, collectionPrefix: "r_" });
+  let meanwhile: (() => Promise<void>) | null = null;
+  const port = qdrantStorage({
+    url: d.url,
+    collectionPrefix: "r_",
+    fetch: async (input, init) => {
+      const run = meanwhile;
+      if (
+        run &&
+        String(input).endsWith("/points/batch?wait=true") &&
+        String(init?.body ?? "").includes("has_id")
+      ) {
+        meanwhile = null;
+        await run();
+      }
+      return fetch(input, init);
+    },
+  });
+  await port.write(U, {
+    upsert: [{ record: makeRecord({ id: "m1", userId: "u1", status: "pending" }), vector: null }],
+  });
+  const [read] = await port.get(U, ["m1"]);
+  if (!read) throw new Error("m1 not stored");
+  const ready = { ...read, status: "ready" as const };
+  meanwhile = async () => {
+    await other.write(U, { upsert: [{ record: ready, vector: unit(0, 0, 1) }] });
+  };
+  expect((await port.write(U, { deleteIds: ["m1"], expect: [read] })).conflicts).toEqual(["m1"]);
+  expect(meanwhile).toBeNull();
+  expect(await port.get(U, ["m1"])).toEqual([ready]);
+  expect(Array.from((await port.getVectors(U, ["m1"])).get("m1") ?? [])).toEqual([0, 0, 1]);
+  // Unchanged since read, the same deletion goes through.
+  expect((await port.write(U, { deleteIds: ["m1"], expect: [ready] })).conflicts).toEqual([]);
+  expect(await port.get(U, ["m1"])).toEqual([]);
+  expect((await port.getVectors(U, ["m1"])).size).toBe(0);
   await port.close();
   await other.close();
 });

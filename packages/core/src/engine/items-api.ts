@@ -14,6 +14,7 @@ import {
 import { assertWritable } from "../storage/index.js";
 import { embedJob, embedRecords } from "../updating/embed-records.js";
 import type { EngineContext } from "../updating/engine-context.js";
+import { untilStored } from "../updating/until-stored.js";
 
 /**
  * Keyed JSON items in a user's cubes (the LangGraph store's items): memories of kind `item` with their
@@ -28,7 +29,11 @@ export interface ItemsApi {
   cubes(scope: Scope, options?: { live?: boolean }): Promise<string[][]>;
   /** Users that have stored items. */
   owners(): Promise<string[]>;
-  /** Puts and deletes as one atomic write: items, their history, their cubes, queued embeddings. */
+  /**
+   * Puts and deletes as one atomic write: items, their history, their cubes, queued embeddings. The write
+   * is conditional on the items it replaces or deletes, as read; when another writer stored one meanwhile,
+   * the changes are applied again to the items as they are then.
+   */
   write(scope: Scope, changes: ItemChanges): Promise<void>;
 }
 
@@ -156,33 +161,45 @@ export function itemsApi(ctx: EngineContext, open: () => void): ItemsApi {
       const checked = scoped(scope, "items.write");
       const { put = [], delete: remove = [], at } = parseInput(changesSchema, changes, "items.write");
       const now = at ?? ctx.clock().toISOString();
-      const deleteIds = (await Promise.all(remove.map((d) => current(checked, d.cube, d.key))))
-        .filter((r): r is MemoryRecord => r !== null)
-        .map((r) => r.id);
-      const before = await Promise.all(put.map((p) => current(checked, p.cube, p.key)));
-      const drafts = put.map((p, i) =>
-        draft(p, checked.userId, `item_${ctx.ids()}`, now, before[i] ?? undefined),
-      );
-      const embedded = await embedRecords(
-        ctx,
-        drafts.filter((r) => r.metadata.indexed === true),
-      );
-      const vectors = new Map(embedded.stored.map((s) => [s.record.id, s]));
-      const stored = drafts.map((record) => vectors.get(record.id) ?? { record, vector: null });
-      const pending = embedded.stored.filter((s) => s.record.status === "pending").map((s) => s.record.id);
-      const history: MemoryVersion[] = stored.map(({ record }) => ({
-        memoryId: record.id,
-        userId: checked.userId,
-        version: record.version,
-        event: record.version === 1 ? "create" : "update",
-        text: record.text,
-        metadata: record.metadata,
-        at: now,
-      }));
-      // The cubes are registered in the same batch as the items, so a cube with items is always listed.
-      const kvPut = put.map((p) => ({ namespace: REGISTRY_NS, key: cubeKey(p.cube), value: "{}" }));
-      const jobs = pending.length ? [embedJob(ctx, pending, now)] : [];
-      await storage.write(checked, { upsert: stored, deleteIds, history, kvPut, jobs });
+      await untilStored("items.write", async () => {
+        const removed = (await Promise.all(remove.map((d) => current(checked, d.cube, d.key)))).filter(
+          (r): r is MemoryRecord => r !== null,
+        );
+        const deleteIds = removed.map((r) => r.id);
+        const before = await Promise.all(put.map((p) => current(checked, p.cube, p.key)));
+        const drafts = put.map((p, i) =>
+          draft(p, checked.userId, `item_${ctx.ids()}`, now, before[i] ?? undefined),
+        );
+        const embedded = await embedRecords(
+          ctx,
+          drafts.filter((r) => r.metadata.indexed === true),
+        );
+        const vectors = new Map(embedded.stored.map((s) => [s.record.id, s]));
+        const stored = drafts.map((record) => vectors.get(record.id) ?? { record, vector: null });
+        const pending = embedded.stored.filter((s) => s.record.status === "pending").map((s) => s.record.id);
+        const history: MemoryVersion[] = stored.map(({ record }) => ({
+          memoryId: record.id,
+          userId: checked.userId,
+          version: record.version,
+          event: record.version === 1 ? "create" : "update",
+          text: record.text,
+          metadata: record.metadata,
+          at: now,
+        }));
+        // The cubes are registered in the same batch as the items, so a cube with items is always listed.
+        const kvPut = put.map((p) => ({ namespace: REGISTRY_NS, key: cubeKey(p.cube), value: "{}" }));
+        const jobs = pending.length ? [embedJob(ctx, pending, now)] : [];
+        const expect = [...removed, ...before.filter((r): r is MemoryRecord => r !== null)];
+        const { conflicts } = await storage.write(checked, {
+          upsert: stored,
+          deleteIds,
+          history,
+          kvPut,
+          jobs,
+          expect,
+        });
+        return conflicts.length ? null : true;
+      });
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { MemoryRecord, MemoryVersion, Scope, StoredMemory } from "../model/index.js";
+import { untilStored } from "../updating/until-stored.js";
 import { anonymizeSkill } from "./anonymize-skill.js";
 import { distillWithModel } from "./distill-model.js";
 import { type Distillation, distillOffline } from "./distill-offline.js";
@@ -134,16 +135,28 @@ export function nextVersion(old: MemoryRecord, meta: SkillMeta, now: string): Me
 /**
  * Distils the user's traces: groups them by task and tools, and for each group with enough successful
  * runs creates its skill or, when the group gained traces, writes the skill's next version. With
- * `shareWithAgent`, each changed skill's anonymous copy is written to its agent's tenant too.
+ * `shareWithAgent`, each changed skill's anonymous copy is written to its agent's tenant too. The write
+ * is conditional on the skills it moves on, as read: when another writer stored a version of one
+ * meanwhile (an edit, another process's distillation), the distillation is worked out again.
  */
 export async function distillSkills(ctx: SkillContext, scope: Scope): Promise<DistillReport> {
+  const calls = { n: 0 };
+  const report = await untilStored("skill distillation", () => distillOnce(ctx, scope, calls));
+  return { ...report, modelCalls: calls.n };
+}
+
+async function distillOnce(
+  ctx: SkillContext,
+  scope: Scope,
+  calls: { n: number },
+): Promise<Omit<DistillReport, "modelCalls"> | null> {
   const traces = await loadTraces(ctx, scope);
-  if (traces.length === 0) return { created: 0, updated: 0, modelCalls: 0 };
+  if (traces.length === 0) return { created: 0, updated: 0 };
   const groups = groupTraces(traces, ctx.skills.groupSimilarity);
   const skills = await ctx.storage.scan(scope, { filter: { kinds: ["skill"], current: true } });
   const now = ctx.clock().toISOString();
-  const calls = { n: 0 };
   const upsert: StoredMemory[] = [];
+  const read: MemoryRecord[] = [];
   const history: MemoryVersion[] = [];
   const changed: { record: MemoryRecord; traces: Trace[] }[] = [];
   let created = 0;
@@ -158,18 +171,20 @@ export async function distillSkills(ctx: SkillContext, scope: Scope): Promise<Di
     const record = old
       ? nextVersion(old, meta, now)
       : newSkillRecord({ id: `skill_${ctx.ids()}`, userId: scope.userId, agentId, meta }, now);
-    if (!old) created++;
+    if (old) read.push(old);
+    else created++;
     upsert.push({ record, vector: group.centroid });
     history.push(version(record, old ? "update" : "create", now));
     changed.push({ record, traces: group.members.map((m) => m.trace) });
   }
-  if (upsert.length) await ctx.storage.write(scope, { upsert, history });
+  if (upsert.length && (await ctx.storage.write(scope, { upsert, history, expect: read })).conflicts.length)
+    return null;
   if (ctx.skills.shareWithAgent) {
     for (const { record, traces: evidence } of changed) {
       if (record.agentId) await shareSkill(ctx, record, evidence, record.agentId);
     }
   }
-  return { created, updated: upsert.length - created, modelCalls: calls.n };
+  return { created, updated: upsert.length - created };
 }
 
 function mostCommon(values: readonly (string | null)[]): string | null {
@@ -191,17 +206,24 @@ export async function shareSkill(
   const tenant = { userId: agentTenant(agentId) };
   const { draft: _draft, ...meta } = anonymizeSkill(readSkillMeta(source), traces);
   const id = sharedSkillId(source.id, agentId);
-  const now = ctx.clock().toISOString();
-  const [old] = await ctx.storage.get(tenant, [id]);
-  const record = old
-    ? nextVersion(old, meta, now)
-    : newSkillRecord({ id, userId: tenant.userId, agentId, meta }, now);
   const [vector] = ctx.embedder ? await ctx.embedder.embed([skillText(meta)]) : [null];
-  await ctx.storage.write(tenant, {
-    upsert: [{ record, vector: vector ?? null }],
-    history: [version(record, old ? "update" : "create", now)],
+  // Conditional on the shared copy as read; a first copy is inserted, so one another writer stored
+  // meanwhile is moved on from instead of written over.
+  return untilStored("skill sharing", async () => {
+    const now = ctx.clock().toISOString();
+    const [old] = await ctx.storage.get(tenant, [id]);
+    const record = old
+      ? nextVersion(old, meta, now)
+      : newSkillRecord({ id, userId: tenant.userId, agentId, meta }, now);
+    const stored = [{ record, vector: vector ?? null }];
+    const history = [version(record, old ? "update" : "create", now)];
+    const result = await ctx.storage.write(
+      tenant,
+      old ? { upsert: stored, history, expect: [old] } : { insert: stored, history },
+    );
+    const done = old ? result.conflicts.length === 0 : result.inserted.includes(id);
+    return done ? record : null;
   });
-  return record;
 }
 
 export { version as skillVersion };

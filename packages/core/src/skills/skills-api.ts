@@ -1,6 +1,7 @@
 import { NotFoundError, ValidationError } from "../errors/index.js";
 import { type MemoryRecord, type MemoryVersion, parseInput, type Scope } from "../model/index.js";
 import { assertWritable } from "../storage/index.js";
+import { untilStored } from "../updating/until-stored.js";
 import { reviseWithModel } from "./distill-model.js";
 import {
   type DistillReport,
@@ -73,22 +74,52 @@ async function getSkill(ctx: SkillContext, scope: Scope, id: string, where: stri
   return record;
 }
 
-/** Writes the skill's next version with the given body, keeping its vector. */
+/**
+ * Writes the skill's next version with the body `change` works out from it, keeping its vector. The write
+ * is conditional on the skill as read: when another writer (the distiller, another edit) stored a version
+ * meanwhile, the change is worked out again from that one, so no version is written over.
+ */
 async function revise(
   ctx: SkillContext,
   scope: Scope,
-  old: MemoryRecord,
-  body: Partial<SkillBody>,
+  ref: { id: string; where: string },
+  change: (old: MemoryRecord) => Promise<Partial<SkillBody>>,
 ): Promise<Skill> {
-  const meta: SkillMeta = { ...readSkillMeta(old), ...body, source: "user" };
-  const now = ctx.clock().toISOString();
-  const record = nextVersion(old, meta, now);
-  const vector = (await ctx.storage.getVectors(scope, [old.id])).get(old.id) ?? null;
-  await ctx.storage.write(scope, {
-    upsert: [{ record, vector }],
-    history: [skillVersion(record, "update", now)],
+  return untilStored(ref.where, async () => {
+    const old = await getSkill(ctx, scope, ref.id, ref.where);
+    const meta: SkillMeta = { ...readSkillMeta(old), ...(await change(old)), source: "user" };
+    const now = ctx.clock().toISOString();
+    const record = nextVersion(old, meta, now);
+    const vector = (await ctx.storage.getVectors(scope, [old.id])).get(old.id) ?? null;
+    const { conflicts } = await ctx.storage.write(scope, {
+      upsert: [{ record, vector }],
+      history: [skillVersion(record, "update", now)],
+      expect: [old],
+    });
+    return conflicts.length ? null : readSkill(record);
   });
-  return readSkill(record);
+}
+
+/** A correction's new body for the skill (a model's revision, or the offline one). */
+async function corrected(ctx: SkillContext, scope: Scope, old: MemoryRecord, text: string) {
+  const meta = readSkillMeta(old);
+  // Tools the correction may name: the skill's, and those of the owner's recent traces.
+  const traces = await ctx.storage.scan(scope, {
+    filter: { kinds: ["trace"] },
+    order: "desc",
+    limit: 200,
+  });
+  const used = traces.flatMap((t) => readTrace(t).steps);
+  const tools = new Set([...meta.steps, ...used].map((s) => s.tool));
+  const current: SkillBody = {
+    name: meta.name,
+    trigger: meta.trigger,
+    steps: meta.steps,
+    pitfalls: meta.pitfalls,
+  };
+  return ctx.skillModel
+    ? reviseWithModel(ctx.skillModel, current, text, tools)
+    : reviseOffline(current, text, tools);
 }
 
 export function skillsApi(ctx: SkillContext): SkillsApi {
@@ -116,18 +147,21 @@ export function skillsApi(ctx: SkillContext): SkillsApi {
           details: { path: "name" },
         });
       }
-      const old = await getSkill(ctx, scope, input.id, "skills.update");
       const body = Object.fromEntries(
         Object.entries({ name, trigger, steps, pitfalls }).filter(([, v]) => v !== undefined),
       ) as Partial<SkillBody>;
-      return revise(ctx, scope, old, body);
+      return revise(ctx, scope, { id: input.id, where: "skills.update" }, async () => body);
     },
     async delete(raw) {
       const ref = parseInput(skillRefSchema, raw, "skills.delete");
       assertWritable(ctx.storage, "skills.delete");
       const scope = ownerScope(ref, "skills.delete");
-      await getSkill(ctx, scope, ref.id, "skills.delete");
-      await ctx.storage.write(scope, { deleteIds: [ref.id] });
+      // Conditional on the skill as read: one changed meanwhile is read again, one removed is not found.
+      await untilStored("skills.delete", async () => {
+        const old = await getSkill(ctx, scope, ref.id, "skills.delete");
+        const { conflicts } = await ctx.storage.write(scope, { deleteIds: [ref.id], expect: [old] });
+        return conflicts.length ? null : true;
+      });
     },
     async history(raw) {
       const ref = parseInput(skillRefSchema, raw, "skills.history");
@@ -139,26 +173,9 @@ export function skillsApi(ctx: SkillContext): SkillsApi {
       const input = parseInput(skillFeedbackSchema, raw, "skills.feedback");
       assertWritable(ctx.storage, "skills.feedback");
       const scope = ownerScope(input, "skills.feedback");
-      const old = await getSkill(ctx, scope, input.id, "skills.feedback");
-      const meta = readSkillMeta(old);
-      // Tools the correction may name: the skill's, and those of the owner's recent traces.
-      const traces = await ctx.storage.scan(scope, {
-        filter: { kinds: ["trace"] },
-        order: "desc",
-        limit: 200,
-      });
-      const used = traces.flatMap((t) => readTrace(t).steps);
-      const tools = new Set([...meta.steps, ...used].map((s) => s.tool));
-      const current: SkillBody = {
-        name: meta.name,
-        trigger: meta.trigger,
-        steps: meta.steps,
-        pitfalls: meta.pitfalls,
-      };
-      const body = ctx.skillModel
-        ? await reviseWithModel(ctx.skillModel, current, input.text, tools)
-        : reviseOffline(current, input.text, tools);
-      return revise(ctx, scope, old, body);
+      return revise(ctx, scope, { id: input.id, where: "skills.feedback" }, (old) =>
+        corrected(ctx, scope, old, input.text),
+      );
     },
     async share(raw) {
       const input = parseInput(skillShareSchema, raw, "skills.share");

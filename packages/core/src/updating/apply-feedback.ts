@@ -5,6 +5,7 @@ import { embedJob, embedRecords } from "./embed-records.js";
 import type { ExtractedFact } from "./extract-facts.js";
 import type { Correction } from "./parse-correction.js";
 import type { TierContext } from "./tier-context.js";
+import { untilStored } from "./until-stored.js";
 
 export interface FeedbackResult {
   /** The stored feedback message (kept as evidence). */
@@ -32,11 +33,6 @@ async function candidateFacts(ctx: TierContext, scope: Scope, text: string): Pro
   );
 }
 
-/**
- * Natural-language feedback ("Actually my sister is a doctor now, not a biologist"): the statement is
- * stored as a message, new facts supersede the ones they contradict, and values said to be wrong are
- * retracted. Nothing is lost: superseded facts keep their history and a `supersedes` edge.
- */
 /** A model's suggested rewrites of candidate memories, as new versions (only ids it was shown). */
 function editsOf(correction: Correction, candidates: readonly MemoryRecord[], now: string) {
   const byId = new Map(candidates.map((c) => [c.id, c]));
@@ -53,10 +49,18 @@ function editsOf(correction: Correction, candidates: readonly MemoryRecord[], no
       metadata: { ...old.metadata, reason: "feedback" },
       at: now,
     };
-    return [{ record, version }];
+    return [{ old, record, version }];
   });
 }
 
+/**
+ * Natural-language feedback ("Actually my sister is a doctor now, not a biologist"): the statement is
+ * stored as a message, new facts supersede the ones they contradict, and values said to be wrong are
+ * retracted. Nothing is lost: superseded facts keep their history and a `supersedes` edge.
+ *
+ * The write is conditional on the facts it supersedes or retracts and the memories it edits, as read: when
+ * another writer changed one meanwhile, the correction is worked out again from the store as it is then.
+ */
 export async function applyFeedback(
   ctx: TierContext,
   scope: Scope,
@@ -77,6 +81,16 @@ export async function applyFeedback(
     },
     now,
   );
+  return untilStored("feedback", () => feedbackOnce(ctx, scope, message, at));
+}
+
+async function feedbackOnce(
+  ctx: TierContext,
+  scope: Scope,
+  message: MemoryRecord,
+  at: string,
+): Promise<FeedbackResult | null> {
+  const { text, createdAt: now } = message;
   const candidates = await candidateFacts(ctx, scope, text);
   const correction = await ctx.extractor.feedback(text, message.id, candidates);
   const retractions: ExtractedFact[] = [];
@@ -113,7 +127,8 @@ export async function applyFeedback(
       at: now,
     },
   ];
-  await ctx.storage.write(scope, {
+  const { conflicts } = await ctx.storage.write(scope, {
+    expect: [...edits.map((e) => e.old), ...plan.read],
     upsert: [...stored, ...plan.upsert],
     history: [...history, ...plan.history],
     edges: plan.edges,
@@ -130,6 +145,7 @@ export async function applyFeedback(
         : []),
     ],
   });
+  if (conflicts.length) return null;
   const affected = correction.keywords.length
     ? await ctx.storage.textSearch(scope, {
         text: correction.keywords.join(" "),

@@ -26,23 +26,26 @@ export async function promoteSegment(
   ctx: TierContext,
   scope: Scope,
   segment: MemoryRecord,
-): Promise<{ promoted: boolean; created: number }> {
+): Promise<Promotion> {
   let current: MemoryRecord | undefined = segment;
   return untilStored("segment promotion", async () => {
-    if (!current) return { promoted: false, created: 0 };
+    if (!current) return { promoted: false, created: 0, segment: null };
     const done = await promoteOnce(ctx, scope, current);
     if (!done) [current] = await ctx.storage.get(scope, [segment.id]);
     return done;
   });
 }
 
-async function promoteOnce(
-  ctx: TierContext,
-  scope: Scope,
-  segment: MemoryRecord,
-): Promise<{ promoted: boolean; created: number } | null> {
+/** What a promotion did, with the segment as it left it (null when it was gone). */
+interface Promotion {
+  readonly promoted: boolean;
+  readonly created: number;
+  readonly segment: MemoryRecord | null;
+}
+
+async function promoteOnce(ctx: TierContext, scope: Scope, segment: MemoryRecord): Promise<Promotion | null> {
   const messages = await unanalysedMembers(ctx, scope, segment.id);
-  if (messages.length === 0) return { promoted: false, created: 0 };
+  if (messages.length === 0) return { promoted: false, created: 0, segment };
   const existing = await ctx.storage.scan(scope, {
     filter: { kinds: ["fact"], current: true },
     limit: 200,
@@ -75,7 +78,7 @@ async function promoteOnce(
   });
   if (conflicts.length) return null;
   if (plan.created.length) await enforceKnowledgeCapacity(ctx, scope);
-  return { promoted: true, created: plan.created.length };
+  return { promoted: true, created: plan.created.length, segment: segmentRecord };
 }
 
 /** Promotes every segment whose heat reached the threshold and that has unanalysed pages. */
@@ -92,9 +95,15 @@ export async function promoteHotSegments(ctx: TierContext, scope: Scope): Promis
 
 /**
  * Keeps mid-term within capacity: the coldest segments (lowest heat, or fewest visits under `lfu`) leave.
- * Their unanalysed pages are promoted first, so no knowledge is lost; the messages stay stored.
+ * Their unanalysed pages are promoted first, so no knowledge is lost; the messages stay stored. The
+ * deletion is conditional on each segment being stored as promoted (or as read): a visit or a page another
+ * process's job gave one meanwhile makes the eviction rank the segments again as stored then.
  */
 export async function evictMidTerm(ctx: TierContext, scope: Scope): Promise<string[]> {
+  return untilStored("mid-term eviction", () => evictOnce(ctx, scope));
+}
+
+async function evictOnce(ctx: TierContext, scope: Scope): Promise<string[] | null> {
   const segments = await ctx.storage.scan(scope, { filter: { kinds: ["segment"], current: true } });
   const excess = segments.length - ctx.policy.midTermCapacity;
   if (excess <= 0) return [];
@@ -104,7 +113,13 @@ export async function evictMidTerm(ctx: TierContext, scope: Scope): Promise<stri
       ? Number(s.metadata.totalVisits ?? 0)
       : segmentHeat(segmentState(s), now, ctx.policy);
   const coldest = [...segments].sort((a, b) => rank(a) - rank(b)).slice(0, excess);
-  for (const s of coldest) await promoteSegment(ctx, scope, s);
-  await ctx.storage.write(scope, { deleteIds: coldest.map((s) => s.id) });
-  return coldest.map((s) => s.id);
+  const leaving: MemoryRecord[] = [];
+  for (const s of coldest) {
+    const { segment } = await promoteSegment(ctx, scope, s);
+    if (segment) leaving.push(segment);
+  }
+  if (leaving.length === 0) return [];
+  const ids = leaving.map((s) => s.id);
+  const { conflicts } = await ctx.storage.write(scope, { deleteIds: ids, expect: leaving });
+  return conflicts.length ? null : ids;
 }

@@ -75,8 +75,6 @@ export function collectionNames(prefix: string) {
   };
 }
 
-/** How often a lookup of an unknown collection may re-list the server's collections. */
-const RELIST_AFTER_MS = 5_000;
 const VECTOR_COLLECTION = /^vectors_\d+$/;
 const FIXED = new Set(["memories", ...Object.keys(PAYLOAD_COLLECTIONS)]);
 
@@ -106,7 +104,8 @@ export class Collections {
   readonly names;
   /** Names of existing collections with the prefix, as last listed or created. */
   private readonly existing = new Set<string>();
-  private refreshedAt = 0;
+  /** The listing under way, shared by every lookup that misses meanwhile. */
+  private listing: Promise<void> | null = null;
 
   constructor(
     private readonly http: QdrantHttp,
@@ -125,13 +124,7 @@ export class Collections {
 
   /** Creates whatever of the fixed collections is missing (idempotent: a 409 from a racing creator is fine). */
   async ensure(): Promise<void> {
-    const listed = await this.http.call<{ collections: { name: string }[] }>(
-      "listCollections",
-      "GET",
-      "/collections",
-    );
-    for (const { name } of listed.collections)
-      if (isOwnCollection(this.prefix, name)) this.existing.add(name);
+    await this.list();
     await this.create(
       this.names.memories,
       { vectors: {}, sparse_vectors: { bm25: { modifier: "idf" } } },
@@ -142,8 +135,18 @@ export class Collections {
     }
   }
 
-  /** Re-lists the server's collections: another process may have created a vector collection since. */
+  /**
+   * Re-lists the server's collections: another process may have created a vector collection (a new
+   * embedding size) since this one connected. Lookups that miss while a listing is under way share it.
+   */
   async refresh(): Promise<void> {
+    this.listing ??= this.list().finally(() => {
+      this.listing = null;
+    });
+    return this.listing;
+  }
+
+  private async list(): Promise<void> {
     const listed = await this.http.call<{ collections: { name: string }[] }>(
       "listCollections",
       "GET",
@@ -151,12 +154,14 @@ export class Collections {
     );
     for (const { name } of listed.collections)
       if (isOwnCollection(this.prefix, name)) this.existing.add(name);
-    this.refreshedAt = Date.now();
   }
 
-  /** Whether the collection exists, re-listing (at most every few seconds) when it is not known yet. */
+  /**
+   * Whether the collection exists. A known one is answered from memory; an unknown one re-lists the
+   * server's collections first, so a collection another process created since is found.
+   */
   async knows(name: string): Promise<boolean> {
-    if (!this.existing.has(name) && Date.now() - this.refreshedAt > RELIST_AFTER_MS) await this.refresh();
+    if (!this.existing.has(name)) await this.refresh();
     return this.existing.has(name);
   }
 

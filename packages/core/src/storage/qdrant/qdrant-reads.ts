@@ -67,10 +67,31 @@ export class QdrantReads {
     return [...new Set(ids)].flatMap((id) => byId.get(id) ?? []);
   }
 
+  /**
+   * Vectors from every vector collection this instance knows; when some ids have none there, the
+   * server's collections are listed again and any new vector collection (another process's new
+   * embedding size) is read too.
+   */
   async getVectors(scope: Scope, ids: readonly string[]): Promise<Map<string, Float32Array>> {
     const out = new Map<string, Float32Array>();
     if (ids.length === 0) return out;
-    for (const name of this.collections.vectorCollections()) {
+    const known = this.collections.vectorCollections();
+    await this.vectorsIn(known, scope, ids, out);
+    const missing = [...new Set(ids)].filter((id) => !out.has(id));
+    if (missing.length === 0) return out;
+    await this.collections.refresh();
+    const added = this.collections.vectorCollections().filter((name) => !known.includes(name));
+    await this.vectorsIn(added, scope, missing, out);
+    return out;
+  }
+
+  private async vectorsIn(
+    names: readonly string[],
+    scope: Scope,
+    ids: readonly string[],
+    out: Map<string, Float32Array>,
+  ): Promise<void> {
+    for (const name of names) {
       const found = await this.points.byIds(
         name,
         ids.map(pointIds.memory),
@@ -80,7 +101,6 @@ export class QdrantReads {
       );
       for (const p of found) out.set(p.payload.memory_id as string, Float32Array.from(p.vector?.dense ?? []));
     }
-    return out;
   }
 
   async scan(scope: Scope, options: ScanOptions = {}): Promise<MemoryRecord[]> {
@@ -212,6 +232,7 @@ export class QdrantReads {
       const counts = await Promise.all(values.map((v) => count(collection, match(field, v))));
       return Object.fromEntries(values.flatMap((v, i) => (counts[i] ? [[v, counts[i]]] : [])));
     };
+    await this.collections.refresh();
     const [byKind, byTier, jobs, vectors, history, edges, kv] = await Promise.all([
       grouped(this.names.memories, "kind", MEMORY_KINDS),
       grouped(this.names.memories, "tier", TIERS),

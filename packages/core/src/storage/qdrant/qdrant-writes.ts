@@ -24,10 +24,11 @@ export type { WriteContext } from "./write-checks.js";
  * batch applied; every write is an idempotent upsert or delete keyed by UUIDv5, so resending the batch
  * converges to the state it describes.
  *
- * `revs` (from the expectation check) names the points the batch may only store over while they keep
- * that `rev`: they are upserted with an `update_filter`, so a write another process made since the check
- * is never overwritten, and read back to see which were stored. Returns the ids that were not (their
- * vectors are left alone; the rest of the batch is stored, as Qdrant cannot take it back).
+ * `revs` (from the expectation check) names the points the batch may only store over or delete while
+ * they keep that `rev`: they are upserted with an `update_filter` (deleted by a filter on it), so a write
+ * another process made since the check is never overwritten or deleted, and read back to see which were
+ * stored. Returns the ids that were not (their vectors, history and edges are left alone; the rest of the
+ * batch is stored, as Qdrant cannot take it back).
  */
 export async function writeBatch(
   ctx: WriteContext,
@@ -41,21 +42,26 @@ export async function writeBatch(
   const jobs = await newJobs(ctx, scope, batch.jobs ?? []);
   const kv = await kvPoints(ctx, scope, batch, now);
   const names = ctx.collections.names;
-  const removedIds = existing.removed.map(pointIds.memory);
+  const plainDeletes = existing.removed.filter((id) => !revs.has(id));
+  const guardedDeletes = existing.removed.filter((id) => revs.has(id));
   const points = recordPoints(ctx, batch.upsert ?? [], existing);
   const guarded = points.filter((p) => revs.has(p.payload.memory_id as string));
   await ctx.points.apply(names.memories, [
-    ...(removedIds.length ? [{ delete: { points: removedIds } }] : []),
+    ...(plainDeletes.length ? [{ delete: { points: plainDeletes.map(pointIds.memory) } }] : []),
+    ...(guardedDeletes.length ? [{ delete: { filter: unchanged(guardedDeletes, revs) } }] : []),
     ...upsertOp(points.filter((p) => !revs.has(p.payload.memory_id as string))),
-    ...(guarded.length ? [{ upsert: { points: guarded, update_filter: unchanged(guarded, revs) } }] : []),
+    ...(guarded.length
+      ? [{ upsert: { points: guarded, update_filter: unchanged(guarded.map(memoryIdOf), revs) } }]
+      : []),
   ]);
-  const lost = await notStored(ctx, guarded);
+  const lost = [...(await notStored(ctx, guarded)), ...(await notDeleted(ctx, guardedDeletes))];
+  const removed = existing.removed.filter((id) => !lost.includes(id));
   await writeVectors(
     ctx,
     (batch.upsert ?? []).filter((u) => !lost.includes(u.record.id)),
-    removedIds,
+    removed.map(pointIds.memory),
   );
-  await writeLinks(ctx, scope, batch, existing.removed);
+  await writeLinks(ctx, scope, batch, removed);
   const kvDeletes = (batch.kvDelete ?? []).map((e) => pointIds.kv(scope.userId, cubeKey(e.namespace), e.key));
   await ctx.points.apply(names.kv, [
     ...upsertOp(kv),
@@ -70,14 +76,26 @@ export async function writeBatch(
   return lost;
 }
 
-/** Selects each point only while it keeps the `rev` the expectation check saw. */
-function unchanged(points: readonly NewPoint[], revs: ReadonlyMap<string, string | null>): QFilter {
+const memoryIdOf = (p: NewPoint) => p.payload.memory_id as string;
+
+/** Selects each memory's point only while it keeps the `rev` the expectation check saw. */
+function unchanged(memoryIds: readonly string[], revs: ReadonlyMap<string, string | null>): QFilter {
   return {
-    should: points.map((p) => {
-      const rev = revs.get(p.payload.memory_id as string) ?? null;
-      return { must: [{ has_id: [p.id] }, rev === null ? isEmpty("rev") : match("rev", rev)] };
+    should: memoryIds.map((id) => {
+      const rev = revs.get(id) ?? null;
+      return { must: [{ has_id: [pointIds.memory(id)] }, rev === null ? isEmpty("rev") : match("rev", rev)] };
     }),
   };
+}
+
+/** Memory ids of guarded deletions whose point is still there (another write changed it first). */
+async function notDeleted(ctx: WriteContext, memoryIds: readonly string[]): Promise<string[]> {
+  if (memoryIds.length === 0) return [];
+  const found = await ctx.points.retrieve(ctx.collections.names.memories, memoryIds.map(pointIds.memory), [
+    "memory_id",
+  ]);
+  const left = new Set(found.map((p) => p.payload.memory_id as string));
+  return memoryIds.filter((id) => left.has(id));
 }
 
 /** Memory ids of guarded points that do not hold the `rev` this write gave them. */
@@ -138,13 +156,15 @@ async function writeLinks(
 
 /**
  * Dense vectors go to the collection of their dimension; a memory's point leaves every other vector
- * collection (its vector was removed, or its embedding changed size).
+ * collection (its vector was removed, or its embedding changed size). Removing memories first lists the
+ * server's collections again, so their vectors also leave one another process created since.
  */
 async function writeVectors(
   ctx: WriteContext,
   upserts: readonly StoredMemory[],
   removedIds: string[],
 ): Promise<void> {
+  if (removedIds.length) await ctx.collections.refresh();
   const byDimension = new Map<number, NewPoint[]>();
   for (const { record, vector } of upserts) {
     if (!vector) continue;
