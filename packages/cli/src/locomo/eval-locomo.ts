@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import {
   createEngram,
   DEFAULT_CONTEXT_BUDGET,
+  type Embedder,
   type Engram,
   type FusionConfig,
   type LanguageModel,
@@ -31,8 +32,11 @@ export interface EvalLocomoOptions {
   /** A storage backend instead of the SQLite file at `dbPath` (e.g. a Qdrant store). */
   storage?: StoragePort;
   ks: number[];
-  /** `offline` (default): USE-lite vectors + full-text; `none`: full-text only. */
-  embedder?: "offline" | "none";
+  /**
+   * `offline` (default): USE-lite vectors + full-text; `none`: full-text only; or an embedder, e.g. one
+   * shared by two runs that compare backends, so each text is embedded once.
+   */
+  embedder?: "offline" | "none" | Embedder;
   fusion?: FusionConfig;
   /** Token budget of the memory context assembled per question. Default 1,500. */
   budgetTokens?: number;
@@ -107,7 +111,11 @@ export async function evalLocomo(options: EvalLocomoOptions): Promise<Record<str
     ...(options.storage ? { storage: options.storage } : { path: options.dbPath }),
     background: false,
     tiers: options.tiers ?? true,
-    ...(options.embedder === "none" ? { embedder: null } : {}),
+    ...(options.embedder === "none"
+      ? { embedder: null }
+      : typeof options.embedder === "object"
+        ? { embedder: options.embedder }
+        : {}),
     ...(options.fusion ? { fusion: options.fusion } : {}),
     ...(options.llm ? { llm: options.llm } : {}),
     onModelCall: () => {
