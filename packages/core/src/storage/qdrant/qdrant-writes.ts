@@ -61,7 +61,7 @@ export async function writeBatch(
     (batch.upsert ?? []).filter((u) => !lost.includes(u.record.id)),
     removed.map(pointIds.memory),
   );
-  await writeLinks(ctx, scope, batch, removed);
+  await writeLinks(ctx, scope, lost.length ? withoutLinksOf(batch, lost) : batch, removed);
   const kvDeletes = (batch.kvDelete ?? []).map((e) => pointIds.kv(scope.userId, cubeKey(e.namespace), e.key));
   await ctx.points.apply(names.kv, [
     ...upsertOp(kv),
@@ -77,6 +77,20 @@ export async function writeBatch(
 }
 
 const memoryIdOf = (p: NewPoint) => p.payload.memory_id as string;
+
+/**
+ * The batch without the history rows and edges of records whose conditional write lost: a history row's
+ * point id is its memory, version and event, so the lost write's row would replace the one the winning
+ * writer stored for the same version.
+ */
+function withoutLinksOf(batch: WriteBatch, lost: readonly string[]): WriteBatch {
+  const kept = (id: string) => !lost.includes(id);
+  return {
+    ...batch,
+    history: batch.history?.filter((v) => kept(v.memoryId)),
+    edges: batch.edges?.filter((e) => kept(e.from) && kept(e.to)),
+  };
+}
 
 /** Selects each memory's point only while it keeps the `rev` the expectation check saw. */
 function unchanged(memoryIds: readonly string[], revs: ReadonlyMap<string, string | null>): QFilter {
