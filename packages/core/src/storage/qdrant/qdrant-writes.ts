@@ -54,7 +54,7 @@ export async function writeBatch(
       ? [{ upsert: { points: guarded, update_filter: unchanged(guarded.map(memoryIdOf), revs) } }]
       : []),
   ]);
-  const lost = [...(await notStored(ctx, guarded)), ...(await notDeleted(ctx, guardedDeletes))];
+  const lost = await lostWrites(ctx, guarded, guardedDeletes);
   const removed = existing.removed.filter((id) => !lost.includes(id));
   await writeVectors(
     ctx,
@@ -102,26 +102,23 @@ function unchanged(memoryIds: readonly string[], revs: ReadonlyMap<string, strin
   };
 }
 
-/** Memory ids of guarded deletions whose point is still there (another write changed it first). */
-async function notDeleted(ctx: WriteContext, memoryIds: readonly string[]): Promise<string[]> {
-  if (memoryIds.length === 0) return [];
-  const found = await ctx.points.retrieve(ctx.collections.names.memories, memoryIds.map(pointIds.memory), [
-    "memory_id",
-  ]);
-  const left = new Set(found.map((p) => p.payload.memory_id as string));
-  return memoryIds.filter((id) => left.has(id));
-}
-
-/** Memory ids of guarded points that do not hold the `rev` this write gave them. */
-async function notStored(ctx: WriteContext, guarded: readonly NewPoint[]): Promise<string[]> {
-  if (guarded.length === 0) return [];
-  const found = await ctx.points.retrieve(
-    ctx.collections.names.memories,
-    guarded.map((p) => p.id),
-    ["rev"],
-  );
+/**
+ * Memory ids of the guarded writes that did not happen, read back in one request: an upserted point that
+ * does not hold the `rev` this write gave it, a deleted point that is still there.
+ */
+async function lostWrites(
+  ctx: WriteContext,
+  upserted: readonly NewPoint[],
+  deleted: readonly string[],
+): Promise<string[]> {
+  const ids = [...upserted.map((p) => p.id), ...deleted.map(pointIds.memory)];
+  if (ids.length === 0) return [];
+  const found = await ctx.points.retrieve(ctx.collections.names.memories, ids, ["rev"]);
   const revs = new Map(found.map((p) => [p.id, p.payload.rev]));
-  return guarded.filter((p) => revs.get(p.id) !== p.payload.rev).map((p) => p.payload.memory_id as string);
+  return [
+    ...upserted.filter((p) => revs.get(p.id) !== p.payload.rev).map(memoryIdOf),
+    ...deleted.filter((id) => revs.has(pointIds.memory(id))),
+  ];
 }
 
 function upsertOp(points: NewPoint[]): Operation[] {
