@@ -148,3 +148,28 @@ it("a conditional write that loses the race leaves the winner's history row and 
   await port.close();
   await other.close();
 });
+
+it("a conditional write reads the records it expects once, with the rest of its checks, and reads back once", async () => {
+  double = await startQdrantDouble();
+  const reads: string[] = [];
+  const port = qdrantStorage({
+    url: double.url,
+    collectionPrefix: "r_",
+    fetch: (input, init) => {
+      const path = new URL(String(input)).pathname;
+      if (path.startsWith("/collections/r_memories/points") && !path.endsWith("/batch")) reads.push(path);
+      return fetch(input, init);
+    },
+  });
+  await port.write(U, { upsert: [{ record: makeRecord({ id: "m1", userId: "u1" }), vector: null }] });
+  const [read] = await port.get(U, ["m1"]);
+  if (!read) throw new Error("m1 not stored");
+  reads.length = 0;
+  const moved = { ...read, tier: "mid" as const };
+  expect(
+    (await port.write(U, { upsert: [{ record: moved, vector: null }], expect: [read] })).conflicts,
+  ).toEqual([]);
+  expect(reads).toHaveLength(2);
+  expect(await port.get(U, ["m1"])).toEqual([moved]);
+  await port.close();
+});

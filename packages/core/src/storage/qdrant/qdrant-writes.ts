@@ -24,20 +24,22 @@ export type { WriteContext } from "./write-checks.js";
  * batch applied; every write is an idempotent upsert or delete keyed by UUIDv5, so resending the batch
  * converges to the state it describes.
  *
- * `revs` (from the expectation check) names the points the batch may only store over or delete while
- * they keep that `rev`: they are upserted with an `update_filter` (deleted by a filter on it), so a write
- * another process made since the check is never overwritten or deleted, and read back to see which were
- * stored. Returns the ids that were not (their vectors, history and edges are left alone; the rest of the
- * batch is stored, as Qdrant cannot take it back).
+ * A conditional batch (`expect`) whose records are not stored as given writes nothing (`refused`). Otherwise
+ * the points it expected may only be stored over or deleted while they keep the `rev` the check read: they
+ * are upserted with an `update_filter` (deleted by a filter on it), so a write another process made since
+ * the check is never overwritten or deleted, and read back to see which were stored. `conflicts` names
+ * those that were not (their vectors, history and edges are left alone; the rest of the batch is stored,
+ * as Qdrant cannot take it back).
  */
 export async function writeBatch(
   ctx: WriteContext,
   scope: Scope,
   batch: WriteBatch,
   now: string,
-  revs: ReadonlyMap<string, string | null> = new Map(),
-): Promise<string[]> {
+): Promise<{ conflicts: string[]; refused: boolean }> {
   const existing = await readExisting(ctx, scope, batch);
+  if (existing.conflicts.length) return { conflicts: existing.conflicts, refused: true };
+  const revs = existing.revs;
   await assertKeysFree(ctx, scope, batch);
   const jobs = await newJobs(ctx, scope, batch.jobs ?? []);
   const kv = await kvPoints(ctx, scope, batch, now);
@@ -73,7 +75,7 @@ export async function writeBatch(
     payload: jobPayload(scope.userId, j, now),
   }));
   await ctx.points.apply(names.jobs, upsertOp(jobPoints));
-  return lost;
+  return { conflicts: lost, refused: false };
 }
 
 const memoryIdOf = (p: NewPoint) => p.payload.memory_id as string;
