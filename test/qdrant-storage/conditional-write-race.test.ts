@@ -173,3 +173,22 @@ it("a conditional write reads the records it expects once, with the rest of its 
   expect(await port.get(U, ["m1"])).toEqual([moved]);
   await port.close();
 });
+
+it("on a server older than 1.16, which ignores update_filter, a conditional upsert is checked but sends none", async () => {
+  double = await startQdrantDouble({ version: "1.15.2" });
+  const port = qdrantStorage({ url: double.url, collectionPrefix: "r_" });
+  await port.write(U, { upsert: [{ record: makeRecord({ id: "m1", userId: "u1" }), vector: null }] });
+  const [read] = await port.get(U, ["m1"]);
+  if (!read) throw new Error("m1 not stored");
+  const moved = { ...read, tier: "mid" as const };
+  expect(
+    (await port.write(U, { upsert: [{ record: moved, vector: null }], expect: [read] })).conflicts,
+  ).toEqual([]);
+  expect(await port.get(U, ["m1"])).toEqual([moved]);
+  // The check still refuses a write over a change it sees.
+  expect(
+    (await port.write(U, { upsert: [{ record: read, vector: null }], expect: [read] })).conflicts,
+  ).toEqual(["m1"]);
+  expect(double.requests.filter((r) => JSON.stringify(r.body ?? "").includes("update_filter"))).toEqual([]);
+  await port.close();
+});

@@ -47,11 +47,13 @@ export async function writeBatch(
   const plainDeletes = existing.removed.filter((id) => !revs.has(id));
   const guardedDeletes = existing.removed.filter((id) => revs.has(id));
   const points = recordPoints(ctx, batch.upsert ?? [], existing);
-  const guarded = points.filter((p) => revs.has(p.payload.memory_id as string));
+  // Below 1.16 the server would ignore `update_filter`: the upsert is then checked but not guarded.
+  const isGuarded = (p: NewPoint) => ctx.collections.hasUpdateFilter && revs.has(memoryIdOf(p));
+  const guarded = points.filter(isGuarded);
   await ctx.points.apply(names.memories, [
     ...(plainDeletes.length ? [{ delete: { points: plainDeletes.map(pointIds.memory) } }] : []),
     ...(guardedDeletes.length ? [{ delete: { filter: unchanged(guardedDeletes, revs) } }] : []),
-    ...upsertOp(points.filter((p) => !revs.has(p.payload.memory_id as string))),
+    ...upsertOp(points.filter((p) => !isGuarded(p))),
     ...(guarded.length
       ? [{ upsert: { points: guarded, update_filter: unchanged(guarded.map(memoryIdOf), revs) } }]
       : []),
