@@ -151,3 +151,33 @@ it("an item put that read the item does not write its next version over another 
     [3, "blue"],
   ]);
 });
+
+it("a delete that read a turn gives the next turn that turn's context as another writer left it", async () => {
+  const { a, b } = await engines(["tiers"], ["embed"]);
+  await a.engram.add({
+    ...U,
+    sessionId: "s1",
+    messages: [
+      { role: "user", content: "My sister lives in Lisbon." },
+      { role: "assistant", content: "Lisbon is lovely." },
+      { role: "user", content: "She likes it there." },
+    ],
+  });
+  const turns = await a.engram.memories.list({ ...U, kinds: ["message"], limit: 10 });
+  const byText = (text: string) => turns.find((t) => t.text === text)?.id ?? "";
+  const [first, second, third] = [
+    byText("My sister lives in Lisbon."),
+    byText("Lisbon is lovely."),
+    byText("She likes it there."),
+  ];
+  const held = a.steer.holdNextWrite((batch) => Boolean(batch.deleteIds?.length));
+  const deleting = a.engram.memories.delete({ ...U, id: second });
+  await held.atWrite;
+  // Another writer edits the first turn: the second turn's context becomes its new line.
+  await b.engram.memories.update({ ...U, id: first, text: "My sister lives in Porto." });
+  held.release();
+  await deleting;
+  expect((await a.engram.storage.get(U, [second])).length).toBe(0);
+  const [next] = await a.engram.storage.get(U, [third]);
+  expect(next?.context).toBe("user: My sister lives in Porto.");
+});

@@ -24,14 +24,15 @@ async function engines(first: string[], second: string[]) {
   const path = join(dir.path, "engram.db");
   const open = async (types: string[]) => {
     const steer = steered(new SqliteStorage({ path }), types, cleanups);
+    const embedded: string[] = [];
     const engram = await createEngram({
       storage: steer.port,
-      embedder: hashEmbeddingModel({ dimensions: 16 }),
+      embedder: hashEmbeddingModel({ dimensions: 16, onCall: (values) => embedded.push(...values) }),
       background: false,
       clock: () => NOW,
       policy: { shortTermCapacity: 1, evictionBatch: 1 },
     });
-    return { engram, steer };
+    return { engram, steer, embedded };
   };
   const a = await open(first);
   const b = await open(second);
@@ -111,4 +112,19 @@ it("an update that read a turn pending does not write it back pending over the e
   expect(updated).toMatchObject({ status: "ready", metadata: { starred: true }, version: 2 });
   expect(await a.engram.memories.get({ ...U, id: turn.id })).toEqual(updated);
   expect((await a.engram.storage.getVectors(U, [turn.id])).has(turn.id)).toBe(true);
+});
+
+it("an embed job whose write lost asks the model again only for text it has not embedded", async () => {
+  const { a, b } = await engines(["embed"], ["tiers"]);
+  const held = a.steer.holdNextWrite();
+  const embed = a.engram.flush();
+  await held.atWrite;
+  const first = [...a.embedded];
+  expect(first.length).toBeGreaterThan(0);
+  expect((await b.engram.flush()).completed).toBe(1);
+  held.release();
+  expect((await embed).failed).toBe(0);
+  // The turns the lost write held were moved, not edited: their vectors from the first try are kept.
+  expect(a.embedded.filter((text) => first.includes(text))).toEqual(first);
+  expect(new Set(a.embedded).size).toBe(a.embedded.length);
 });

@@ -1,7 +1,7 @@
 import { qdrantStorage } from "@engram/core/qdrant";
 import { afterEach, expect, it } from "vitest";
 import { type QdrantDouble, startQdrantDouble } from "../qdrant-double/index.js";
-import { makeRecord, unit } from "../support/make-record.js";
+import { makeEdge, makeRecord, makeVersion, unit } from "../support/make-record.js";
 
 let double: QdrantDouble | null = null;
 afterEach(async () => {
@@ -98,4 +98,97 @@ it("a conditional deletion never deletes a change that lands between its check a
   expect((await port.getVectors(U, ["m1"])).size).toBe(0);
   await port.close();
   await other.close();
+});
+
+it("a conditional write that loses the race leaves the winner's history row and writes no edge of the record", async () => {
+  double = await startQdrantDouble();
+  const d = double;
+  const other = qdrantStorage({ url: d.url, collectionPrefix: "r_" });
+  let meanwhile: (() => Promise<void>) | null = null;
+  const port = qdrantStorage({
+    url: d.url,
+    collectionPrefix: "r_",
+    fetch: async (input, init) => {
+      const run = meanwhile;
+      if (run && String(init?.body ?? "").includes("update_filter")) {
+        meanwhile = null;
+        await run();
+      }
+      return fetch(input, init);
+    },
+  });
+  const v1 = makeRecord({ id: "m1", userId: "u1" });
+  await port.write(U, {
+    upsert: [
+      { record: v1, vector: null },
+      { record: makeRecord({ id: "m2", userId: "u1" }), vector: null },
+    ],
+  });
+  const [read] = await port.get(U, ["m1"]);
+  if (!read) throw new Error("m1 not stored");
+  // Both writers store version 2 of m1; the other one gets there first.
+  const theirs = { ...read, text: "their edit", version: 2 };
+  meanwhile = async () => {
+    await other.write(U, {
+      upsert: [{ record: theirs, vector: null }],
+      history: [makeVersion({ memoryId: "m1", userId: "u1", version: 2, text: "their edit" })],
+    });
+  };
+  const result = await port.write(U, {
+    upsert: [{ record: { ...read, text: "my edit", version: 2 }, vector: null }],
+    history: [makeVersion({ memoryId: "m1", userId: "u1", version: 2, text: "my edit" })],
+    edges: [makeEdge("u1", "m1", "m2")],
+    expect: [read],
+  });
+  expect(meanwhile).toBeNull();
+  expect(result.conflicts).toEqual(["m1"]);
+  expect(await port.get(U, ["m1"])).toEqual([theirs]);
+  expect((await port.history(U, "m1")).map((v) => v.text)).toEqual(["their edit"]);
+  expect(await port.edges(U, { from: "m1" })).toEqual([]);
+  await port.close();
+  await other.close();
+});
+
+it("a conditional write reads the records it expects once, with the rest of its checks, and reads back once", async () => {
+  double = await startQdrantDouble();
+  const reads: string[] = [];
+  const port = qdrantStorage({
+    url: double.url,
+    collectionPrefix: "r_",
+    fetch: (input, init) => {
+      const path = new URL(String(input)).pathname;
+      if (path.startsWith("/collections/r_memories/points") && !path.endsWith("/batch")) reads.push(path);
+      return fetch(input, init);
+    },
+  });
+  await port.write(U, { upsert: [{ record: makeRecord({ id: "m1", userId: "u1" }), vector: null }] });
+  const [read] = await port.get(U, ["m1"]);
+  if (!read) throw new Error("m1 not stored");
+  reads.length = 0;
+  const moved = { ...read, tier: "mid" as const };
+  expect(
+    (await port.write(U, { upsert: [{ record: moved, vector: null }], expect: [read] })).conflicts,
+  ).toEqual([]);
+  expect(reads).toHaveLength(2);
+  expect(await port.get(U, ["m1"])).toEqual([moved]);
+  await port.close();
+});
+
+it("on a server older than 1.16, which ignores update_filter, a conditional upsert is checked but sends none", async () => {
+  double = await startQdrantDouble({ version: "1.15.2" });
+  const port = qdrantStorage({ url: double.url, collectionPrefix: "r_" });
+  await port.write(U, { upsert: [{ record: makeRecord({ id: "m1", userId: "u1" }), vector: null }] });
+  const [read] = await port.get(U, ["m1"]);
+  if (!read) throw new Error("m1 not stored");
+  const moved = { ...read, tier: "mid" as const };
+  expect(
+    (await port.write(U, { upsert: [{ record: moved, vector: null }], expect: [read] })).conflicts,
+  ).toEqual([]);
+  expect(await port.get(U, ["m1"])).toEqual([moved]);
+  // The check still refuses a write over a change it sees.
+  expect(
+    (await port.write(U, { upsert: [{ record: read, vector: null }], expect: [read] })).conflicts,
+  ).toEqual(["m1"]);
+  expect(double.requests.filter((r) => JSON.stringify(r.body ?? "").includes("update_filter"))).toEqual([]);
+  await port.close();
 });

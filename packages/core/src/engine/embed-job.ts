@@ -1,4 +1,5 @@
 import { ModelError } from "../errors/index.js";
+import { searchText } from "../model/index.js";
 import type { Job } from "../storage/index.js";
 import { embedRecords } from "../updating/embed-records.js";
 import type { EngineContext } from "../updating/engine-context.js";
@@ -7,22 +8,27 @@ import { untilStored } from "../updating/until-stored.js";
 /**
  * Embeds memories that were stored without vectors (deferred, or the model failed at write time). The
  * write is conditional on the records being stored as read: another process's tier job may move or mark
- * them meanwhile, and writing the copy read here back would undo that; the job then reads them again.
+ * them meanwhile, and writing the copy read here back would undo that; the job then reads them again, and
+ * asks the model only for text it has not embedded yet (a move keeps the text).
  */
 export function embedJobHandler(ctx: EngineContext) {
   return async (job: Job): Promise<void> => {
     const scope = { userId: job.userId };
     const ids = (job.payload.ids as string[] | undefined) ?? [];
+    const vectors = new Map<string, Float32Array>(); // by search text, kept across redos
     await untilStored("embed job", async () => {
       // Deleted meanwhile: nothing to do. Idempotent: re-embedding a ready memory rewrites the same vector.
       const records = await ctx.storage.get(scope, ids);
       if (records.length === 0) return true;
+      const ready = records.map((r) => ({ ...r, status: "ready" as const }));
       const { stored, error } = await embedRecords(
         ctx,
-        records.map((r) => ({ ...r, status: "ready" as const })),
+        ready.filter((r) => !vectors.has(searchText(r))),
       );
       if (error) throw new ModelError(`embedding still failing: ${error.message}`, { cause: error });
-      const { conflicts } = await ctx.storage.write(scope, { upsert: stored, expect: records });
+      for (const { record, vector } of stored) if (vector) vectors.set(searchText(record), vector);
+      const upsert = ready.map((record) => ({ record, vector: vectors.get(searchText(record)) ?? null }));
+      const { conflicts } = await ctx.storage.write(scope, { upsert, expect: records });
       return conflicts.length ? null : true;
     });
   };

@@ -97,15 +97,16 @@ export function memoriesApi(ctx: TierContext): MemoriesApi {
       const ref = parseInput(memoryRefSchema, raw, "memories.delete");
       assertWritable(ctx.storage, "memories.delete");
       const scope = { userId: ref.userId };
-      const old = await getOne(ctx, scope, ref.id, "memories.delete");
+      // Conditional on the memory and the turn after it as read: the next turn takes the deleted one's
+      // context, so a context another writer gave it meanwhile is read again rather than lost.
       await untilStored("memories.delete", async () => {
-        const relinked = await relinkFollower(ctx, scope, old, null);
-        const { upsert, jobs, read } = relinked;
+        const old = await getOne(ctx, scope, ref.id, "memories.delete");
+        const { upsert, jobs, read } = await relinkFollower(ctx, scope, old, null);
         const { conflicts } = await ctx.storage.write(scope, {
           deleteIds: [ref.id],
           upsert,
           jobs,
-          expect: read,
+          expect: [old, ...read],
         });
         return conflicts.length ? null : true;
       });

@@ -7,6 +7,8 @@ export const MIN_SERVER_VERSION = "1.10.0";
 const TENANT_INDEX_SINCE = "1.11.0";
 /** The facet API (values of a payload index) arrived in 1.12; older servers are scrolled instead. */
 const FACET_SINCE = "1.12.0";
+/** An upsert's `update_filter` arrived in 1.16; an older server ignores the field (it keeps unknown fields). */
+const UPDATE_FILTER_SINCE = "1.16.0";
 
 export type Version = readonly [number, number, number];
 
@@ -120,6 +122,11 @@ export class Collections {
   /** Whether the server answers `POST /facet`. */
   get hasFacet(): boolean {
     return atLeast(this.version, FACET_SINCE);
+  }
+
+  /** Whether the server honours an upsert's `update_filter` (stores over only the points it selects). */
+  get hasUpdateFilter(): boolean {
+    return atLeast(this.version, UPDATE_FILTER_SINCE);
   }
 
   /** Creates whatever of the fixed collections is missing (idempotent: a 409 from a racing creator is fine). */

@@ -164,14 +164,17 @@ export class Points {
     return out;
   }
 
-  /** Points by id across every tenant: only to detect an id another user already holds. */
-  async retrieve(collection: string, ids: readonly string[], include: string[]): Promise<Point[]> {
+  /**
+   * Points by id across every tenant (to detect an id another user already holds), with the payload
+   * fields named in `include`, or all of it.
+   */
+  async retrieve(collection: string, ids: readonly string[], include: string[] | true): Promise<Point[]> {
     const out: Point[] = [];
     for (const chunk of chunks([...new Set(ids)], IDS_PER_REQUEST)) {
       out.push(
         ...(await this.http.call<Point[]>("retrieve", "POST", this.path(collection, ""), {
           ids: chunk,
-          with_payload: { include },
+          with_payload: include === true ? true : { include },
           with_vector: false,
         })),
       );

@@ -33,7 +33,7 @@ import { type Connected, connect, forgetUser } from "./qdrant-connection.js";
 import { QdrantHttp } from "./qdrant-http.js";
 import { type QdrantStorageOptions, type ResolvedOptions, resolveOptions } from "./qdrant-options.js";
 import { writeBatch } from "./qdrant-writes.js";
-import { expectationCheck, resolveInserts } from "./write-checks.js";
+import { resolveInserts } from "./write-checks.js";
 
 /**
  * The Qdrant backend: records, history, edges, key-value entries and jobs as points of payload-only
@@ -92,18 +92,16 @@ export class QdrantStorage implements StoragePort {
       nextSeq: () => this.nextSeq(),
       textAvgLength: this.options.textAvgLength,
     };
-    const { conflicts, revs } = await this.run("write", () => expectationCheck(context, scope, given));
-    if (conflicts.length) return { inserted: [], conflicts };
     const { batch, inserted } = await this.run("write", () => resolveInserts(context, scope, given));
     // Only memories change vectors: a batch of jobs or key-value entries (a search's queued visit) keeps them.
     if (batch.upsert?.length || batch.deleteIds?.length) {
       const written = [...(batch.upsert ?? []).map((u) => u.record.id), ...(batch.deleteIds ?? [])];
       c.statsCache.invalidate(scope.userId, written.map(pointIds.memory));
     }
-    const lost = await this.run("write", () =>
-      writeBatch(context, scope, batch, this.options.now().toISOString(), revs),
+    const { conflicts, refused } = await this.run("write", () =>
+      writeBatch(context, scope, batch, this.options.now().toISOString()),
     );
-    return { inserted, conflicts: lost };
+    return { inserted: refused ? [] : inserted, conflicts };
   }
 
   async get(scope: Scope, ids: readonly string[]): Promise<MemoryRecord[]> {

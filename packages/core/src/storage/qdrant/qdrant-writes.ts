@@ -24,20 +24,22 @@ export type { WriteContext } from "./write-checks.js";
  * batch applied; every write is an idempotent upsert or delete keyed by UUIDv5, so resending the batch
  * converges to the state it describes.
  *
- * `revs` (from the expectation check) names the points the batch may only store over or delete while
- * they keep that `rev`: they are upserted with an `update_filter` (deleted by a filter on it), so a write
- * another process made since the check is never overwritten or deleted, and read back to see which were
- * stored. Returns the ids that were not (their vectors, history and edges are left alone; the rest of the
- * batch is stored, as Qdrant cannot take it back).
+ * A conditional batch (`expect`) whose records are not stored as given writes nothing (`refused`). Otherwise
+ * the points it expected may only be stored over or deleted while they keep the `rev` the check read: they
+ * are upserted with an `update_filter` (deleted by a filter on it), so a write another process made since
+ * the check is never overwritten or deleted, and read back to see which were stored. `conflicts` names
+ * those that were not (their vectors, history and edges are left alone; the rest of the batch is stored,
+ * as Qdrant cannot take it back).
  */
 export async function writeBatch(
   ctx: WriteContext,
   scope: Scope,
   batch: WriteBatch,
   now: string,
-  revs: ReadonlyMap<string, string | null> = new Map(),
-): Promise<string[]> {
+): Promise<{ conflicts: string[]; refused: boolean }> {
   const existing = await readExisting(ctx, scope, batch);
+  if (existing.conflicts.length) return { conflicts: existing.conflicts, refused: true };
+  const revs = existing.revs;
   await assertKeysFree(ctx, scope, batch);
   const jobs = await newJobs(ctx, scope, batch.jobs ?? []);
   const kv = await kvPoints(ctx, scope, batch, now);
@@ -45,23 +47,25 @@ export async function writeBatch(
   const plainDeletes = existing.removed.filter((id) => !revs.has(id));
   const guardedDeletes = existing.removed.filter((id) => revs.has(id));
   const points = recordPoints(ctx, batch.upsert ?? [], existing);
-  const guarded = points.filter((p) => revs.has(p.payload.memory_id as string));
+  // Below 1.16 the server would ignore `update_filter`: the upsert is then checked but not guarded.
+  const isGuarded = (p: NewPoint) => ctx.collections.hasUpdateFilter && revs.has(memoryIdOf(p));
+  const guarded = points.filter(isGuarded);
   await ctx.points.apply(names.memories, [
     ...(plainDeletes.length ? [{ delete: { points: plainDeletes.map(pointIds.memory) } }] : []),
     ...(guardedDeletes.length ? [{ delete: { filter: unchanged(guardedDeletes, revs) } }] : []),
-    ...upsertOp(points.filter((p) => !revs.has(p.payload.memory_id as string))),
+    ...upsertOp(points.filter((p) => !isGuarded(p))),
     ...(guarded.length
       ? [{ upsert: { points: guarded, update_filter: unchanged(guarded.map(memoryIdOf), revs) } }]
       : []),
   ]);
-  const lost = [...(await notStored(ctx, guarded)), ...(await notDeleted(ctx, guardedDeletes))];
+  const lost = await lostWrites(ctx, guarded, guardedDeletes);
   const removed = existing.removed.filter((id) => !lost.includes(id));
   await writeVectors(
     ctx,
     (batch.upsert ?? []).filter((u) => !lost.includes(u.record.id)),
     removed.map(pointIds.memory),
   );
-  await writeLinks(ctx, scope, batch, removed);
+  await writeLinks(ctx, scope, lost.length ? withoutLinksOf(batch, lost) : batch, removed);
   const kvDeletes = (batch.kvDelete ?? []).map((e) => pointIds.kv(scope.userId, cubeKey(e.namespace), e.key));
   await ctx.points.apply(names.kv, [
     ...upsertOp(kv),
@@ -73,10 +77,24 @@ export async function writeBatch(
     payload: jobPayload(scope.userId, j, now),
   }));
   await ctx.points.apply(names.jobs, upsertOp(jobPoints));
-  return lost;
+  return { conflicts: lost, refused: false };
 }
 
 const memoryIdOf = (p: NewPoint) => p.payload.memory_id as string;
+
+/**
+ * The batch without the history rows and edges of records whose conditional write lost: a history row's
+ * point id is its memory, version and event, so the lost write's row would replace the one the winning
+ * writer stored for the same version.
+ */
+function withoutLinksOf(batch: WriteBatch, lost: readonly string[]): WriteBatch {
+  const kept = (id: string) => !lost.includes(id);
+  return {
+    ...batch,
+    history: batch.history?.filter((v) => kept(v.memoryId)),
+    edges: batch.edges?.filter((e) => kept(e.from) && kept(e.to)),
+  };
+}
 
 /** Selects each memory's point only while it keeps the `rev` the expectation check saw. */
 function unchanged(memoryIds: readonly string[], revs: ReadonlyMap<string, string | null>): QFilter {
@@ -88,26 +106,23 @@ function unchanged(memoryIds: readonly string[], revs: ReadonlyMap<string, strin
   };
 }
 
-/** Memory ids of guarded deletions whose point is still there (another write changed it first). */
-async function notDeleted(ctx: WriteContext, memoryIds: readonly string[]): Promise<string[]> {
-  if (memoryIds.length === 0) return [];
-  const found = await ctx.points.retrieve(ctx.collections.names.memories, memoryIds.map(pointIds.memory), [
-    "memory_id",
-  ]);
-  const left = new Set(found.map((p) => p.payload.memory_id as string));
-  return memoryIds.filter((id) => left.has(id));
-}
-
-/** Memory ids of guarded points that do not hold the `rev` this write gave them. */
-async function notStored(ctx: WriteContext, guarded: readonly NewPoint[]): Promise<string[]> {
-  if (guarded.length === 0) return [];
-  const found = await ctx.points.retrieve(
-    ctx.collections.names.memories,
-    guarded.map((p) => p.id),
-    ["rev"],
-  );
+/**
+ * Memory ids of the guarded writes that did not happen, read back in one request: an upserted point that
+ * does not hold the `rev` this write gave it, a deleted point that is still there.
+ */
+async function lostWrites(
+  ctx: WriteContext,
+  upserted: readonly NewPoint[],
+  deleted: readonly string[],
+): Promise<string[]> {
+  const ids = [...upserted.map((p) => p.id), ...deleted.map(pointIds.memory)];
+  if (ids.length === 0) return [];
+  const found = await ctx.points.retrieve(ctx.collections.names.memories, ids, ["rev"]);
   const revs = new Map(found.map((p) => [p.id, p.payload.rev]));
-  return guarded.filter((p) => revs.get(p.id) !== p.payload.rev).map((p) => p.payload.memory_id as string);
+  return [
+    ...upserted.filter((p) => revs.get(p.id) !== p.payload.rev).map(memoryIdOf),
+    ...deleted.filter((id) => revs.has(pointIds.memory(id))),
+  ];
 }
 
 function upsertOp(points: NewPoint[]): Operation[] {

@@ -1,5 +1,5 @@
 import { ConflictError, ScopeError } from "../../errors/index.js";
-import { cubeKey, type Scope, type StoredMemory } from "../../model/index.js";
+import { cubeKey, type MemoryRecord, type Scope, type StoredMemory } from "../../model/index.js";
 import { expectationConflicts } from "../expected-records.js";
 import type { NewJob, WriteBatch } from "../storage-port.js";
 import type { Collections } from "./collections.js";
@@ -21,51 +21,49 @@ export interface Existing {
   readonly seq: Map<string, number>;
   /** Ids of `deleteIds` that the scope's user holds. */
   readonly removed: string[];
-}
-
-/** Reads what the batch touches, refusing ids another user holds: before anything is written. */
-export async function readExisting(ctx: WriteContext, scope: Scope, batch: WriteBatch): Promise<Existing> {
-  const upsertIds = (batch.upsert ?? []).map((s) => s.record.id);
-  const ids = [...upsertIds, ...(batch.deleteIds ?? [])];
-  const found = ids.length
-    ? await ctx.points.retrieve(ctx.collections.names.memories, ids.map(pointIds.memory), [
-        "memory_id",
-        "user_id",
-        "seq",
-      ])
-    : [];
-  const seq = new Map<string, number>();
-  for (const p of found) {
-    const id = p.payload.memory_id as string;
-    if (p.payload.user_id === scope.userId) seq.set(id, p.payload.seq as number);
-    else if (upsertIds.includes(id)) {
-      throw new ScopeError(`write: memory id ${id} is taken by another user; use a new id`);
-    }
-  }
-  return { seq, removed: (batch.deleteIds ?? []).filter((id) => seq.has(id)) };
+  /** The batch's `expect` records that the store no longer holds as given (changed, removed, another user's). */
+  readonly conflicts: string[];
+  /** The `rev` each expected point of the user has now (null for a point written before revs existed). */
+  readonly revs: Map<string, string | null>;
 }
 
 /**
- * The batch's `expect` records that the store no longer holds as given (changed, removed, another
- * user's), and the `rev` each expected point has now (null for a point written before revs existed).
+ * Reads what the batch touches, refusing ids another user holds: before anything is written. The points of
+ * a conditional batch's `expect` records are read in the same request, whole, to compare them.
  */
-export async function expectationCheck(
-  ctx: WriteContext,
-  scope: Scope,
-  batch: WriteBatch,
-): Promise<{ conflicts: string[]; revs: Map<string, string | null> }> {
+export async function readExisting(ctx: WriteContext, scope: Scope, batch: WriteBatch): Promise<Existing> {
+  const upsertIds = (batch.upsert ?? []).map((s) => s.record.id);
   const expected = batch.expect ?? [];
+  const expectedIds = new Set(expected.map((r) => r.id));
+  const ids = [...upsertIds, ...(batch.deleteIds ?? []), ...expectedIds];
+  const found = ids.length
+    ? await ctx.points.retrieve(
+        ctx.collections.names.memories,
+        ids.map(pointIds.memory),
+        expected.length ? true : ["memory_id", "user_id", "seq"],
+      )
+    : [];
+  const seq = new Map<string, number>();
+  const stored = new Map<string, MemoryRecord>();
   const revs = new Map<string, string | null>();
-  if (expected.length === 0) return { conflicts: [], revs };
-  const found = await ctx.points.byIds(
-    ctx.collections.names.memories,
-    expected.map((r) => pointIds.memory(r.id)),
-    { must: [scopeCondition(scope)] },
-  );
-  const stored = new Map(found.map((p) => [p.payload.memory_id as string, payloadToRecord(p.payload)]));
-  for (const p of found)
-    revs.set(p.payload.memory_id as string, (p.payload.rev as string | undefined) ?? null);
-  return { conflicts: expectationConflicts(expected, stored), revs };
+  for (const p of found) {
+    const id = p.payload.memory_id as string;
+    if (p.payload.user_id === scope.userId) {
+      seq.set(id, p.payload.seq as number);
+      if (expectedIds.has(id)) {
+        stored.set(id, payloadToRecord(p.payload));
+        revs.set(id, (p.payload.rev as string | undefined) ?? null);
+      }
+    } else if (upsertIds.includes(id)) {
+      throw new ScopeError(`write: memory id ${id} is taken by another user; use a new id`);
+    }
+  }
+  return {
+    seq,
+    removed: (batch.deleteIds ?? []).filter((id) => seq.has(id)),
+    conflicts: expectationConflicts(expected, stored),
+    revs,
+  };
 }
 
 /**
