@@ -11,37 +11,47 @@ afterEach(async () => {
 
 const U = { userId: "u1" };
 
-it("a conditional write never stores over a change that lands between its check and its write", async () => {
+/**
+ * Two adapters on one double: `port`, whose matching request (`when`) first runs the write `meanwhile`
+ * holds, once, through `other`, as another process's write landing just before it.
+ */
+async function racing(when: (url: string, body: string) => boolean) {
   double = await startQdrantDouble();
-  const d = double;
-  const other = qdrantStorage({ url: d.url, collectionPrefix: "r_" });
-  let meanwhile: (() => Promise<void>) | null = null;
-  // This process's requests: the other writer's write lands just before its guarded upsert.
+  const url = double.url;
+  const other = qdrantStorage({ url, collectionPrefix: "r_" });
+  const race = { meanwhile: null as (() => Promise<void>) | null };
   const port = qdrantStorage({
-    url: d.url,
+    url,
     collectionPrefix: "r_",
     fetch: async (input, init) => {
-      const run = meanwhile;
-      if (run && String(init?.body ?? "").includes("update_filter")) {
-        meanwhile = null;
+      const run = race.meanwhile;
+      if (run && when(String(input), String(init?.body ?? ""))) {
+        race.meanwhile = null;
         await run();
       }
       return fetch(input, init);
     },
   });
+  return { port, other, race };
+}
+const guardedUpsert = (_url: string, body: string) => body.includes("update_filter");
+
+it("a conditional write never stores over a change that lands between its check and its write", async () => {
+  // This process's requests: the other writer's write lands just before its guarded upsert.
+  const { port, other, race } = await racing(guardedUpsert);
   const pending = makeRecord({ id: "m1", userId: "u1", status: "pending" });
   await port.write(U, { upsert: [{ record: pending, vector: null }] });
   const [read] = await port.get(U, ["m1"]);
   if (!read) throw new Error("m1 not stored");
   const ready = { ...read, status: "ready" as const };
-  meanwhile = async () => {
+  race.meanwhile = async () => {
     await other.write(U, { upsert: [{ record: ready, vector: unit(1, 0, 0, 0) }] });
   };
   const result = await port.write(U, {
     upsert: [{ record: { ...read, tier: "mid" }, vector: unit(0, 1, 0, 0) }],
     expect: [read],
   });
-  expect(meanwhile).toBeNull();
+  expect(race.meanwhile).toBeNull();
   expect(result.conflicts).toEqual(["m1"]);
   expect(await port.get(U, ["m1"])).toEqual([ready]);
   // The vector stored is the other writer's, in the collection it created.
@@ -59,37 +69,20 @@ it("a conditional write never stores over a change that lands between its check 
 });
 
 it("a conditional deletion never deletes a change that lands between its check and its delete", async () => {
-  double = await startQdrantDouble();
-  const d = double;
-  const other = qdrantStorage({ url: d.url, collectionPrefix: "r_" });
-  let meanwhile: (() => Promise<void>) | null = null;
-  const port = qdrantStorage({
-    url: d.url,
-    collectionPrefix: "r_",
-    fetch: async (input, init) => {
-      const run = meanwhile;
-      if (
-        run &&
-        String(input).endsWith("/points/batch?wait=true") &&
-        String(init?.body ?? "").includes("has_id")
-      ) {
-        meanwhile = null;
-        await run();
-      }
-      return fetch(input, init);
-    },
-  });
+  const { port, other, race } = await racing(
+    (url, body) => url.endsWith("/points/batch?wait=true") && body.includes("has_id"),
+  );
   await port.write(U, {
     upsert: [{ record: makeRecord({ id: "m1", userId: "u1", status: "pending" }), vector: null }],
   });
   const [read] = await port.get(U, ["m1"]);
   if (!read) throw new Error("m1 not stored");
   const ready = { ...read, status: "ready" as const };
-  meanwhile = async () => {
+  race.meanwhile = async () => {
     await other.write(U, { upsert: [{ record: ready, vector: unit(0, 0, 1) }] });
   };
   expect((await port.write(U, { deleteIds: ["m1"], expect: [read] })).conflicts).toEqual(["m1"]);
-  expect(meanwhile).toBeNull();
+  expect(race.meanwhile).toBeNull();
   expect(await port.get(U, ["m1"])).toEqual([ready]);
   expect(Array.from((await port.getVectors(U, ["m1"])).get("m1") ?? [])).toEqual([0, 0, 1]);
   // Unchanged since read, the same deletion goes through.
@@ -101,22 +94,7 @@ it("a conditional deletion never deletes a change that lands between its check a
 });
 
 it("a conditional write that loses the race leaves the winner's history row and writes no edge of the record", async () => {
-  double = await startQdrantDouble();
-  const d = double;
-  const other = qdrantStorage({ url: d.url, collectionPrefix: "r_" });
-  let meanwhile: (() => Promise<void>) | null = null;
-  const port = qdrantStorage({
-    url: d.url,
-    collectionPrefix: "r_",
-    fetch: async (input, init) => {
-      const run = meanwhile;
-      if (run && String(init?.body ?? "").includes("update_filter")) {
-        meanwhile = null;
-        await run();
-      }
-      return fetch(input, init);
-    },
-  });
+  const { port, other, race } = await racing(guardedUpsert);
   const v1 = makeRecord({ id: "m1", userId: "u1" });
   await port.write(U, {
     upsert: [
@@ -128,7 +106,7 @@ it("a conditional write that loses the race leaves the winner's history row and 
   if (!read) throw new Error("m1 not stored");
   // Both writers store version 2 of m1; the other one gets there first.
   const theirs = { ...read, text: "their edit", version: 2 };
-  meanwhile = async () => {
+  race.meanwhile = async () => {
     await other.write(U, {
       upsert: [{ record: theirs, vector: null }],
       history: [makeVersion({ memoryId: "m1", userId: "u1", version: 2, text: "their edit" })],
@@ -140,7 +118,7 @@ it("a conditional write that loses the race leaves the winner's history row and 
     edges: [makeEdge("u1", "m1", "m2")],
     expect: [read],
   });
-  expect(meanwhile).toBeNull();
+  expect(race.meanwhile).toBeNull();
   expect(result.conflicts).toEqual(["m1"]);
   expect(await port.get(U, ["m1"])).toEqual([theirs]);
   expect((await port.history(U, "m1")).map((v) => v.text)).toEqual(["their edit"]);
