@@ -76,12 +76,20 @@ describe("rerank's MMR", () => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
       return seed / 2 ** 31;
     };
-    for (let trial = 0; trial < 50; trial++) {
+    // Half the trials draw scores and vectors from a few values, so that ties in value are common.
+    const few = [v(1, 0, 0, 0), v(0, 1, 0, 0), v(1, 1, 0, 0)];
+    for (let trial = 0; trial < 200; trial++) {
+      const tied = trial % 2 === 1;
       const n = 1 + Math.floor(random() * 25);
       const candidates = Array.from({ length: n }, (_, i) => ({
         id: `c${i}`,
-        score: random(),
-        vector: random() < 0.1 ? null : v(random() - 0.5, random() - 0.5, random() - 0.5, random() - 0.5),
+        score: tied ? Math.floor(random() * 4) / 4 : random(),
+        vector:
+          random() < 0.1
+            ? null
+            : tied
+              ? (few[Math.floor(random() * few.length)] as Float32Array)
+              : v(random() - 0.5, random() - 0.5, random() - 0.5, random() - 0.5),
       }));
       const lambda = random();
       const k = 1 + Math.floor(random() * n);

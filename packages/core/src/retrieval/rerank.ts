@@ -16,8 +16,9 @@ export interface RerankOptions {
 }
 
 function dot(a: Float32Array, b: Float32Array): number {
+  const n = Math.min(a.length, b.length);
   let s = 0;
-  for (let i = 0; i < a.length && i < b.length; i++) s += (a[i] as number) * (b[i] as number);
+  for (let i = 0; i < n; i++) s += (a[i] as number) * (b[i] as number);
   return s;
 }
 
@@ -34,25 +35,34 @@ export function rerank(candidates: readonly RerankCandidate[], options: RerankOp
   const relevance = candidates.map((c) => (range > 0 ? (c.score - min) / range : 1) + (c.boost ?? 0));
   const best = Math.max(...relevance);
   const pool = candidates
-    .map((c, i) => ({ c, rel: relevance[i] as number, redundancy: 0 }))
+    .map((c, i) => ({ c, rel: relevance[i] as number, redundancy: 0, seen: 0 }))
     .filter((x) => best <= 0 || x.rel >= options.relativeThreshold * best);
   const chosen: typeof pool = [];
+  const diversity = 1 - options.lambda;
+  const value = (x: (typeof pool)[number]) => options.lambda * x.rel - diversity * x.redundancy;
   while (chosen.length < options.k && pool.length > 0) {
+    // Lazy greedy: a candidate's redundancy (its highest cosine to a chosen one) only grows with each pick,
+    // so a value computed against fewer picks bounds it from above. Take the best bound (first on ties);
+    // if it is stale, compare it with the picks it has not seen and look again. Once the best is current,
+    // it is exactly the pick of comparing every candidate every round, at a fraction of the dot products.
     let pick = 0;
-    let pickValue = Number.NEGATIVE_INFINITY;
-    for (let i = 0; i < pool.length; i++) {
-      const x = pool[i] as (typeof pool)[number];
-      const value = options.lambda * x.rel - (1 - options.lambda) * x.redundancy;
-      if (value > pickValue) [pick, pickValue] = [i, value];
+    for (;;) {
+      let pickValue = Number.NEGATIVE_INFINITY;
+      for (let i = 0; i < pool.length; i++) {
+        const v = value(pool[i] as (typeof pool)[number]);
+        if (v > pickValue) [pick, pickValue] = [i, v];
+      }
+      const x = pool[pick] as (typeof pool)[number];
+      if (x.seen === chosen.length) break;
+      if (diversity > 0 && x.c.vector) {
+        for (let j = x.seen; j < chosen.length; j++) {
+          const other = (chosen[j] as (typeof pool)[number]).c.vector;
+          if (other) x.redundancy = Math.max(x.redundancy, dot(x.c.vector, other));
+        }
+      }
+      x.seen = chosen.length;
     }
-    const [picked] = pool.splice(pick, 1) as [(typeof pool)[number]];
-    chosen.push(picked);
-    // Each remaining candidate's redundancy is its highest cosine to any chosen one: update it with the
-    // new pick only, instead of comparing against every chosen candidate again next round.
-    for (const x of pool) {
-      if (x.c.vector && picked.c.vector)
-        x.redundancy = Math.max(x.redundancy, dot(x.c.vector, picked.c.vector));
-    }
+    chosen.push(...pool.splice(pick, 1));
   }
   return chosen.map((x) => x.c.id);
 }
