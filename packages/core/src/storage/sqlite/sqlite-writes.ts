@@ -60,7 +60,7 @@ export function prepareWrites(db: Database.Database): WriteStatements {
     .join(", ");
   return {
     find: db.prepare("SELECT rowid, user_id, kind, name, text, context FROM memories WHERE id = ?"),
-    record: db.prepare(`SELECT ${RECORD_COLUMNS} FROM memories m WHERE m.id = ?`).raw(),
+    record: db.prepare(`SELECT ${RECORD_COLUMNS} FROM memories m WHERE m.user_id = ? AND m.id = ?`).raw(),
     insert: db.prepare(
       `INSERT INTO memories (rowid, ${MEMORY_COLUMNS.join(", ")}) VALUES (@rowid, ${placeholders})`,
     ),
@@ -189,8 +189,9 @@ function conflicts(s: WriteStatements, scope: Scope, batch: WriteBatch): string[
   if (expected.length === 0) return [];
   const stored = new Map<string, MemoryRecord>();
   for (const { id } of expected) {
-    const row = s.record.get(id) as MemoryRow | undefined;
-    if (row && row[2] === scope.userId) stored.set(id, rowToRecord(row));
+    // Another user's record under this id reads as absent: a conflict, as a removed one is.
+    const row = s.record.get(scope.userId, id) as MemoryRow | undefined;
+    if (row) stored.set(id, rowToRecord(row));
   }
   return expectationConflicts(expected, stored);
 }
