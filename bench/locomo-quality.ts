@@ -154,6 +154,7 @@ export const QUALITY_VARIANTS: readonly QualityVariant[] = [
   { name: "content prior off", options: { retrieval: { contentPrior: 0 } } },
   { name: "question prior off", options: { retrieval: { questionPrior: 0 } } },
   { name: "speaker prior off", options: { retrieval: { speakerPrior: 0 } } },
+  { name: "speaker query off", options: { retrieval: { speakerQuery: false } } },
   { name: "when prior off", options: { retrieval: { whenPrior: 0 } } },
   { name: "range prior off", options: { retrieval: { rangePrior: 0 } } },
   { name: "time notes off", options: { retrieval: { timeNotes: false } } },

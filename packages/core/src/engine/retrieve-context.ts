@@ -6,6 +6,7 @@ import {
   rankContext,
   type SearchResult,
   segmentOf,
+  speakerQuery,
   storedTimeMentions,
   timeNote,
 } from "../retrieval/index.js";
@@ -75,8 +76,9 @@ export async function retrieveContext(
 ): Promise<RetrieveResult> {
   const input = parseInput(retrieveInputSchema, raw, "retrieve");
   const scope = { userId: input.userId };
-  // The query is embedded once for every search below.
-  const vector = await embedQuery(ctx, input.query);
+  // The query is embedded once for every search below, in the words of the speaker it names.
+  const forms = await speakerQuery(ctx, scope, input.query);
+  const vector = await embedQuery(ctx, forms.dense);
   const filter = {
     ...(input.at ? { at: input.at } : { current: true }),
     ...(input.cubes ? { cubes: input.cubes } : {}),
@@ -86,7 +88,7 @@ export async function retrieveContext(
     readProfile(ctx.storage, scope, input.at),
     rankContext(
       { ...ctx, segmentHeat: (s, now) => segmentHeat(segmentState(s), now, ctx.policy) },
-      { scope, text: input.query, vector, filter },
+      { scope, text: input.query, searchText: forms.text, vector, filter },
     ),
     recentTurns(ctx, scope),
     // Skills describe the present way of doing things: a point-in-time query gets none.

@@ -1,6 +1,13 @@
 import type { z } from "zod";
 import { MEMORY_KINDS, type MemoryKind, parseInput, type Scope } from "../model/index.js";
-import { type Channel, embedQuery, rankMemories, type SearchResult } from "../retrieval/index.js";
+import {
+  asGiven,
+  type Channel,
+  embedQuery,
+  rankMemories,
+  type SearchResult,
+  speakerQuery,
+} from "../retrieval/index.js";
 import type { MemoryFilter } from "../storage/index.js";
 import type { EngineContext } from "../updating/engine-context.js";
 import { type SearchInput, searchInputSchema } from "./schemas.js";
@@ -33,10 +40,14 @@ export async function searchMemories(ctx: EngineContext, raw: SearchInput): Prom
   const input = parseInput(searchInputSchema, raw, "search");
   const scope: Scope = { userId: input.userId };
   const channels = new Set<Channel>(input.channels ?? ["fulltext", "vector"]);
-  const vector = channels.has("vector") ? (input.queryVector ?? (await embedQuery(ctx, input.query))) : null;
+  // Only a search of turns is asked about their speakers; facts and segments are not said by anyone.
+  const turns = !input.kinds || input.kinds.includes("message");
+  const forms = turns ? await speakerQuery(ctx, scope, input.query) : asGiven(input.query);
+  const vector = channels.has("vector") ? (input.queryVector ?? (await embedQuery(ctx, forms.dense))) : null;
   return rankMemories(ctx, {
     scope,
     text: input.query,
+    searchText: forms.text,
     vector,
     k: input.k,
     filter: searchFilter(input),

@@ -20,6 +20,8 @@ export async function embedQuery(ports: Pick<QueryPorts, "embedder">, query: str
 export interface ChannelQuery {
   readonly scope: Scope;
   readonly text: string;
+  /** What full-text searches, when not `text` (the speaker's query leaves a named speaker out). */
+  readonly searchText?: string;
   /** null: the vector channel does not run. */
   readonly vector: Float32Array | null;
   readonly k: number;
@@ -52,9 +54,10 @@ export async function runChannels(ports: QueryPorts, q: ChannelQuery): Promise<C
   // then takes its statistics over n matches and ranks the best listed ones.
   const zscore = fusion.method === "zscore";
   const describes = zscore && storage.textStats !== undefined;
+  const text = q.searchText ?? q.text;
   const textQuery = describes
-    ? { text: q.text, k: Math.max(fusion.textCandidates, q.k), filter: q.filter, statsOver: n }
-    : { text: q.text, k: n, filter: q.filter };
+    ? { text, k: Math.max(fusion.textCandidates, q.k), filter: q.filter, statsOver: n }
+    : { text, k: n, filter: q.filter };
   const dense = async (vector: Float32Array | null): Promise<DenseList> => {
     if (!vector || !q.channels.has("vector")) return { hits: [], stats: null };
     const hits = await storage.vectorSearch(q.scope, {

@@ -31,5 +31,6 @@ export {
 } from "./retrieve-pipeline.js";
 export { applyPriors, expandByFeedback, rankMemories } from "./search-pipeline.js";
 export { applySpeakerPrior, namedSpeakers } from "./speaker-prior.js";
+export { asGiven, firstPerson, type QueryForms, speakerQuery, withoutName } from "./speaker-query.js";
 export { resolveTimeMentions, storedTimeMentions, type TimeMention, timeNote } from "./time-mentions.js";
 export { applyTimePrior, asksWhen, queryTimeRange, type TimeRange } from "./time-prior.js";

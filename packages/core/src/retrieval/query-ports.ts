@@ -21,7 +21,7 @@ export interface FusionSettings {
 export interface QueryPorts {
   readonly storage: Pick<
     StoragePort,
-    "textSearch" | "textStats" | "vectorSearch" | "vectorStats" | "get" | "getVectors" | "edges"
+    "textSearch" | "textStats" | "vectorSearch" | "vectorStats" | "get" | "getVectors" | "edges" | "scan"
   >;
   /** null: full-text only. */
   readonly embedder: Embedder | null;

@@ -29,6 +29,12 @@ export const retrievalConfigSchema = z
     /** Score given to turns said by a speaker the query names (0 turns the prior off). Fused-score units. */
     speakerPrior: z.number().min(0).max(100).default(5),
     /**
+     * When the query names one speaker ("What does Melanie paint?"), the channels search it as that
+     * speaker would say it: in the first person for the vector channel, without the name for full-text.
+     * Needs the speaker prior, which then lifts that speaker's turns.
+     */
+    speakerQuery: z.boolean().default(true),
+    /**
      * Score given to hits that carry a dated expression ("yesterday", "last May") when the query asks
      * "when": that turn dates the event, its paraphrases do not. 0 turns the prior off.
      */

@@ -9,6 +9,8 @@ import { rankMemories } from "./search-pipeline.js";
 export interface RetrieveQuery {
   readonly scope: Scope;
   readonly text: string;
+  /** What full-text searches, when not `text` (see speakerQuery). */
+  readonly searchText?: string;
   readonly vector: Float32Array | null;
   /** Point in time and cubes; kinds and ids are set per search. */
   readonly filter: MemoryFilter;
@@ -27,6 +29,7 @@ const search = (ports: RetrievePorts, q: RetrieveQuery, k: number, filter: Memor
   const query: ChannelQuery = {
     scope: q.scope,
     text: q.text,
+    ...(q.searchText !== undefined ? { searchText: q.searchText } : {}),
     vector: q.vector,
     k,
     filter: { ...q.filter, ...filter },
