@@ -4,6 +4,7 @@
 import { join } from "node:path";
 import { engramMiddleware } from "@engram/ai-sdk";
 import { createEngram, type Engram } from "@engram/core";
+import { storageOf } from "@engram/core/testing";
 import { generateText, wrapLanguageModel } from "ai";
 import { callParams, instantModel, lookupEmbedder } from "./ai-sdk-fixtures.js";
 import { buildCorpus, type Pool } from "./corpus.js";
@@ -179,7 +180,7 @@ export async function aiSdkBench(options: AiSdkBenchOptions): Promise<AiSdkFigur
     const raw = await measure(engram, options, userId, "10,000 memories, all short-term (as stored)");
     // The state engram.add reaches: queue the user's tier work and run it.
     const now = new Date().toISOString();
-    await engram.storage.write(
+    await storageOf(engram).write(
       { userId },
       { jobs: [{ id: "job_bench_tiers", type: "tiers", payload: {}, dedupeKey: "tiers", runAt: now }] },
     );

@@ -1,4 +1,5 @@
 import type { Engram } from "@engram/core";
+import { storageOf } from "@engram/core/testing";
 
 export interface AnnAgreement {
   readonly queries: number;
@@ -58,8 +59,8 @@ export async function annAgreement(options: {
   for (const vector of queries) {
     const truth = exactTopK(ids, vectors, vector, k);
     const top10 = truth.slice(0, 10);
-    const k10 = (await engram.storage.vectorSearch(scope, { vector, k: 10 })).map((h) => h.id);
-    const atK = (await engram.storage.vectorSearch(scope, { vector, k })).map((h) => h.id);
+    const k10 = (await storageOf(engram).vectorSearch(scope, { vector, k: 10 })).map((h) => h.id);
+    const atK = (await storageOf(engram).vectorSearch(scope, { vector, k })).map((h) => h.id);
     at10.push(overlap(k10, top10));
     atKTop10.push(overlap(atK.slice(0, 10), top10));
     wide.push(overlap(atK, truth));

@@ -1,5 +1,6 @@
 import { createEngram, type Embedder, type Engram } from "@engram/core";
 import { SqliteStorage } from "@engram/core/sqlite";
+import { storageOf } from "@engram/core/testing";
 import { type AnnAgreement, annAgreement } from "./ann-agreement.js";
 import type { Corpus } from "./corpus.js";
 import { type Latency, latencies, latency } from "./stats.js";
@@ -122,11 +123,11 @@ async function measureWarm(engram: Engram, run: SearchRun) {
       excludingEmbedding: (q, i) => search(q, i, true),
       fulltextChannel: async (q, i) => {
         const query = { text: q.text, k: fulltextK, filter: current, statsOver: candidates };
-        await engram.storage.textSearch(scopeOf(i), query);
-        await engram.storage.textStats?.(scopeOf(i), query);
+        await storageOf(engram).textSearch(scopeOf(i), query);
+        await storageOf(engram).textStats?.(scopeOf(i), query);
       },
       vectorChannel: (q, i) =>
-        engram.storage.vectorSearch(scopeOf(i), {
+        storageOf(engram).vectorSearch(scopeOf(i), {
           vector: q.vector,
           k: vectorCandidates,
           approximateK: approximateCandidates,

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { parseLocomo, turnContent } from "@engram/cli/locomo";
 import { createEngram, type Engram, type MemoryRecord } from "@engram/core";
+import { storageOf } from "@engram/core/testing";
 
 interface Message {
   readonly role: "user" | "assistant";
@@ -89,7 +90,7 @@ async function measure(engram: Engram, userId: string): Promise<Step> {
   const segments = await list({ kinds: ["segment"], includeExpired: false });
   const facts = await list({ kinds: ["fact"] });
   const evidence = [...new Set(facts.flatMap((f) => (f.metadata.evidence as string[]) ?? []))];
-  const turns = new Map((await engram.storage.get({ userId }, evidence)).map((m) => [m.id, m]));
+  const turns = new Map((await storageOf(engram).get({ userId }, evidence)).map((m) => [m.id, m]));
   const from = (f: MemoryRecord, mark: string) =>
     f.role === "user" &&
     ((f.metadata.evidence as string[]) ?? []).some((id) => turns.get(id)?.metadata[mark] === true);

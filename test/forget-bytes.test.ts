@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createEngram, type Engram } from "@engram/core";
-import { hashEmbeddingModel } from "@engram/core/testing";
+import { hashEmbeddingModel, storageOf } from "@engram/core/testing";
 import { afterAll, expect, it } from "vitest";
 import { makeTempDir, sqliteFiles } from "./support/temp-dir.js";
 
@@ -59,7 +59,7 @@ async function writeUserA(engram: Engram): Promise<void> {
     messages: [{ role: "user", content: "The tangerinevault is open" }],
   });
   await engram.memories.update({ userId, id: ids[0] as string, text: "The Oberammergauer moved in" });
-  await engram.storage.write(
+  await storageOf(engram).write(
     { userId },
     {
       kvPut: [{ namespace: ["thread", "checkpointsecret"], key: "cp", value: '{"note":"checkpointsecret"}' }],

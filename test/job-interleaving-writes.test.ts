@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { createEngram, type EngramOptions, type StoragePort } from "@engram/core";
 import { SqliteStorage } from "@engram/core/sqlite";
-import { hashEmbeddingModel } from "@engram/core/testing";
+import { hashEmbeddingModel, storageOf } from "@engram/core/testing";
 import { afterEach, expect, it } from "vitest";
 import { makeRecord } from "./support/make-record.js";
 import { steered } from "./support/steered-port.js";
@@ -47,7 +47,7 @@ it("mid-term eviction that ranked a segment coldest does not delete it over a vi
   const { a, b } = await engines(["tiers"], ["visit"], { midTermCapacity: 1 });
   const cold = segment("seg_cold", "2025-01-01T00:00:00.000Z");
   const warm = segment("seg_warm", "2026-06-01T07:00:00.000Z");
-  await a.engram.storage.write(U, {
+  await storageOf(a.engram).write(U, {
     upsert: [cold, warm].map((record) => ({ record, vector: null })),
     jobs: [{ id: "job_tiers", type: "tiers", payload: {}, runAt: NOW.toISOString() }],
   });
@@ -60,11 +60,11 @@ it("mid-term eviction that ranked a segment coldest does not delete it over a vi
     payload: { segmentIds: [cold.id] },
     runAt: NOW.toISOString(),
   };
-  await b.engram.storage.write(U, { jobs: [visit] });
+  await storageOf(b.engram).write(U, { jobs: [visit] });
   expect((await b.engram.flush()).completed).toBe(1);
   held.release();
   expect((await tiers).failed).toBe(0);
-  const left = await a.engram.storage.scan(U, { filter: { kinds: ["segment"] } });
+  const left = await storageOf(a.engram).scan(U, { filter: { kinds: ["segment"] } });
   // Ranked again after the visit: the warm one is now the coldest and leaves; the visit is kept.
   expect(left.map((s) => s.id)).toEqual([cold.id]);
   expect(left[0]?.metadata).toMatchObject({ visits: 1, totalVisits: 1, lastVisitAt: NOW.toISOString() });
@@ -87,13 +87,13 @@ it("feedback that read a fact does not supersede it with a copy older than anoth
   held.release();
   const result = await feedback;
   expect(result.superseded).toEqual([fact.id]);
-  const [after] = await a.engram.storage.get(U, [fact.id]);
+  const [after] = await storageOf(a.engram).get(U, [fact.id]);
   expect(after).toMatchObject({
     metadata: { value: "biologist", starred: true },
     version: starred.version + 1,
   });
   expect(after?.expiredAt).toBe(NOW.toISOString());
-  const facts = await a.engram.storage.scan(U, { filter: { kinds: ["fact"], current: true } });
+  const facts = await storageOf(a.engram).scan(U, { filter: { kinds: ["fact"], current: true } });
   expect(facts.map((f) => f.metadata.value)).toEqual(["doctor"]);
 });
 
@@ -144,7 +144,7 @@ it("an item put that read the item does not write its next version over another 
   await mine;
   const item = await a.engram.items.get(U, cube, "color");
   expect(item).toMatchObject({ version: 3, metadata: { value: { color: "blue" } } });
-  const history = await a.engram.storage.history(U, item?.id ?? "");
+  const history = await storageOf(a.engram).history(U, item?.id ?? "");
   expect(history.map((v) => [v.version, (v.metadata.value as { color: string }).color])).toEqual([
     [1, "red"],
     [2, "green"],
@@ -177,7 +177,7 @@ it("a delete that read a turn gives the next turn that turn's context as another
   await b.engram.memories.update({ ...U, id: first, text: "My sister lives in Porto." });
   held.release();
   await deleting;
-  expect((await a.engram.storage.get(U, [second])).length).toBe(0);
-  const [next] = await a.engram.storage.get(U, [third]);
+  expect((await storageOf(a.engram).get(U, [second])).length).toBe(0);
+  const [next] = await storageOf(a.engram).get(U, [third]);
   expect(next?.context).toBe("user: My sister lives in Porto.");
 });

@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { createEngram, type Engram } from "@engram/core";
 import { SqliteStorage } from "@engram/core/sqlite";
-import { hashEmbeddingModel } from "@engram/core/testing";
+import { hashEmbeddingModel, storageOf } from "@engram/core/testing";
 import { afterEach, expect, it } from "vitest";
 import { steered } from "./support/steered-port.js";
 import { makeTempDir } from "./support/temp-dir.js";
@@ -57,7 +57,7 @@ const messages = (engram: Engram) => engram.memories.list({ ...U, kinds: ["messa
 
 async function nothingLeft(engram: Engram) {
   for (const status of ["queued", "running", "failed"] as const)
-    expect(await engram.storage.jobs(U, status), `${status} jobs`).toEqual([]);
+    expect(await storageOf(engram).jobs(U, status), `${status} jobs`).toEqual([]);
 }
 
 it("a tier job that read the turns pending does not write them back pending over the embed job's ready", async () => {
@@ -72,7 +72,7 @@ it("a tier job that read the turns pending does not write them back pending over
   await nothingLeft(a.engram);
   const all = await messages(a.engram);
   expect(all.filter((m) => m.status !== "ready").map((m) => m.text)).toEqual([]);
-  const vectors = await a.engram.storage.getVectors(
+  const vectors = await storageOf(a.engram).getVectors(
     U,
     all.map((m) => m.id),
   );
@@ -111,7 +111,7 @@ it("an update that read a turn pending does not write it back pending over the e
   const updated = await update;
   expect(updated).toMatchObject({ status: "ready", metadata: { starred: true }, version: 2 });
   expect(await a.engram.memories.get({ ...U, id: turn.id })).toEqual(updated);
-  expect((await a.engram.storage.getVectors(U, [turn.id])).has(turn.id)).toBe(true);
+  expect((await storageOf(a.engram).getVectors(U, [turn.id])).has(turn.id)).toBe(true);
 });
 
 it("an embed job whose write lost asks the model again only for text it has not embedded", async () => {

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createEngram } from "@engram/core";
-import { hashEmbeddingModel } from "@engram/core/testing";
+import { hashEmbeddingModel, storageOf } from "@engram/core/testing";
 import { afterAll, expect, it } from "vitest";
 import { integrityCheck } from "./support/raw-sqlite.js";
 import { makeTempDir } from "./support/temp-dir.js";
@@ -47,7 +47,7 @@ it("a tier job interrupted by SIGKILL is taken again after its lease on the next
     background: false,
     policy: { shortTermCapacity: 1, evictionBatch: 1, heatThreshold: 1 },
   });
-  const running = await engram.storage.jobs({ userId: "victim" }, "running");
+  const running = await storageOf(engram).jobs({ userId: "victim" }, "running");
   expect(running.map((j) => j.type)).toEqual(["tiers"]);
   const report = await engram.flush();
   expect(report.completed).toBeGreaterThanOrEqual(1);

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { createEngram, type Engram } from "@engram/core";
-import { hashEmbeddingModel } from "@engram/core/testing";
+import { hashEmbeddingModel, storageOf } from "@engram/core/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { faultyModel, type ModelFault } from "./support/scripted-llm.js";
 import { makeTempDir } from "./support/temp-dir.js";
@@ -73,7 +73,7 @@ describe("a language model that fails in every way loses no turn", () => {
       const started = Date.now();
       expect(await engram.flush()).toMatchObject({ retried: 1, failed: 0 });
       expect(Date.now() - started).toBeLessThan(5_000); // the hang did not hold the flush
-      const [job] = await engram.storage.jobs(u, "queued");
+      const [job] = await storageOf(engram).jobs(u, "queued");
       expect(job).toMatchObject({ type: "tiers", attempts: attempt + 1 });
       expect(job?.lastError).toMatch(error);
       await expectTurnsKept(engram, ids);
@@ -81,7 +81,7 @@ describe("a language model that fails in every way loses no turn", () => {
     }
     expect(await engram.flush()).toMatchObject({ completed: 1, retried: 0, failed: 0 });
     expect(calls()).toBe(6);
-    expect(await engram.storage.jobs(u, "queued")).toEqual([]);
+    expect(await storageOf(engram).jobs(u, "queued")).toEqual([]);
     expect((await engram.memories.list({ ...u, kinds: ["segment"] })).length).toBeGreaterThan(0);
     await expectTurnsKept(engram, ids);
     await engram.close();
@@ -95,7 +95,7 @@ describe("a language model that fails in every way loses no turn", () => {
       advance(10 * 60_000);
     }
     expect(await engram.flush()).toMatchObject({ completed: 0, failed: 1 });
-    const [failed] = await engram.storage.jobs(u, "failed");
+    const [failed] = await storageOf(engram).jobs(u, "failed");
     expect(failed).toMatchObject({ type: "tiers", attempts: 5 });
     expect(failed?.lastError).toMatch(/no answer from the model within 150 ms/);
     expect((await engram.stats(u)).jobs).toMatchObject({ failed: 1 });

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { runCliCaptured } from "@engram/cli";
 import { createEngram, type Engram, type ExportDump } from "@engram/core";
 import { qdrantStorage } from "@engram/core/qdrant";
-import { hashEmbeddingModel } from "@engram/core/testing";
+import { hashEmbeddingModel, storageOf } from "@engram/core/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type QdrantDouble, startQdrantDouble } from "../qdrant-double/index.js";
 import { makeTempDir } from "../support/temp-dir.js";
@@ -70,7 +70,7 @@ async function sqliteSource(path: string, embedder: ReturnType<typeof hashEmbedd
     }
     const correction = FEEDBACK[userId];
     if (correction) await from.feedback({ userId, text: correction });
-    await from.storage.write(
+    await storageOf(from).write(
       { userId },
       {
         kvPut: [

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { createEngram, type Engram, type ExportDump, type StoragePort } from "@engram/core";
 import { qdrantStorage } from "@engram/core/qdrant";
 import { sqliteStorage } from "@engram/core/sqlite";
-import { hashEmbeddingModel } from "@engram/core/testing";
+import { hashEmbeddingModel, storageOf } from "@engram/core/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type QdrantDouble, startQdrantDouble } from "../qdrant-double/index.js";
 import { makeTempDir } from "../support/temp-dir.js";
@@ -80,7 +80,7 @@ async function populate(engram: Engram, userId: string): Promise<void> {
   );
   // Not due before the year 2100, so flush() leaves it queued; the failed one keeps its error.
   const runAt = "2100-01-01T00:00:00.000Z";
-  await engram.storage.write(
+  await storageOf(engram).write(
     { userId },
     {
       jobs: [

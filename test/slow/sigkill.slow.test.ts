@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createEngram, type Engram } from "@engram/core";
-import { hashEmbeddingModel, seededRandom } from "@engram/core/testing";
+import { hashEmbeddingModel, seededRandom, storageOf } from "@engram/core/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { integrityCheck } from "../support/raw-sqlite.js";
 import { type NodeProcess, spawnNode, TEST_DIR } from "../support/spawn-node.js";
@@ -87,7 +87,7 @@ async function completesPendingJobs(engram: Engram, users: readonly string[]): P
   expect(report.failed).toBe(0);
   for (const userId of users) {
     for (const status of ["queued", "running", "failed"] as const) {
-      expect(await engram.storage.jobs({ userId }, status), `${status} jobs of ${userId}`).toEqual([]);
+      expect(await storageOf(engram).jobs({ userId }, status), `${status} jobs of ${userId}`).toEqual([]);
     }
   }
 }

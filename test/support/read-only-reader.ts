@@ -5,7 +5,7 @@
  */
 import { runCliCaptured } from "@engram/cli";
 import { createEngram, EngramError } from "@engram/core";
-import { hashEmbeddingModel } from "@engram/core/testing";
+import { hashEmbeddingModel, storageOf } from "@engram/core/testing";
 
 const [path, jsonl] = process.argv.slice(2) as [string, string];
 const engram = await createEngram({ path, embedder: hashEmbeddingModel() });
@@ -18,7 +18,7 @@ const report: Record<string, unknown> = {
   ),
   listed: listed.length,
   exported: (await engram.export({ userId: "u" })).memories.length,
-  kv: (await engram.storage.kvGet({ userId: "w" }, ["n"], "k"))?.value ?? null,
+  kv: (await storageOf(engram).kvGet({ userId: "w" }, ["n"], "k"))?.value ?? null,
   addError: await engram.add({ userId: "u", messages: [{ role: "user", content: "hi" }] }).then(
     () => null,
     (e: unknown) => (EngramError.isInstance(e) ? e.code : String(e)),

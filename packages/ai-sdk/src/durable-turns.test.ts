@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createEngram } from "@engram/core";
 import { sqliteStorage } from "@engram/core/sqlite";
-import { hashEmbeddingModel } from "@engram/core/testing";
+import { hashEmbeddingModel, storageOf } from "@engram/core/testing";
 import { generateText, streamText, wrapLanguageModel } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { engramMiddleware } from "./index.js";
@@ -77,7 +77,7 @@ describe("a process that exits right after its calls, without close()", () => {
       expect(report.failed).toBe(0);
       const after = await engram.memories.list({ userId: "ada", kinds: ["message"], order: "asc" });
       expect(after.map((t) => t.status)).toEqual(["ready", "ready", "ready", "ready"]);
-      const vectors = await engram.storage.getVectors(
+      const vectors = await storageOf(engram).getVectors(
         { userId: "ada" },
         after.map((t) => t.id),
       );

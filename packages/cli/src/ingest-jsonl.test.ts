@@ -1,5 +1,5 @@
 import { createEngram, type Embedder, type Engram } from "@engram/core";
-import { hashEmbeddingModel } from "@engram/core/testing";
+import { hashEmbeddingModel, storageOf } from "@engram/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { ingestJsonl } from "./ingest-jsonl.js";
 import { parseJsonl } from "./read-jsonl.js";
@@ -79,7 +79,7 @@ describe("ingestJsonl", () => {
       );
       expect(error).toBeInstanceOf(Error);
       expect({ stats: await engram.stats(), users: await engram.users() }).toEqual(before);
-      expect(await engram.storage.jobs({ userId: "v" })).toEqual([]);
+      expect(await storageOf(engram).jobs({ userId: "v" })).toEqual([]);
     },
   );
 

@@ -12,7 +12,7 @@ const ENTRIES: Record<string, string> = {
   "@engram/core/sqlite": "sqlite.ts",
   "@engram/core/qdrant": "qdrant.ts",
   "@engram/core/integration": "integration.ts",
-  "@engram/core/testing": "testing/index.ts",
+  "@engram/core/testing": "testing.ts",
 };
 const MAX_ROOT_RUNTIME_NAMES = 30;
 

@@ -123,11 +123,13 @@ describe("other packages use core's public entry points only", () => {
     expect(wrong).toEqual([]);
   });
 
-  it("wrappers and the CLI reach storage only through the engine, never engram.storage", () => {
+  it("wrappers and the CLI reach storage only through the engine, never storageOf(engram)", () => {
     const wrappers = files.filter(
       (f) => /\/packages\/[^/]+\/src\//.test(f) && !/\.test\.ts$|\/test-support\//.test(f),
     );
-    const wrong = wrappers.filter((f) => /\b(?:engram|this)\.storage\b/.test(readFileSync(f, "utf8")));
+    const wrong = wrappers.filter((f) =>
+      /\bstorageOf\(|\b(?:engram|this)\.storage\b/.test(readFileSync(f, "utf8")),
+    );
     expect(wrong.map((f) => relative(ROOT, f))).toEqual([]);
   });
 });

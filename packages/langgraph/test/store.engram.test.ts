@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCliCaptured } from "@engram/cli";
 import { createEngram, type Engram, EngramError } from "@engram/core";
-import { failingEmbeddingModel } from "@engram/core/testing";
+import { failingEmbeddingModel, storageOf } from "@engram/core/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EngramStore } from "../src/index.js";
 import { BACKENDS } from "./backends.js";
@@ -46,7 +46,7 @@ for (const backend of BACKENDS) {
       await store.put(["memories", "alice"], "a", { text: "embedded" });
       await store.put(["memories", "alice"], "b", { text: "not embedded" }, false);
       const items = await engram.memories.list({ userId: "alice", kinds: ["item"], order: "asc" });
-      const vectors = await engram.storage.getVectors(
+      const vectors = await storageOf(engram).getVectors(
         { userId: "alice" },
         items.map((m) => m.id),
       );
@@ -104,7 +104,7 @@ describe("EngramStore with an embedding model that is down", () => {
     await engram.flush();
     const [ready] = await engram.memories.list({ userId: "shared", kinds: ["item"] });
     expect(ready?.status).toBe("ready");
-    expect((await engram.storage.getVectors({ userId: "shared" }, [ready?.id ?? ""])).size).toBe(1);
+    expect((await storageOf(engram).getVectors({ userId: "shared" }, [ready?.id ?? ""])).size).toBe(1);
   });
 });
 

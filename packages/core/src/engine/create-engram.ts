@@ -127,6 +127,19 @@ function toEmbedder(option: EngramOptions["embedder"]): Embedder | null {
     : embedderFromModel(option as EmbeddingModel);
 }
 
+/** Each engine's backend, for `storageOf`: off the facade, so the public API has no way around the engine. */
+const backends = new WeakMap<Engram, StoragePort>();
+
+/**
+ * The backend behind an engine, for tests and benchmarks that inspect or set up what is stored. Writes
+ * through it bypass the engine's bookkeeping (history, jobs, the tiers). From `@engram/core/testing`.
+ */
+export function storageOf(engram: Engram): StoragePort {
+  const storage = backends.get(engram);
+  if (!storage) throw new TypeError("storageOf() takes an engine made by createEngram()");
+  return storage;
+}
+
 /** The Engram facade: memory for one application, many users, each call scoped by userId. */
 export class Engram {
   readonly memories: MemoriesApi;
@@ -147,6 +160,7 @@ export class Engram {
     private readonly ctx: SkillContext,
     background = true,
   ) {
+    backends.set(this, ctx.storage);
     this.memories = memoriesApi(ctx);
     this.traces = tracesApi(ctx, () => {
       if (this.background) this.worker.kick();
@@ -163,11 +177,6 @@ export class Engram {
       await this.ctx.storage.write({ userId }, { jobs: [job] });
       if (this.background) this.worker.kick();
     });
-  }
-
-  /** The backend itself, for inspection and tests; writes through it bypass the engine's bookkeeping. */
-  get storage(): StoragePort {
-    return this.ctx.storage;
   }
 
   get embedder(): Embedder | null {

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { hashEmbeddingModel } from "../testing/index.js";
+import { storageOf } from "../testing.js";
 import { createEngram, type Engram } from "./create-engram.js";
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -39,8 +40,8 @@ describe("add with embed: 'later'", () => {
     expect(result.memories.map((m) => m.status)).toEqual(["pending"]);
     const text = await engram.search({ userId: "u", query: "Maria Porto", channels: ["fulltext"] });
     expect(text.map((h) => h.memory.id)).toEqual(result.ids);
-    expect(await engram.storage.getVectors({ userId: "u" }, result.ids)).toEqual(new Map());
-    const jobs = await engram.storage.jobs({ userId: "u" }, "queued");
+    expect(await storageOf(engram).getVectors({ userId: "u" }, result.ids)).toEqual(new Map());
+    const jobs = await storageOf(engram).jobs({ userId: "u" }, "queued");
     expect(jobs.map((j) => [j.type, j.payload])).toEqual([["embed", { ids: result.ids }]]);
 
     expect(await engram.flush()).toMatchObject({ completed: 1, failed: 0 });

@@ -6,6 +6,7 @@ import { ModelError } from "../errors/index.js";
 import { sequentialIds } from "../model/index.js";
 import { embedderFromModel } from "../models/index.js";
 import { failingEmbeddingModel, hashEmbeddingModel } from "../testing/index.js";
+import { storageOf } from "../testing.js";
 import { createEngram } from "./create-engram.js";
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -49,7 +50,7 @@ describe("embedding failures", () => {
     expect(added.memories.map((m) => m.status)).toEqual(["pending", "pending"]);
     expect((await engram.stats(u1)).vectors).toBe(0);
 
-    const [job, ...more] = await engram.storage.jobs(u1);
+    const [job, ...more] = await storageOf(engram).jobs(u1);
     expect(more).toEqual([]);
     expect(job).toMatchObject({ type: "embed", status: "queued", attempts: 0, payload: { ids: added.ids } });
 
@@ -59,7 +60,7 @@ describe("embedding failures", () => {
     expect(await engram.flush()).toEqual({ completed: 1, retried: 0, failed: 0 });
     for (const id of added.ids) expect((await engram.memories.get({ ...u1, id })).status).toBe("ready");
     expect((await engram.stats(u1)).vectors).toBe(2);
-    expect((await engram.storage.jobs(u1))[0]).toMatchObject({
+    expect((await storageOf(engram).jobs(u1))[0]).toMatchObject({
       status: "done",
       attempts: 1,
       lastError: null,
@@ -78,7 +79,7 @@ describe("embedding failures", () => {
       expect(await engram.flush()).toEqual({ completed: 0, retried: 1, failed: 0 });
       // The retry is not due yet with the clock standing still.
       expect(await engram.flush()).toEqual({ completed: 0, retried: 0, failed: 0 });
-      const [job] = await engram.storage.jobs(u1);
+      const [job] = await storageOf(engram).jobs(u1);
       expect(job).toMatchObject({ status: "queued", attempts: attempt });
       expect(job?.lastError).toMatch(/embedding still failing: .*simulated embedding failure/);
       // Back-off: due again later, but within the 5-minute cap.
@@ -88,7 +89,7 @@ describe("embedding failures", () => {
       advance(10 * 60_000);
     }
     expect(await engram.flush()).toEqual({ completed: 0, retried: 0, failed: 1 });
-    const failed = await engram.storage.jobs(u1, "failed");
+    const failed = await storageOf(engram).jobs(u1, "failed");
     expect(failed).toHaveLength(1);
     expect(failed[0]).toMatchObject({ type: "embed", attempts: 5 });
     expect(failed[0]?.lastError).toMatch(/simulated embedding failure #6/);
@@ -125,7 +126,7 @@ describe("embedding failures", () => {
       fs.rmSync(dir, { recursive: true, force: true });
     });
     await engram.add(turns);
-    const before = (await engram.storage.getVectors(u1, ["mem_1"])).get("mem_1");
+    const before = (await storageOf(engram).getVectors(u1, ["mem_1"])).get("mem_1");
     broken = true;
     const updated = await engram.memories.update({
       ...u1,
@@ -133,15 +134,15 @@ describe("embedding failures", () => {
       text: "The electrician comes on Friday",
     });
     expect(updated).toMatchObject({ status: "pending", version: 2 });
-    expect(await engram.storage.getVectors(u1, ["mem_1"])).toEqual(new Map());
-    const queued = await engram.storage.jobs(u1, "queued");
+    expect(await storageOf(engram).getVectors(u1, ["mem_1"])).toEqual(new Map());
+    const queued = await storageOf(engram).jobs(u1, "queued");
     expect(queued.every((j) => j.type === "embed")).toBe(true);
     expect(queued.map((j) => j.payload.ids)).toContainEqual(["mem_1"]);
 
     broken = false;
     expect(await engram.flush()).toEqual({ completed: queued.length, retried: 0, failed: 0 });
     expect((await engram.memories.get({ ...u1, id: "mem_1" })).status).toBe("ready");
-    const after = (await engram.storage.getVectors(u1, ["mem_1"])).get("mem_1");
+    const after = (await storageOf(engram).getVectors(u1, ["mem_1"])).get("mem_1");
     expect(after).toEqual((await inner.embed(["The electrician comes on Friday"]))[0]);
     expect(after).not.toEqual(before);
   });

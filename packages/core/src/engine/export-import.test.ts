@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ValidationError } from "../errors/index.js";
 import { sequentialIds } from "../model/index.js";
 import { hashEmbeddingModel } from "../testing/index.js";
+import { storageOf } from "../testing.js";
 import { createEngram, type Engram, type EngramOptions } from "./create-engram.js";
 import type { ExportDump } from "./export-import.js";
 
@@ -91,7 +92,7 @@ describe("import", () => {
 
     expect(withoutTime(await target.export(u1))).toEqual(withoutTime(dump));
     const ids = ["mem_1", "mem_2", "mem_3"];
-    expect(await target.storage.getVectors(u1, ids)).toEqual(await source.storage.getVectors(u1, ids));
+    expect(await storageOf(target).getVectors(u1, ids)).toEqual(await storageOf(source).getVectors(u1, ids));
     expect(await target.users()).toEqual(["u1"]);
     const hits = await target.search({ ...u1, query: "marathon" });
     expect(hits[0]?.id).toBe("mem_1");
@@ -103,7 +104,7 @@ describe("import", () => {
     const dump = await source.export(u1);
     const target = await tempEngram({ embedder: hashEmbeddingModel({ dimensions: 32 }) });
     expect(await target.import(dump)).toEqual({ userId: "u1", memories: 3, reembedded: 3 });
-    const vectors = await target.storage.getVectors(u1, ["mem_1", "mem_2", "mem_3"]);
+    const vectors = await storageOf(target).getVectors(u1, ["mem_1", "mem_2", "mem_3"]);
     expect([...vectors.values()].map((v) => v.length)).toEqual([32, 32, 32]);
     const again = await target.export(u1);
     expect(again.embedder).toBe("engram-test/hash-32");

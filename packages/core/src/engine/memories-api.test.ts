@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { NotFoundError, ValidationError } from "../errors/index.js";
 import { sequentialIds } from "../model/index.js";
 import { hashEmbeddingModel } from "../testing/index.js";
+import { storageOf } from "../testing.js";
 import { createEngram, type Engram } from "./create-engram.js";
 
 let dir: string;
@@ -79,7 +80,7 @@ describe("memories.get and list", () => {
 
 describe("memories.update", () => {
   it("bumps the version, appends history and re-embeds a changed text", async () => {
-    const before = (await engram.storage.getVectors(u1, ["mem_1"])).get("mem_1");
+    const before = (await storageOf(engram).getVectors(u1, ["mem_1"])).get("mem_1");
     const updated = await engram.memories.update({ ...u1, id: "mem_1", text: "I work at the observatory" });
     expect(updated).toMatchObject({
       id: "mem_1",
@@ -90,7 +91,7 @@ describe("memories.update", () => {
     expect(updated.updatedAt).not.toBe(updated.createdAt);
     expect(await engram.memories.get({ ...u1, id: "mem_1" })).toEqual(updated);
 
-    const after = (await engram.storage.getVectors(u1, ["mem_1"])).get("mem_1");
+    const after = (await storageOf(engram).getVectors(u1, ["mem_1"])).get("mem_1");
     expect(after).toBeDefined();
     expect(after).not.toEqual(before);
     const history = await engram.memories.history({ ...u1, id: "mem_1" });
@@ -107,14 +108,14 @@ describe("memories.update", () => {
   });
 
   it("keeps the vector when only metadata changes", async () => {
-    const before = (await engram.storage.getVectors(u1, ["mem_3"])).get("mem_3");
+    const before = (await storageOf(engram).getVectors(u1, ["mem_3"])).get("mem_3");
     const updated = await engram.memories.update({ ...u1, id: "mem_3", metadata: { pet: "cat" } });
     expect(updated).toMatchObject({
       version: 2,
       text: "I adopted a cat named Miso",
       metadata: { pet: "cat" },
     });
-    expect((await engram.storage.getVectors(u1, ["mem_3"])).get("mem_3")).toEqual(before);
+    expect((await storageOf(engram).getVectors(u1, ["mem_3"])).get("mem_3")).toEqual(before);
     const again = await engram.memories.update({ ...u1, id: "mem_3", metadata: { pet: "cat", age: 2 } });
     expect(again.version).toBe(3);
     expect((await engram.memories.history({ ...u1, id: "mem_3" })).map((h) => h.event)).toEqual([
@@ -139,8 +140,8 @@ describe("memories.delete and history", () => {
     await engram.memories.delete({ ...u1, id: "mem_3" });
     await notFound(engram.memories.get({ ...u1, id: "mem_3" }));
     await notFound(engram.memories.history({ ...u1, id: "mem_3" }));
-    expect(await engram.storage.history(u1, "mem_3")).toEqual([]);
-    expect((await engram.storage.getVectors(u1, ["mem_3"])).size).toBe(0);
+    expect(await storageOf(engram).history(u1, "mem_3")).toEqual([]);
+    expect((await storageOf(engram).getVectors(u1, ["mem_3"])).size).toBe(0);
     expect(await engram.search({ ...u1, query: "Miso cat", k: 10 })).not.toContainEqual(
       expect.objectContaining({ id: "mem_3" }),
     );

@@ -7,6 +7,7 @@ import { type MemoryRecord, sequentialIds } from "../model/index.js";
 import { embedderFromModel } from "../models/index.js";
 import type { VectorQuery } from "../storage/index.js";
 import { hashEmbeddingModel } from "../testing/index.js";
+import { storageOf } from "../testing.js";
 import { createEngram, type Engram } from "./create-engram.js";
 
 let dir: string;
@@ -60,7 +61,7 @@ beforeAll(async () => {
     createdAt: "2026-02-01T00:00:00.000Z",
     expiredAt,
   });
-  await engram.storage.write(u1, {
+  await storageOf(engram).write(u1, {
     upsert: [
       { record: fact("fact_1", null), vector: vector ?? null },
       { record: fact("fact_old", "2026-02-20T00:00:00.000Z"), vector: vector ?? null },
@@ -190,8 +191,8 @@ describe("vector candidates", () => {
     });
     try {
       const asked: VectorQuery[] = [];
-      const search = engram.storage.vectorSearch.bind(engram.storage);
-      engram.storage.vectorSearch = (scope, query) => {
+      const search = storageOf(engram).vectorSearch.bind(storageOf(engram));
+      storageOf(engram).vectorSearch = (scope, query) => {
         asked.push(query);
         return search(scope, query);
       };

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createEngram, type Engram, type EngramOptions } from "../engine/create-engram.js";
 import { sequentialIds } from "../model/index.js";
 import { hashEmbeddingModel } from "../testing/index.js";
+import { storageOf } from "../testing.js";
 import { offlineExtractor } from "./offline-extractor.js";
 import type { Extractor } from "./tier-context.js";
 
@@ -96,7 +97,7 @@ describe("explicit facts reach long-term memory promptly", () => {
     expect(said?.tier).toBe("short");
     expect(said?.metadata.screened).toBe(true);
     const fact = long[0];
-    const edges = await e.engram.storage.edges({ userId: "u" }, { from: fact?.id, type: "derived_from" });
+    const edges = await storageOf(e.engram).edges({ userId: "u" }, { from: fact?.id, type: "derived_from" });
     expect(edges.map((x) => x.to)).toEqual([said?.id]);
     expect(fact?.validFrom).toBe(said?.validFrom);
   });
@@ -113,7 +114,7 @@ describe("explicit facts reach long-term memory promptly", () => {
     ]);
     const [berlin, munich] = all;
     expect(berlin?.validTo).toBe(munich?.validFrom);
-    const edges = await e.engram.storage.edges({ userId: "u" }, { to: berlin?.id, type: "supersedes" });
+    const edges = await storageOf(e.engram).edges({ userId: "u" }, { to: berlin?.id, type: "supersedes" });
     expect(edges.map((x) => x.from)).toEqual([munich?.id]);
     const history = await e.engram.memories.history({ userId: "u", id: berlin?.id as string });
     expect(history.map((h) => h.event)).toEqual(["create", "supersede"]);

@@ -6,6 +6,7 @@ import { createEngram, type Engram, type EngramOptions } from "../engine/create-
 import { ModelError } from "../errors/index.js";
 import { sequentialIds } from "../model/index.js";
 import { hashEmbeddingModel } from "../testing/index.js";
+import { storageOf } from "../testing.js";
 import { segmentHeat } from "./heat.js";
 import { offlineExtractor } from "./offline-extractor.js";
 import { POLICY_PRESETS, resolvePolicy } from "./policy.js";
@@ -80,7 +81,7 @@ describe("short-term overflow", () => {
     ]);
     expect(short).toHaveLength(8);
     for (const m of mid) {
-      const edges = await engram.storage.edges({ userId: "u" }, { from: m.id, type: "part_of" });
+      const edges = await storageOf(engram).edges({ userId: "u" }, { from: m.id, type: "part_of" });
       expect(edges).toHaveLength(1);
     }
   });
@@ -181,7 +182,7 @@ describe("supersession and feedback", () => {
     const old = munich.created[0] as string;
     const history = await engram.memories.history({ userId: "u", id: old });
     expect(history.map((h) => h.event)).toEqual(["create", "supersede"]);
-    const edges = await engram.storage.edges({ userId: "u" }, { to: old, type: "supersedes" });
+    const edges = await storageOf(engram).edges({ userId: "u" }, { to: old, type: "supersedes" });
     expect(edges.map((e) => e.from)).toEqual(berlin.created);
     const current = await engram.search({ userId: "u", query: "Munich", kinds: ["fact"], k: 5 });
     expect(current.map((r) => r.text).join(" ")).not.toContain("Munich");
@@ -344,7 +345,7 @@ describe("mid-term eviction and faults", () => {
     await engram.add({ userId: "u", sessionId: "s", messages: page("Bye.", "Bye.") });
     const first = await engram.flush();
     expect(first.retried).toBe(1);
-    const [job] = await engram.storage.jobs({ userId: "u" }, "queued");
+    const [job] = await storageOf(engram).jobs({ userId: "u" }, "queued");
     expect(job?.lastError).toContain("simulated 429");
     expect((await messagesByTier(engram, "u")).all).toHaveLength(4);
     c.advance(3600);
@@ -360,7 +361,7 @@ describe("mid-term eviction and faults", () => {
     });
     await engram.add({ userId: "u", sessionId: "s", messages: page("one", "two") });
     await engram.add({ userId: "u", sessionId: "s", messages: page("three", "four") });
-    const claimed = await engram.storage.claimJobs({ now: c().toISOString(), limit: 10, leaseMs: 60_000 });
+    const claimed = await storageOf(engram).claimJobs({ now: c().toISOString(), limit: 10, leaseMs: 60_000 });
     expect(claimed.map((j) => j.type)).toContain("tiers");
     expect((await engram.flush()).completed).toBe(0); // leased by the "dead" worker
     c.advance(120);

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createEngram, type Engram } from "../../engine/index.js";
 import { EngramError, ReadOnlyError, StorageError } from "../../errors/index.js";
 import { hashEmbeddingModel } from "../../testing/index.js";
+import { storageOf } from "../../testing.js";
 import { SqliteStorage } from "./sqlite-storage.js";
 
 const dirs: string[] = [];
@@ -75,8 +76,8 @@ describe("a store opened with readonly: true", () => {
       await refused(engram.forget({ userId: "u" }));
       await refused(engram.import(await engram.export({ userId: "u" })));
       await refused(engram.flush());
-      await refused(engram.storage.write({ userId: "u" }, { deleteIds: [id] }));
-      await refused(engram.storage.claimJobs({ now: new Date().toISOString(), limit: 1, leaseMs: 1000 }));
+      await refused(storageOf(engram).write({ userId: "u" }, { deleteIds: [id] }));
+      await refused(storageOf(engram).claimJobs({ now: new Date().toISOString(), limit: 1, leaseMs: 1000 }));
     } finally {
       await engram.close();
     }

@@ -1,0 +1,10 @@
+// Helpers for testing code built on Engram: instant deterministic embedding models, records with test
+// defaults, and the backend behind an engine. Not for production paths.
+export { storageOf } from "./engine/create-engram.js";
+export {
+  failingEmbeddingModel,
+  type HashEmbeddingOptions,
+  hashEmbeddingModel,
+  seededRandom,
+  testRecord,
+} from "./testing/index.js";
