@@ -237,7 +237,7 @@ export class IndexedVectors {
     }
     this.seq = head;
     for (const r of rows) this.addRow(r.row, r.id, r.tier, r.expired_at !== null);
-    const index = newIndex(dim);
+    const index = newIndex(dim, vectors.length);
     if (vectors.length > 0) {
       const keys = new BigUint64Array(vectors.length);
       const data = new Float32Array(vectors.length * dim);
@@ -317,7 +317,7 @@ export class IndexedVectors {
 
   /** Loads the viewed file into memory and applies the changes made since it was written. */
   private merge(): boolean {
-    const index = newIndex(this.o.dim);
+    const index = newIndex(this.o.dim, this.count);
     try {
       index.load(this.baseFile);
     } catch {
