@@ -44,6 +44,7 @@ import { screenExplicitFacts } from "../updating/screen-explicit-facts.js";
 import type { Extractor } from "../updating/tier-context.js";
 import { type AddResult, addMessages } from "./add-messages.js";
 import { embedJobHandler } from "./embed-job.js";
+import { registerBackend } from "./engine-backends.js";
 import { type ExportDump, exportUser, type ImportResult, importDump } from "./export-import.js";
 import { type ItemsApi, itemsApi } from "./items-api.js";
 import { type KvApi, kvApi } from "./kv-api.js";
@@ -127,19 +128,6 @@ function toEmbedder(option: EngramOptions["embedder"]): Embedder | null {
     : embedderFromModel(option as EmbeddingModel);
 }
 
-/** Each engine's backend, for `storageOf`: off the facade, so the public API has no way around the engine. */
-const backends = new WeakMap<Engram, StoragePort>();
-
-/**
- * The backend behind an engine, for tests and benchmarks that inspect or set up what is stored. Writes
- * through it bypass the engine's bookkeeping (history, jobs, the tiers). From `@engram/core/testing`.
- */
-export function storageOf(engram: Engram): StoragePort {
-  const storage = backends.get(engram);
-  if (!storage) throw new TypeError("storageOf() takes an engine made by createEngram()");
-  return storage;
-}
-
 /** The Engram facade: memory for one application, many users, each call scoped by userId. */
 export class Engram {
   readonly memories: MemoriesApi;
@@ -160,7 +148,7 @@ export class Engram {
     private readonly ctx: SkillContext,
     background = true,
   ) {
-    backends.set(this, ctx.storage);
+    registerBackend(this, ctx.storage);
     this.memories = memoriesApi(ctx);
     this.traces = tracesApi(ctx, () => {
       if (this.background) this.worker.kick();
