@@ -53,10 +53,12 @@ export const evalCommand: Command = {
 
 export const exportCommand: Command = {
   name: "export",
-  usage: "--user U [--out FILE]",
+  usage: "--user U [--out FILE [--force]]",
   summary: "everything stored for a user as one JSON document (stdout, or FILE)",
   details: [
     "The document is what `engram import` reads; vectors are kept when both sides use the same embedder.",
+    "--out never names the store or its files, and replaces an existing file only if export wrote it",
+    "(--force replaces any other file); the document is written to a new file and renamed into place.",
     'With --out, --json prints {"userId", "out", "memories", "history"}.',
   ],
   run: lazy(async () => (await import("./export-command.js")).runExport),
