@@ -120,6 +120,8 @@ export type {
 export type {
   ClaimOptions,
   EdgeQuery,
+  Erasure,
+  ForgetCounts,
   ForgetReport,
   Hit,
   Job,

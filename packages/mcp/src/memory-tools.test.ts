@@ -179,6 +179,7 @@ describe("every tool over the in-memory transport", () => {
     expect(await engram.users()).toEqual(["ada"]);
     const forgot = await call("forget_user", { user_id: "ada", confirm: true });
     expect(forgot.data.removed.memories).toBe(1);
+    expect(forgot.data.erasure).toEqual({ state: "erased" });
     expect(await engram.users()).toEqual([]);
   });
 

@@ -119,10 +119,12 @@ export function registerWriteTools(server: McpServer, engram: Engram, scope: Use
     (args) =>
       guarded(async () => {
         const userId = userOf(args, scope);
-        const removed = await engram.forget({ userId });
+        const { erasure, ...removed } = await engram.forget({ userId });
+        const onDisk =
+          erasure.state === "erased" ? " Erased from disk." : ` Not yet erased from disk: ${erasure.reason}.`;
         return toolResult(
-          { user_id: userId, removed: { ...removed } },
-          `Forgot user ${userId}: removed ${removed.memories} memories.`,
+          { user_id: userId, removed, erasure },
+          `Forgot user ${userId}: removed ${removed.memories} memories.${onDisk}`,
         );
       }),
   );

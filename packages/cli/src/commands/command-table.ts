@@ -76,11 +76,16 @@ export const feedbackCommand: Command = {
 
 export const forgetCommand: Command = {
   name: "forget",
-  usage: "--user U",
+  usage: "--user U [--verify [--wait S]]",
   summary: "erase everything stored for a user, including the deleted bytes on disk",
   details: [
     "Forgetting a user with nothing stored is not an error; the counts are then 0.",
-    '--json prints {"userId", "removed": {"memories", "history", "edges", "kv", "jobs"}}.',
+    "While another process reads older pages of the store the bytes stay on disk: the erasure is then",
+    "pending, and the store completes it once that read ends (or the next time it is opened).",
+    "--verify waits up to S seconds (default 10) for that, then checks that the user's id is in none of",
+    "the store's files (database, log, vector indexes);",
+    "exit 1 if either fails.",
+    '--json prints {"userId", "removed": {"memories", "history", "edges", "kv", "jobs"}, "erasure": {"state"}}.',
   ],
   run: lazy(async () => (await import("./forget-command.js")).runForget),
 };

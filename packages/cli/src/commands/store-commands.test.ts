@@ -121,13 +121,14 @@ describe("engram forget", () => {
     expect(await json("forget", "--user", "cara")).toEqual({
       userId: "cara",
       removed: { ...SEEDED, kv: 0, jobs: 1 },
+      erasure: { state: "erased" },
     });
     expect(await json("stats", "--user", "cara")).toMatchObject({ memories: 0, history: 0 });
     expect((await run("search", "--user", "cara", "cello")).code).toBe(1);
     const again = await run("forget", "--user", "cara");
     expect(again.code).toBe(0);
     expect(again.stdout).toBe(
-      "forgot user cara: removed 0 memories, 0 history rows, 0 edges, 0 key-value entries, 0 jobs\n",
+      "forgot user cara: removed 0 memories, 0 history rows, 0 edges, 0 key-value entries, 0 jobs; erased from disk\n",
     );
   });
 });

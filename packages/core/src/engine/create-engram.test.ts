@@ -83,6 +83,7 @@ describe("createEngram", () => {
       edges: 0,
       kv: 0,
       jobs: 0,
+      erasure: { state: "erased" },
     });
     expect(await engram.users()).toEqual(["u2"]);
     expect(rememberedTexts()).toBe(0);

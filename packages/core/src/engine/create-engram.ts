@@ -24,6 +24,7 @@ import {
 } from "../skills/index.js";
 import {
   assertWritable,
+  type Erasure,
   type ForgetReport,
   JOB_STATUSES,
   type Job,
@@ -53,6 +54,7 @@ import { type ProfileTrait, readProfile } from "./profile.js";
 import { type RetrieveInput, type RetrieveResult, retrieveContext } from "./retrieve-context.js";
 import {
   type AddInput,
+  erasureInputSchema,
   type FeedbackInput,
   type FusionConfig,
   feedbackInputSchema,
@@ -248,6 +250,19 @@ export class Engram {
       forgetRememberedTexts();
       return report;
     });
+  }
+
+  /**
+   * Completes what earlier forgets left on disk, waiting up to `waitMs` (default 2,000) for readers of
+   * older pages, and says whether the forgotten users' bytes are gone from the store's files.
+   */
+  async erasure(input: { waitMs?: number } = {}): Promise<Erasure> {
+    this.open();
+    const { waitMs } = parseInput(erasureInputSchema, input, "erasure");
+    const storage = this.ctx.storage;
+    if (!storage.completeErasure)
+      return { state: "delegated", reason: `${storage.backend} frees deleted data itself` };
+    return storage.completeErasure(waitMs ?? 2000);
   }
 
   async export(input: UserInput): Promise<ExportDump> {

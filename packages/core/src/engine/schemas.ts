@@ -103,6 +103,9 @@ export const updateInputSchema = z
 export type UpdateInput = z.input<typeof updateInputSchema>;
 
 export const userInputSchema = z.object({ userId: idString });
+export const erasureInputSchema = z
+  .object({ waitMs: z.number().int().min(0).max(600_000).optional() })
+  .strict();
 export const profileInputSchema = userInputSchema.extend({ at: timeSchema.optional() });
 
 export const feedbackInputSchema = z.object({

@@ -10,6 +10,8 @@ export {
 export type {
   ClaimOptions,
   EdgeQuery,
+  Erasure,
+  ForgetCounts,
   ForgetReport,
   Hit,
   Job,

@@ -193,12 +193,29 @@ export interface WriteResult {
   readonly conflicts: readonly string[];
 }
 
-export interface ForgetReport {
+/** The rows a forget removed, by kind. */
+export interface ForgetCounts {
   readonly memories: number;
   readonly history: number;
   readonly edges: number;
   readonly kv: number;
   readonly jobs: number;
+}
+
+/**
+ * Whether the bytes of forgotten users are gone from the store's files. Every read stops seeing a
+ * forgotten user at once; the bytes may outlive the rows:
+ * - `erased`: no byte of any forgotten user is left in the database, its write-ahead log or index files.
+ * - `pending`: some are, until another connection stops reading older pages (`reason` says which);
+ *   the store completes the erasure as soon as it can, and `engram.erasure()` completes and reports it.
+ * - `delegated`: the backend is a server that reclaims deleted data on its own schedule (Qdrant).
+ */
+export type Erasure =
+  | { readonly state: "erased" }
+  | { readonly state: "pending" | "delegated"; readonly reason: string };
+
+export interface ForgetReport extends ForgetCounts {
+  readonly erasure: Erasure;
 }
 
 export interface StorageStats {
@@ -284,6 +301,11 @@ export interface StoragePort {
 
   /** Removes every record, vector, history row, edge, key-value entry and job of the user, and their bytes. */
   forgetUser(scope: Scope): Promise<ForgetReport>;
+  /**
+   * Optional: completes what earlier forgets left on disk, waiting up to `waitMs` for readers of older
+   * pages, and says whether anything is still pending. A backend without it reports `delegated`.
+   */
+  completeErasure?(waitMs: number): Promise<Erasure>;
   /** Users that have any stored state. */
   users(): Promise<string[]>;
   stats(scope?: Scope): Promise<StorageStats>;

@@ -60,5 +60,10 @@ export async function forgetUser(
     edges: n(names.edges),
     kv: n(names.kv),
     jobs: n(names.jobs),
+    erasure: {
+      state: "delegated",
+      reason:
+        "Qdrant removed the points from every read; the server frees their bytes when it next optimises the segments",
+    },
   };
 }

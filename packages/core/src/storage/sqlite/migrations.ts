@@ -145,6 +145,16 @@ const MIGRATIONS: readonly string[] = [
         AND EXISTS (SELECT 1 FROM vector_sets s WHERE s.user_id = NEW.user_id AND s.kind = NEW.kind);
   END;
   `,
+  // Forgotten users whose bytes may still be on disk: deleted rows leave copies in pages SQLite rebuilt
+  // earlier, so a forget is erased only after a VACUUM and a truncating checkpoint (sqlite-erasure.ts).
+  // A row names no user: it only says which of the two steps is still to do.
+  `
+  CREATE TABLE erasures (
+    id INTEGER PRIMARY KEY,
+    stage TEXT NOT NULL CHECK (stage IN ('purged', 'vacuumed')),
+    requested_at TEXT NOT NULL
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { ForgetReport } from "../storage-port.js";
+import type { ForgetCounts } from "../storage-port.js";
 import { RowBlocks } from "./row-blocks.js";
 import { indexedText } from "./sqlite-writes.js";
 
@@ -14,7 +14,7 @@ interface IndexedRow {
  * Deletes every row of a user inside the caller's transaction. Full-text entries go through FTS5's delete
  * command with the values they were indexed with, so BM25's statistics stay exact.
  */
-export function purgeUser(db: Database.Database, userId: string): ForgetReport {
+export function purgeUser(db: Database.Database, userId: string): ForgetCounts {
   const ftsDelete = db.prepare(
     "INSERT INTO memories_fts (memories_fts, rowid, body) VALUES ('delete', ?, ?)",
   );

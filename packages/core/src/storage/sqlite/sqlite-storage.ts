@@ -11,6 +11,7 @@ import { assertBatchScope } from "../batch-scope.js";
 import type {
   ClaimOptions,
   EdgeQuery,
+  Erasure,
   ForgetReport,
   Hit,
   Job,
@@ -37,6 +38,7 @@ import { openReadOnlyStore, readOnlyReason } from "./open-store.js";
 import { RecordCache } from "./record-cache.js";
 import { type HistoryRow, rowToVersion } from "./row-mapping.js";
 import { EdgeMemory } from "./sqlite-edges.js";
+import { FORGET_WAIT_MS, SqliteErasure } from "./sqlite-erasure.js";
 import { listKv, readKv } from "./sqlite-kv.js";
 import { purgeUser } from "./sqlite-purge.js";
 import { SqliteQueue } from "./sqlite-queue.js";
@@ -87,6 +89,7 @@ export class SqliteStorage implements StoragePort {
   private readonly edgeMemory: EdgeMemory;
   private readonly records: RecordCache;
   private readonly queue: SqliteQueue;
+  private readonly erasure: SqliteErasure;
   private readonly now: () => Date;
   private dataVersion: number;
   private readonly statements = new Map<string, Database.Statement>();
@@ -106,6 +109,9 @@ export class SqliteStorage implements StoragePort {
     this.queue = new SqliteQueue(this.db);
     this.edgeMemory = new EdgeMemory((sql) => this.cached(sql));
     this.records = new RecordCache((sql) => this.cached(sql));
+    this.erasure = new SqliteErasure(this.db, this.path);
+    // A forget this or another process could not finish (a reader, a crash): finish it, or keep trying.
+    if (this.readOnly === null && this.erasure.tryComplete(0).state === "pending") this.erasure.retryLater();
     this.dataVersion = this.readDataVersion();
   }
 
@@ -258,18 +264,28 @@ export class SqliteStorage implements StoragePort {
 
   async forgetUser(scope: Scope): Promise<ForgetReport> {
     this.guard(scope, "forgetUser");
-    const report = await this.runWrite("forgetUser", () =>
-      this.db.transaction(() => purgeUser(this.db, scope.userId)).immediate(),
+    const at = this.now().toISOString();
+    const counts = await this.runWrite("forgetUser", () =>
+      this.db
+        .transaction(() => {
+          const removed = purgeUser(this.db, scope.userId);
+          if (Object.values(removed).some((n) => n > 0)) this.erasure.note(at);
+          return removed;
+        })
+        .immediate(),
     );
     this.forgetRemembered(scope.userId);
     this.vectors.forget(scope.userId);
-    // Rewrite the full-text index without the deleted entries, then move the WAL into the main file and
-    // truncate it: with secure_delete on, freed pages are zeroed, so the user's bytes are gone from disk.
-    await this.runWrite("forgetUser", () => {
-      this.db.exec("INSERT INTO memories_fts(memories_fts) VALUES('optimize')");
-      this.db.pragma("wal_checkpoint(TRUNCATE)");
-    });
-    return report;
+    return { ...counts, erasure: await this.completeErasure(FORGET_WAIT_MS) };
+  }
+
+  async completeErasure(waitMs: number): Promise<Erasure> {
+    this.open("completeErasure");
+    if (this.readOnly !== null) return this.run("completeErasure", () => this.erasure.status());
+    const erasure = await this.runWrite("completeErasure", () => this.erasure.complete(waitMs));
+    if (erasure.state === "pending") this.erasure.retryLater();
+    else this.erasure.stop();
+    return erasure;
   }
 
   async users(): Promise<string[]> {
@@ -293,8 +309,13 @@ export class SqliteStorage implements StoragePort {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.erasure.stop();
     this.vectors.close();
-    if (this.readOnly === null) this.run("close", () => optimize(this.db, "optimize"));
+    if (this.readOnly === null) {
+      // A last try at a pending erasure; what is still pending is finished by the next open.
+      this.erasure.tryComplete(0);
+      this.run("close", () => optimize(this.db, "optimize"));
+    }
     this.db.close();
   }
 
