@@ -11,9 +11,35 @@ import { makeTempDir } from "./support/temp-dir.js";
 
 const TEST_DIR = fileURLToPath(new URL(".", import.meta.url));
 const READER = join(TEST_DIR, "support", "read-only-reader.ts");
-/** Permission bits do not stop root, so as root the reader runs as `nobody`. */
 const IS_ROOT = process.getuid?.() === 0;
 const NOBODY = 65534;
+/** Root without the two capabilities that let it ignore permission bits. */
+const SETPRIV = [
+  "setpriv",
+  "--bounding-set=-dac_override,-dac_read_search",
+  "--inh-caps=-dac_override,-dac_read_search",
+  "--",
+];
+
+/**
+ * How to run the reader so that permission bits bind it. Root ignores them, so as root the reader runs
+ * without the capabilities that let it (setpriv, from util-linux), else as `nobody` if `nobody` can reach
+ * this checkout and its Node.js (not in a 0700 home, as a container's /root is); else the tests skip.
+ */
+function readerLauncher(): { argv: string[]; uid?: number } | { skip: string } {
+  const node = [process.execPath, "-e", `require("fs").accessSync(${JSON.stringify(READER)})`];
+  if (!IS_ROOT) return { argv: [] };
+  if (spawnSync(SETPRIV[0] as string, [...SETPRIV.slice(1), ...node]).status === 0) return { argv: SETPRIV };
+  const [command, ...args] = node as [string, ...string[]];
+  if (spawnSync(command, args, { uid: NOBODY, gid: NOBODY }).status === 0) return { argv: [], uid: NOBODY };
+  return {
+    skip:
+      "running as root without setpriv, and the user nobody cannot reach this checkout or its Node.js: " +
+      "no process here is bound by permission bits",
+  };
+}
+const LAUNCHER = readerLauncher();
+if ("skip" in LAUNCHER) console.warn(`read-only-file.test.ts: skipped: ${LAUNCHER.skip}`);
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -46,72 +72,78 @@ async function lockedStore(): Promise<{ path: string; store: string; jsonl: stri
 }
 
 function runReader(path: string, jsonl: string): Record<string, unknown> {
-  const child = spawnSync(
-    process.execPath,
-    ["--conditions=@engram/source", "--import", "tsx", READER, path, jsonl],
-    { cwd: TEST_DIR, encoding: "utf8", ...(IS_ROOT ? { uid: NOBODY, gid: NOBODY } : {}) },
-  );
+  if ("skip" in LAUNCHER) throw new Error(LAUNCHER.skip);
+  const argv = [...LAUNCHER.argv, process.execPath, "--conditions=@engram/source", "--import", "tsx", READER];
+  const [command, ...args] = argv as [string, ...string[]];
+  const child = spawnSync(command, [...args, path, jsonl], {
+    cwd: TEST_DIR,
+    encoding: "utf8",
+    ...(LAUNCHER.uid === undefined ? {} : { uid: LAUNCHER.uid, gid: LAUNCHER.uid }),
+  });
   if (child.status !== 0) throw new Error(`reader failed (${child.status}): ${child.stderr}`);
   return JSON.parse(child.stdout) as Record<string, unknown>;
 }
 
 const digest = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 
-describe("a store file this process cannot write (0444 in a 0555 directory)", () => {
-  it("opens read-only by itself: engine and CLI reads work, writes fail clearly, nothing is created", async () => {
-    const { path, store, jsonl } = await lockedStore();
-    const before = digest(path);
-    const report = runReader(path, jsonl);
-    expect(report).toMatchObject({
-      readOnly: "the file is not writable by this process",
-      hits: ["The tram in Porto was lovely yesterday."],
-      context: true,
-      listed: 1,
-      exported: 1,
-      addError: "READ_ONLY",
-    });
-    const cli = report.cli as Record<string, { code: number; stderr: string }>;
-    for (const name of ["search", "list", "show", "stats", "export", "profile"]) {
-      expect(cli[name], name).toEqual({ code: 0, stderr: "" });
-    }
-    expect(cli.ingest?.code).toBe(1);
-    expect(cli.ingest?.stderr).toMatch(
-      /^engram ingest: the store is open read-only \(the file is not writable/,
-    );
-    expect(readdirSync(store)).toEqual(["engram.db"]);
-    expect(digest(path)).toBe(before);
-  });
-
-  it("reads the live WAL of a process that is writing to it", async () => {
-    const { path, store, jsonl } = await lockedStore();
-    // The writer (this process) can write the file: root ignores the bits, anyone else is given them back.
-    if (!IS_ROOT) {
-      chmodSync(store, 0o755);
-      chmodSync(path, 0o644);
-    }
-    const writer = new SqliteStorage({ path, readonly: false });
-    try {
-      await writer.write({ userId: "w" }, { kvPut: [{ namespace: ["n"], key: "k", value: "written" }] });
-      if (!IS_ROOT) {
-        chmodSync(path, 0o444);
-        chmodSync(store, 0o555);
+describe.skipIf("skip" in LAUNCHER)(
+  "a store file this process cannot write (0444 in a 0555 directory)",
+  () => {
+    it("opens read-only by itself: engine and CLI reads work, writes fail clearly, nothing is created", async () => {
+      const { path, store, jsonl } = await lockedStore();
+      const before = digest(path);
+      const report = runReader(path, jsonl);
+      expect(report).toMatchObject({
+        readOnly: "the file is not writable by this process",
+        hits: ["The tram in Porto was lovely yesterday."],
+        context: true,
+        listed: 1,
+        exported: 1,
+        addError: "READ_ONLY",
+      });
+      const cli = report.cli as Record<string, { code: number; stderr: string }>;
+      for (const name of ["search", "list", "show", "stats", "export", "profile"]) {
+        expect(cli[name], name).toEqual({ code: 0, stderr: "" });
       }
-      expect(runReader(path, jsonl)).toMatchObject({ kv: "written", listed: 1, addError: "READ_ONLY" });
-    } finally {
-      await writer.close();
-    }
-  });
+      expect(cli.ingest?.code).toBe(1);
+      expect(cli.ingest?.stderr).toMatch(
+        /^engram ingest: the store is open read-only \(the file is not writable/,
+      );
+      expect(readdirSync(store)).toEqual(["engram.db"]);
+      expect(digest(path)).toBe(before);
+    });
 
-  it.runIf(IS_ROOT)(
-    "as root, permission bits do not make it read-only: only readonly: true does",
-    async () => {
-      const { path } = await lockedStore();
-      const storage = new SqliteStorage({ path });
-      expect(storage.readOnly).toBeNull();
-      await storage.close();
-      const readonly = new SqliteStorage({ path, readonly: true });
-      expect(readonly.readOnly).toBe("opened with readonly: true");
-      await readonly.close();
-    },
-  );
-});
+    it("reads the live WAL of a process that is writing to it", async () => {
+      const { path, store, jsonl } = await lockedStore();
+      // The writer (this process) can write the file: root ignores the bits, anyone else is given them back.
+      if (!IS_ROOT) {
+        chmodSync(store, 0o755);
+        chmodSync(path, 0o644);
+      }
+      const writer = new SqliteStorage({ path, readonly: false });
+      try {
+        await writer.write({ userId: "w" }, { kvPut: [{ namespace: ["n"], key: "k", value: "written" }] });
+        if (!IS_ROOT) {
+          chmodSync(path, 0o444);
+          chmodSync(store, 0o555);
+        }
+        expect(runReader(path, jsonl)).toMatchObject({ kv: "written", listed: 1, addError: "READ_ONLY" });
+      } finally {
+        await writer.close();
+      }
+    });
+
+    it.runIf(IS_ROOT)(
+      "as root, permission bits do not make it read-only: only readonly: true does",
+      async () => {
+        const { path } = await lockedStore();
+        const storage = new SqliteStorage({ path });
+        expect(storage.readOnly).toBeNull();
+        await storage.close();
+        const readonly = new SqliteStorage({ path, readonly: true });
+        expect(readonly.readOnly).toBe("opened with readonly: true");
+        await readonly.close();
+      },
+    );
+  },
+);
