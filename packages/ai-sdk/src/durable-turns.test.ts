@@ -6,8 +6,8 @@ import { sqliteStorage } from "@engram/core/sqlite";
 import { hashEmbeddingModel, storageOf } from "@engram/core/testing";
 import { generateText, streamText, wrapLanguageModel } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
-import { engramMiddleware } from "./index.js";
-import { scriptedModel, tempEngram } from "./test-support/scripted-model.js";
+import { type EngramErrorInfo, engramMiddleware } from "./index.js";
+import { flakyStorage, scriptedModel, tempEngram } from "./test-support/scripted-model.js";
 
 const CHILD = join(dirname(fileURLToPath(import.meta.url)), "test-support", "exit-after-call.ts");
 
@@ -42,6 +42,48 @@ describe("a turn the middleware accepted is in the database when the call return
     expect(await committedTurns(path)).toEqual([
       ["user", "I moved to Porto.", "pending"],
       ["assistant", "Noted.", "pending"],
+    ]);
+  });
+});
+
+describe("a write-back retried after a try that was stored but reported failed", () => {
+  it.each(["generate", "stream"] as const)("stores each %sText turn once", async (mode) => {
+    let flaky: ReturnType<typeof flakyStorage> | undefined;
+    const env = await tempEngram({
+      storage: (path) => {
+        flaky = flakyStorage(path);
+        return flaky.storage;
+      },
+    });
+    cleanup.push(env.dispose);
+    if (!flaky) throw new Error("storage not created");
+    const errors: EngramErrorInfo[] = [];
+    const memory = engramMiddleware({
+      engram: env.engram,
+      userId: "ada",
+      sessionId: "s1",
+      writeBehind: { retryDelayMs: () => 1 },
+      onError: (_error, info) => errors.push(info),
+    });
+    cleanup.push(() => memory.close());
+    const { model } = scriptedModel(["Noted.", "Noted."]);
+    const wrapped = wrapLanguageModel({ model, middleware: memory });
+    const ask = async (prompt: string) => {
+      if (mode === "stream") await streamText({ model: wrapped, prompt }).text;
+      else await generateText({ model: wrapped, prompt });
+    };
+    // The first turn's write lands, but the queue is told it failed and sends it again.
+    flaky.state.lostAcks = 1;
+    await ask("I moved to Porto.");
+    await ask("I work as a nurse.");
+    await memory.flush();
+    expect(errors).toEqual([{ stage: "remember", userId: "ada", attempt: 1, willRetry: true }]);
+    const turns = await env.engram.memories.list({ userId: "ada", kinds: ["message"], order: "asc" });
+    expect(turns.map((t) => [t.role, t.text])).toEqual([
+      ["user", "I moved to Porto."],
+      ["assistant", "Noted."],
+      ["user", "I work as a nurse."],
+      ["assistant", "Noted."],
     ]);
   });
 });

@@ -93,20 +93,21 @@ export function traceOfTurn(
 
 /**
  * Queues the turn's trace (see `traceOfTurn`) on the write-back queue and waits for its first try at most
- * `waitMs`; never throws into the call.
+ * `waitMs`; never throws into the call. `at` is the turn's stamped time, so every retry of this write has
+ * the same id and stores the trace once.
  */
 export function recordTrace(
   context: { engram: Engram; queue: WriteBehind; report: (e: unknown) => void },
   scope: CallScope,
   prompt: LanguageModelV4Prompt,
   outcome: StepOutcome,
+  at: string,
   waitMs: number,
 ): Promise<unknown> {
   try {
     const trace = traceOfTurn(scope, prompt, outcome);
     if (!trace) return Promise.resolve();
-    // Timed now, so every retry of this write has the same id and stores the trace once.
-    const timed = { ...trace, at: new Date().toISOString() };
+    const timed = { ...trace, at };
     return context.queue.write(scope.userId, () => context.engram.traces.add(timed), waitMs);
   } catch (error) {
     context.report(error);

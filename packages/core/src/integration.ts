@@ -1,13 +1,17 @@
 // Building blocks for integrations (framework wrappers, the CLI, benchmarks): input schemas and their
-// validation, the write-behind queue, record and message helpers. Applications need only the root.
+// validation, the write-behind queue, a wrapper's turn stamped for write-back, record and message
+// helpers. Applications need only the root.
 export {
   EXPORT_FORMAT,
   EXPORT_VERSION,
   exportDumpSchema,
   messageSchema,
   retrieveInputSchema,
+  type StampedTurn,
   searchInputSchema,
+  stampTurn,
   timeSchema,
+  type WrapperTurn,
 } from "./engine/index.js";
 export { assembleContext, type ContextInput, defaultTokenizer } from "./generation/index.js";
 export {

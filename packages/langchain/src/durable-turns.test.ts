@@ -1,9 +1,13 @@
 import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createEngram } from "@engram/core";
+import { createEngram, type Engram, StorageError } from "@engram/core";
 import { hashEmbeddingModel } from "@engram/core/testing";
+import { AIMessage } from "@langchain/core/messages";
+import { fakeModel } from "@langchain/core/testing";
+import { createAgent } from "langchain";
 import { afterEach, describe, expect, it } from "vitest";
+import { engramAgentMiddleware } from "./agent/index.js";
 import { EngramMemory } from "./engram-memory.js";
 import { tempEngram } from "./test-support/temp-engram.js";
 
@@ -58,5 +62,74 @@ describe("a turn EngramMemory or the agent middleware accepted is committed when
     } finally {
       await engram.close();
     }
+  });
+});
+
+/** The engine, but its first `add` is stored and then reported failed, as a store that timed out after committing. */
+function losingFirstAdd(engram: Engram): Engram {
+  let lost = 1;
+  return Object.create(engram, {
+    add: {
+      value: async (input: Parameters<Engram["add"]>[0]) => {
+        const result = await engram.add(input);
+        if (lost-- > 0) throw new StorageError("the write timed out");
+        return result;
+      },
+    },
+  }) as Engram;
+}
+
+const storedTurns = async (engram: Engram) =>
+  (await engram.memories.list({ userId: "ada", kinds: ["message"], order: "asc" })).map((t) => [
+    t.role,
+    t.text,
+  ]);
+
+describe("a write-back run again stores each turn once", () => {
+  it("saveContext: the queue's retry of a write that was stored but reported failed", async () => {
+    const env = await tempEngram();
+    cleanup.push(env.dispose);
+    const errors: unknown[] = [];
+    const memory = new EngramMemory({
+      engram: losingFirstAdd(env.engram),
+      userId: "ada",
+      sessionId: "s1",
+      writeBehind: { retryDelayMs: () => 1 },
+      onError: (error) => errors.push(error),
+    });
+    cleanup.push(() => memory.close());
+    await memory.saveContext({ input: "I moved to Porto." }, { output: "Noted." });
+    await memory.saveContext({ input: "I work as a nurse." }, { output: "Noted." });
+    await memory.flush();
+    expect(errors).toHaveLength(1);
+    expect(await storedTurns(env.engram)).toEqual([
+      ["user", "I moved to Porto."],
+      ["assistant", "Noted."],
+      ["user", "I work as a nurse."],
+      ["assistant", "Noted."],
+    ]);
+  });
+
+  it("the agent middleware: afterAgent run again on the state of a finished run", async () => {
+    const env = await tempEngram();
+    cleanup.push(env.dispose);
+    const memory = engramAgentMiddleware({ engram: env.engram, userId: "ada" });
+    cleanup.push(() => memory.close());
+    const model = fakeModel().respond(new AIMessage("Noted."));
+    const agent = createAgent({ model, tools: [], middleware: [memory] });
+    const context = { userId: "ada", sessionId: "s1" };
+    const state = await agent.invoke(
+      { messages: [{ role: "user", content: "I moved to Porto." }] },
+      { context },
+    );
+    // What LangGraph does when the node runs again, on a retry or a resume: the same state once more.
+    const hook = typeof memory.afterAgent === "function" ? memory.afterAgent : memory.afterAgent?.hook;
+    if (typeof hook !== "function") throw new Error("the middleware has no afterAgent hook");
+    await hook(state as never, { context } as never);
+    await memory.flush();
+    expect(await storedTurns(env.engram)).toEqual([
+      ["user", "I moved to Porto."],
+      ["assistant", "Noted."],
+    ]);
   });
 });

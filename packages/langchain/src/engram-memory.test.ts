@@ -112,4 +112,22 @@ describe("EngramChatMessageHistory and EngramMemory in classic chains", () => {
     await memory.flush();
     expect(errors).toHaveLength(2);
   });
+
+  it("reports a turn too large to store, without failing the chain or retrying it", async () => {
+    const engram = await setup();
+    const reports: unknown[][] = [];
+    const memory = new EngramMemory({ engram, userId: "ada", onError: (...report) => reports.push(report) });
+    cleanup.push(() => memory.close());
+    await memory.saveContext({ input: "x".repeat(1_048_577) }, { output: "Noted." });
+    expect(reports).toEqual([
+      [
+        expect.objectContaining({
+          code: "INVALID_INPUT",
+          message: expect.stringMatching(/messages\.0\.content/),
+        }),
+        { stage: "remember", userId: "ada", attempt: 0, willRetry: false },
+      ],
+    ]);
+    expect(await engram.memories.list({ userId: "ada" })).toEqual([]);
+  });
 });

@@ -1,5 +1,11 @@
-import type { AddInput, Engram } from "@engram/core";
-import { WriteBehind, type WriteBehindOptions } from "@engram/core/integration";
+import type { Engram } from "@engram/core";
+import {
+  type StampedTurn,
+  stampTurn,
+  type WrapperTurn,
+  WriteBehind,
+  type WriteBehindOptions,
+} from "@engram/core/integration";
 
 export interface WriteErrorInfo {
   readonly stage: "recall" | "remember";
@@ -26,7 +32,7 @@ export class TurnWriter {
 
   constructor(
     private readonly engram: Engram,
-    onError: OnError,
+    private readonly onError: OnError,
     options: WriteBehindOptions = {},
     private readonly waitMs = 500,
     private readonly writeTimeoutMs = 5000,
@@ -43,10 +49,20 @@ export class TurnWriter {
     return this.queue.pending;
   }
 
-  async write(turn: AddInput): Promise<void> {
-    // The time is fixed now, so every retry of this turn has the same content id and is stored once.
-    const stamped: AddInput = { ...turn, at: turn.at ?? new Date().toISOString(), embed: "later" };
-    await this.queue.write(turn.userId, () => this.engram.add(stamped), this.writeTimeoutMs);
+  /** Stamps the turn once (see `stampTurn`), so every retry of its write stores it once; never throws. */
+  async write(turn: WrapperTurn): Promise<void> {
+    let stamped: StampedTurn;
+    try {
+      stamped = stampTurn(turn);
+    } catch (error) {
+      this.onError(error, { stage: "remember", userId: turn.userId, attempt: 0, willRetry: false });
+      return;
+    }
+    await this.queue.write(
+      turn.userId,
+      () => this.engram.add({ ...stamped, embed: "later" }),
+      this.writeTimeoutMs,
+    );
   }
 
   /**

@@ -1,4 +1,4 @@
-import { type Engram, EngramError } from "@engram/core";
+import { type Engram, EngramError, StorageError } from "@engram/core";
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { END, START, StateGraph } from "@langchain/langgraph";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -6,6 +6,20 @@ import { EngramCheckpointer, EngramMemory, EngramMemoryState, EngramStore } from
 import { BACKENDS } from "./backends.js";
 
 const config = (user = "alice", thread = "t1") => ({ configurable: { thread_id: thread, user_id: user } });
+
+/** The engine, but its first `add` is stored and then reported failed, as a store that timed out after committing. */
+function losingFirstAdd(engram: Engram): Engram {
+  let lost = 1;
+  return Object.create(engram, {
+    add: {
+      value: async (input: Parameters<Engram["add"]>[0]) => {
+        const result = await engram.add(input);
+        if (lost-- > 0) throw new StorageError("the write timed out");
+        return result;
+      },
+    },
+  }) as Engram;
+}
 
 for (const backend of BACKENDS) {
   describe(`EngramMemory (${backend.name})`, () => {
@@ -78,6 +92,68 @@ for (const backend of BACKENDS) {
       const calling = new AIMessage({ content: "", tool_calls: [{ id: "c1", name: "lookup", args: {} }] });
       await memory.remember([new HumanMessage("look it up"), calling], config("alice", "t3"));
       expect(await engram.memories.list({ userId: "alice", sessionId: "t3" })).toHaveLength(0);
+    });
+
+    it.each(["resumed from its checkpoint", "retried by its retry policy"] as const)(
+      "a remember node run again on the same state (%s) stores the turn once",
+      async (how) => {
+        // The node fails after its write, and runs again on the same state.
+        const remembering = new EngramMemory(losingFirstAdd(engram));
+        let answers = 0;
+        const graph = new StateGraph(EngramMemoryState)
+          .addNode("model", async () => ({ messages: [new AIMessage(`Lisbon, answer ${++answers}.`)] }))
+          .addNode(
+            "remember",
+            remembering.rememberNode(),
+            how === "retried by its retry policy"
+              ? { retryPolicy: { maxAttempts: 2, initialInterval: 1, jitter: false, logWarning: false } }
+              : {},
+          )
+          .addEdge(START, "model")
+          .addEdge("model", "remember")
+          .addEdge("remember", END)
+          .compile({ checkpointer: new EngramCheckpointer(engram) });
+        const run = config("alice", "t-again");
+        const first = graph.invoke({ messages: [new HumanMessage("Where do I live?")] }, run);
+        if (how === "resumed from its checkpoint") {
+          await expect(first).rejects.toThrow("the write timed out");
+          await graph.invoke(null, run);
+        } else await first;
+        expect(answers).toBe(1);
+        const turn = await engram.memories.list({ userId: "alice", sessionId: "t-again", order: "asc" });
+        expect(turn.map((m) => [m.role, m.text])).toEqual([
+          ["user", "Where do I live?"],
+          ["assistant", "Lisbon, answer 1."],
+        ]);
+      },
+    );
+
+    it("a wrapped model node resumed after its write stores the turn once when the model answers alike", async () => {
+      const wrapping = new EngramMemory(losingFirstAdd(engram), { items: 0 });
+      let calls = 0;
+      const graph = new StateGraph(EngramMemoryState)
+        .addNode(
+          "model",
+          wrapping.wrap(async () => {
+            calls++;
+            return { messages: [new AIMessage("You live in Lisbon.")] };
+          }),
+        )
+        .addEdge(START, "model")
+        .addEdge("model", END)
+        .compile({ checkpointer: new EngramCheckpointer(engram) });
+      const run = config("alice", "t-wrap");
+      await expect(graph.invoke({ messages: [new HumanMessage("Where do I live?")] }, run)).rejects.toThrow(
+        "the write timed out",
+      );
+      const result = await graph.invoke(null, run);
+      expect(calls).toBe(2);
+      expect(result.messages.map((m) => m.text)).toEqual(["Where do I live?", "You live in Lisbon."]);
+      const turn = await engram.memories.list({ userId: "alice", sessionId: "t-wrap", order: "asc" });
+      expect(turn.map((m) => [m.role, m.text])).toEqual([
+        ["user", "Where do I live?"],
+        ["assistant", "You live in Lisbon."],
+      ]);
     });
 
     it("refuses to run without a user, and says what to pass", async () => {

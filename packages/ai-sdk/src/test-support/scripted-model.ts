@@ -83,10 +83,14 @@ export function streamOf(step: Step): LanguageModelV4StreamPart[] {
 export const systemText = (prompt: LanguageModelV4Prompt | undefined): string =>
   (prompt ?? []).flatMap((m) => (m.role === "system" ? [m.content] : [])).join("\n");
 
-/** A SQLite store whose writes fail while `failing` is set, as a full disk or a locked file would. */
+/**
+ * A SQLite store whose writes fail while `failing` is set, as a full disk or a locked file would. The
+ * next `lostAcks` writes are stored and then reported as failed, as a request that timed out after the
+ * store had committed it.
+ */
 export function flakyStorage(path: string) {
   const inner = sqliteStorage({ path });
-  const state = { failing: false, failedWrites: 0 };
+  const state = { failing: false, failedWrites: 0, lostAcks: 0 };
   const storage = new Proxy(inner, {
     get(target, key, receiver) {
       const value = Reflect.get(target, key, receiver);
@@ -96,6 +100,13 @@ export function flakyStorage(path: string) {
         if (state.failing) {
           state.failedWrites++;
           return Promise.reject(new StorageError("SQLITE_FULL: database or disk is full"));
+        }
+        if (state.lostAcks > 0) {
+          state.lostAcks--;
+          state.failedWrites++;
+          return Promise.resolve(value.apply(target, args)).then(() => {
+            throw new StorageError("the write timed out");
+          });
         }
         return value.apply(target, args);
       };

@@ -24,3 +24,4 @@ export type {
 } from "./schemas.js";
 export { addInputSchema, messageSchema, searchInputSchema, timeSchema } from "./schemas.js";
 export type { SearchResult } from "./search-memories.js";
+export { type StampedTurn, stampTurn, type WrapperTurn } from "./stamp-turn.js";

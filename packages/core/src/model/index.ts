@@ -17,7 +17,13 @@ export {
   TIERS,
   type Tier,
 } from "./memory-record.js";
-export { type MessageIdentity, messageId, repeatCounts } from "./message-id.js";
+export {
+  type MessageIdentity,
+  messageId,
+  repeatCounts,
+  type TurnMessageIdentity,
+  turnMessageId,
+} from "./message-id.js";
 export { newRecord } from "./new-record.js";
 export { parseInput } from "./parse-input.js";
 export { queryTerms, tokenize } from "./query-terms.js";

@@ -35,6 +35,26 @@ export function messageId(identity: MessageIdentity): string {
 }
 
 /**
+ * What makes two messages of a framework's turn the same: the id the framework keeps for the turn (a
+ * LangGraph turn's user message id) in place of the time, which a re-run cannot know.
+ */
+export interface TurnMessageIdentity extends Omit<MessageIdentity, "at"> {
+  readonly turnId: string;
+}
+
+const TURN_IDENTITY_VERSION = "engram.message.turn.v1";
+
+/**
+ * The stable id of a message of a turn the framework names: `msg_` and the first 32 hex digits of the
+ * SHA-256 of [version, userId, cube, sessionId, role, turnId, text, repeat] (docs/message-identity.md).
+ */
+export function turnMessageId(identity: TurnMessageIdentity): string {
+  const { userId, cube, sessionId, role, turnId, text, repeat } = identity;
+  const fields = [TURN_IDENTITY_VERSION, userId, cube, sessionId, role, turnId, text, repeat];
+  return `msg_${createHash("sha256").update(JSON.stringify(fields)).digest("hex").slice(0, 32)}`;
+}
+
+/**
  * For each message, how many earlier ones in the list share its identity fields (its `repeat`). `key`
  * gives those fields as one string.
  */

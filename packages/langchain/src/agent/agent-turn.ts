@@ -11,6 +11,14 @@ export function lastHumanText(messages: readonly BaseMessage[]): string {
   return message ? message.text.trim() : "";
 }
 
+/**
+ * The id of the latest user message, which the agent's state keeps across re-runs (LangGraph's messages
+ * reducer gives every message one): the turn's identity when it is written back.
+ */
+export function lastHumanId(messages: readonly BaseMessage[]): string | undefined {
+  return messages[lastHumanIndex(messages)]?.id ?? undefined;
+}
+
 /** True while the agent is inside a turn (tool results or an AI message after the user's message). */
 export function continuesTurn(messages: readonly BaseMessage[]): boolean {
   const i = lastHumanIndex(messages);

@@ -5,7 +5,7 @@ import { createMiddleware } from "langchain";
 import { z } from "zod";
 import { engramSchema } from "../engram-schema.js";
 import { TurnWriter, type WriteErrorInfo, warn } from "../turn-writer.js";
-import { agentAnswer, continuesTurn, lastHumanText, withMemory } from "./agent-turn.js";
+import { agentAnswer, continuesTurn, lastHumanId, lastHumanText, withMemory } from "./agent-turn.js";
 
 export interface EngramAgentMiddlewareOptions {
   engram: Engram;
@@ -114,9 +114,12 @@ export function engramAgentMiddleware(input: EngramAgentMiddlewareOptions) {
       const user = lastHumanText(state.messages);
       if (user === "") return undefined;
       const answer = agentAnswer(state.messages, options.toolResults === "summarize", SUMMARY_CHARS);
+      // Identified by its user message, so the hook run again on the same state stores the turn once.
+      const turnId = lastHumanId(state.messages);
       await writer.write({
         ...scope,
         ...(options.agentId ? { agentId: options.agentId } : {}),
+        ...(turnId ? { turnId } : {}),
         messages: [
           { role: "user", content: user },
           ...(answer === "" ? [] : [{ role: "assistant" as const, content: answer }]),

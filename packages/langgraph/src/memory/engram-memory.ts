@@ -1,5 +1,5 @@
 import { type Engram, type Role, ScopeError } from "@engram/core";
-import { idString, parseInput } from "@engram/core/integration";
+import { idString, parseInput, stampTurn } from "@engram/core/integration";
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { Annotation, MessagesAnnotation } from "@langchain/langgraph";
@@ -63,22 +63,32 @@ export class EngramMemory {
       .join("\n\n");
   }
 
-  /** Writes the latest finished turn back; does nothing while the model is still calling tools. */
+  /**
+   * Writes the latest finished turn back; does nothing while the model is still calling tools. The turn
+   * is identified by its user message's id (or, without a user message, the answer's), which the
+   * messages reducer gives every message and the checkpoint keeps, so a node run again on the same
+   * state (a retry, a resume after a failure) stores the turn once.
+   */
   async remember(messages: readonly BaseMessage[], config: RunnableConfig): Promise<void> {
     const userId = this.userOf(config, "remember");
     const answer = messages.at(-1);
     if (!answer || !isFinalAnswer(answer)) return;
-    const question = [...messages].reverse().find((m) => HumanMessage.isInstance(m));
+    const found = [...messages].reverse().find((m) => HumanMessage.isInstance(m));
+    const question = found && textOf(found) ? found : undefined;
     const turn: { role: Role; content: string }[] = [
-      ...(question && textOf(question) ? [{ role: "user" as const, content: textOf(question) }] : []),
+      ...(question ? [{ role: "user" as const, content: textOf(question) }] : []),
       { role: "assistant", content: textOf(answer) },
     ];
+    const turnId = question ? question.id : answer.id;
     const threadId = config.configurable?.thread_id;
-    await this.engram.add({
-      userId,
-      ...(threadId !== undefined ? { sessionId: String(threadId) } : {}),
-      messages: turn,
-    });
+    await this.engram.add(
+      stampTurn({
+        userId,
+        ...(threadId !== undefined ? { sessionId: String(threadId) } : {}),
+        ...(turnId ? { turnId } : {}),
+        messages: turn,
+      }),
+    );
   }
 
   /** A node that puts the recalled context in the state's `memory` channel (see EngramMemoryState). */
