@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { type Engram, ValidationError } from "@engram/core";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js";
 import { createEngramMcpServer } from "./create-mcp-server.js";
 import { createRequestGuard, type RequestGuard } from "./request-guard.js";
 import {
@@ -110,11 +111,11 @@ export function checkHttpAccess(options: HttpAccessOptions): void {
 }
 
 /**
- * A JSON-RPC error body, as the SDK's transport writes for requests it refuses. 403 and 413 carry the
+ * A JSON-RPC error body, as the SDK's transport writes for requests it refuses. 403, 413 and 415 carry the
  * SDK's code for them (-32000), a parse error -32700; 401/404/500 keep the -32001 they always had.
  */
 function reject(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) {
-  const code = status === 400 ? -32700 : status === 403 || status === 413 ? -32000 : -32001;
+  const code = status === 400 ? -32700 : [403, 413, 415].includes(status) ? -32000 : -32001;
   res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
 }
@@ -179,8 +180,12 @@ async function handle(
   }
   const scope = scopeOf(grant, options.defaultUserId);
   let body: unknown;
-  // Other content types are left to the transport, which refuses them (415) without dispatching anything.
-  if (req.method === "POST" && (req.headers["content-type"] ?? "").includes("application/json")) {
+  if (req.method === "POST") {
+    // The media type as the transport reads it (case-insensitive, parameters allowed), so every body it
+    // would dispatch is checked here first; any other body is refused here, never handed on unchecked.
+    if (!isJsonContentType(req.headers["content-type"])) {
+      return reject(res, 415, "Unsupported Media Type: Content-Type must be application/json");
+    }
     const read = await readJsonBody(req);
     if ("status" in read) return reject(res, read.status, read.message);
     const forbidden = forbiddenTarget(read.value, scope);
