@@ -18,7 +18,7 @@ or over Streamable HTTP at http://127.0.0.1:8787/mcp with --http.
   --host H      address to bind (default 127.0.0.1; any other address needs --token or --token-file)
   --port P      port (default 8787; 0 picks a free one)
   --token T     admin bearer token clients must send (or $ENGRAM_MCP_TOKEN; generated and printed if
-                omitted on 127.0.0.1)
+                omitted on 127.0.0.1); at least 128 bits of entropy, e.g. from: openssl rand -base64 32
   --token-file F  JSON file of bearer tokens, each for some users or admin (or $ENGRAM_MCP_TOKEN_FILE):
                 {"tokens": [{"token": "...", "users": ["alice"]}, {"token": "...", "admin": true}]}
   --allowed-hosts LIST    comma-separated Host names to answer besides 127.0.0.1, localhost, [::1] and

@@ -1,19 +1,12 @@
-import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Engram, ValidationError } from "@engram/core";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js";
+import { checkBearerToken, generateToken } from "./bearer-token.js";
 import { createEngramMcpServer } from "./create-mcp-server.js";
 import { createRequestGuard, type RequestGuard } from "./request-guard.js";
-import {
-  bearerMatcher,
-  MIN_TOKEN_LENGTH,
-  parseTokenGrants,
-  TOKEN_HINT,
-  type TokenAccess,
-  type TokenGrant,
-} from "./token-grants.js";
+import { bearerMatcher, parseTokenGrants, type TokenAccess, type TokenGrant } from "./token-grants.js";
 import { forbiddenTarget, scopeOf, type UserScope } from "./user-scope.js";
 
 export const DEFAULT_HTTP_HOST = "127.0.0.1";
@@ -89,22 +82,17 @@ function resolveAccess(options: HttpAccessOptions): ResolvedAccess {
         { details: { path: "token" } },
       );
     }
-    const generated = randomBytes(24).toString("base64url");
+    const generated = generateToken();
     return { grants: [{ token: generated, admin: true }], token: generated, generated: true, guard };
   }
-  if (token.length < MIN_TOKEN_LENGTH) {
-    throw new ValidationError(
-      `the bearer token is too short (${token.length} characters); ` +
-        `pass at least ${MIN_TOKEN_LENGTH}, ${TOKEN_HINT}`,
-      { details: { path: "token" } },
-    );
-  }
+  checkBearerToken(token, "token");
   return { grants: [{ token, admin: true }], token, generated: false, guard };
 }
 
 /**
- * Checks the access rules before anything is opened: a non-loopback address needs a token, tokens must be
- * long enough to resist guessing, and token grants and allow-lists must be well formed.
+ * Checks the access rules before anything is opened: a non-loopback address needs a token, every token must
+ * be a valid Bearer credential with enough entropy to resist guessing ({@link BearerTokenError} otherwise),
+ * and token grants and allow-lists must be well formed.
  */
 export function checkHttpAccess(options: HttpAccessOptions): void {
   resolveAccess(options);

@@ -1,4 +1,11 @@
 export {
+  BearerTokenError,
+  type BearerTokenProblem,
+  estimateTokenBits,
+  generateToken,
+  MIN_TOKEN_BITS,
+} from "./bearer-token.js";
+export {
   createEngramMcpServer,
   type EngramMcpServerOptions,
   SERVER_NAME,
@@ -20,7 +27,6 @@ export { type RunMcpServerOptions, runMcpServer } from "./run-mcp-server.js";
 export { type ServeFlags, type ServeSettings, serveSettings } from "./serve-settings.js";
 export {
   loadTokenFile,
-  MIN_TOKEN_LENGTH,
   parseTokenGrants,
   TokenFileError,
   type TokenGrant,

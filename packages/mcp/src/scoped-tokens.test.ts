@@ -11,8 +11,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createEngramMcpServer } from "./create-mcp-server.js";
 import { type HttpServerHandle, startHttpServer } from "./http-server.js";
 
-const ALICE = "alice-token-0123456789abcdef";
-const ADMIN = "admin-token-0123456789abcdef";
+const ALICE = "alice-mXHvNLQiT4faw1hWDsXoVtiwv3Kg8CH0";
+const ADMIN = "admin-BKKY_gl-Bdvmq0nXldhuMpaK1DfE9JqF";
 let dir: string;
 let engram: Engram;
 let server: HttpServerHandle;
