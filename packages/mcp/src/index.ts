@@ -12,6 +12,12 @@ export {
   SERVER_VERSION,
 } from "./create-mcp-server.js";
 export {
+  DEFAULT_MAX_STREAMS,
+  DEFAULT_MAX_STREAMS_PER_TOKEN,
+  DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+  type EventStreamLimits,
+} from "./event-streams.js";
+export {
   checkHttpAccess,
   DEFAULT_HTTP_HOST,
   DEFAULT_HTTP_PORT,

@@ -132,7 +132,26 @@ describe("serveSettings", () => {
     );
   });
 
+  it("reads the event-stream bounds, the idle timeout in seconds", () => {
+    const flags = {
+      http: true,
+      "max-streams": "3",
+      "max-streams-per-token": "1",
+      "stream-idle-timeout": "30",
+    };
+    expect(serveSettings(flags, {})).toMatchObject({
+      maxStreams: 3,
+      maxStreamsPerToken: 1,
+      streamIdleTimeoutMs: 30_000,
+    });
+    expect(serveSettings({ http: true }, {})).toMatchObject({ maxStreams: undefined });
+  });
+
   it.each([
+    [{ "max-streams": "3" }, {}, /--max-streams applies to the HTTP transport only/],
+    [{ http: true, "max-streams": "-1" }, {}, /bad --max-streams "-1": expected a whole number from 0/],
+    [{ http: true, "max-streams-per-token": "0" }, {}, /bad --max-streams-per-token "0": .* from 1 to/],
+    [{ http: true, "stream-idle-timeout": "1.5" }, {}, /bad --stream-idle-timeout "1\.5"/],
     [{ http: true, token: "password12345678" }, {}, /bearer token is too easy to guess/],
     [{ http: true }, { ENGRAM_MCP_TOKEN: `${SECRET} ` }, /bearer token starts or ends with whitespace/],
     [{ http: true, token: SECRET, "token-file": "t.json" }, {}, /--token and --token-file both given/],

@@ -151,7 +151,8 @@ export const serveCommand: Command = {
   name: "serve",
   usage:
     "mcp [--http [--host H] [--port P] [--token T | --token-file F] [--allowed-hosts LIST] " +
-    "[--allowed-origins LIST]] [--user U]",
+    "[--allowed-origins LIST] [--max-streams N] [--max-streams-per-token N] [--stream-idle-timeout S]] " +
+    "[--user U]",
   summary: "serve the store to MCP clients over stdio (default) or Streamable HTTP, until stopped",
   details: [
     "stdio is for desktop clients that start the server themselves; see docs/mcp.md for their config.",
@@ -169,6 +170,9 @@ export const serveCommand: Command = {
     "                and the bound address, e.g. mcp.example.com (or $ENGRAM_MCP_ALLOWED_HOSTS); others get 403",
     "  --allowed-origins LIST  comma-separated browser origins to answer besides loopback ones, e.g.",
     "                https://app.example.com (or $ENGRAM_MCP_ALLOWED_ORIGINS); others get 403",
+    "  --max-streams N            GET event streams open at once (default 100; more get 503; 0: none, 405)",
+    "  --max-streams-per-token N  GET event streams open per token (default 8; more get 429)",
+    "  --stream-idle-timeout S    seconds before a GET event stream that carried nothing is closed (default 300)",
     "Status lines go to stderr; stop with Ctrl-C (SIGINT) or SIGTERM.",
   ],
   run: lazy(async () => (await import("./serve-command.js")).runServe),
