@@ -6,7 +6,8 @@ import { runMcpServer } from "./run-mcp-server.js";
 import { serveSettings } from "./serve-settings.js";
 
 const USAGE = `Usage: engram-mcp [--db PATH] [--user U] [--no-embed] [--http [--host H] [--port P]
-                  [--token T | --token-file F] [--allowed-hosts LIST] [--allowed-origins LIST]]
+                  [--token T | --token-file F] [--allowed-hosts LIST] [--allowed-origins LIST]
+                  [--max-streams N] [--max-streams-per-token N] [--stream-idle-timeout S]]
 
 Serves Engram memory to MCP clients: over stdio by default (for desktop clients that spawn it),
 or over Streamable HTTP at http://127.0.0.1:8787/mcp with --http.
@@ -18,13 +19,16 @@ or over Streamable HTTP at http://127.0.0.1:8787/mcp with --http.
   --host H      address to bind (default 127.0.0.1; any other address needs --token or --token-file)
   --port P      port (default 8787; 0 picks a free one)
   --token T     admin bearer token clients must send (or $ENGRAM_MCP_TOKEN; generated and printed if
-                omitted on 127.0.0.1)
+                omitted on 127.0.0.1); at least 128 bits of entropy, e.g. from: openssl rand -base64 32
   --token-file F  JSON file of bearer tokens, each for some users or admin (or $ENGRAM_MCP_TOKEN_FILE):
                 {"tokens": [{"token": "...", "users": ["alice"]}, {"token": "...", "admin": true}]}
   --allowed-hosts LIST    comma-separated Host names to answer besides 127.0.0.1, localhost, [::1] and
                 the bound address, e.g. mcp.example.com (or $ENGRAM_MCP_ALLOWED_HOSTS)
   --allowed-origins LIST  comma-separated browser origins to answer besides loopback ones, e.g.
-                https://app.example.com (or $ENGRAM_MCP_ALLOWED_ORIGINS)`;
+                https://app.example.com (or $ENGRAM_MCP_ALLOWED_ORIGINS)
+  --max-streams N            GET event streams open at once (default 100; more get 503; 0: none, 405)
+  --max-streams-per-token N  GET event streams open per token (default 8; more get 429)
+  --stream-idle-timeout S    seconds before a GET event stream that carried nothing is closed (default 300)`;
 
 async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -41,6 +45,9 @@ async function main(argv: string[]): Promise<number> {
       "token-file": { type: "string" },
       "allowed-hosts": { type: "string" },
       "allowed-origins": { type: "string" },
+      "max-streams": { type: "string" },
+      "max-streams-per-token": { type: "string" },
+      "stream-idle-timeout": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });

@@ -8,7 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterAll, expect, it } from "vitest";
-import { createEngramMcpServer, startHttpServer } from "./index.js";
+import { createEngramMcpServer, generateToken, startHttpServer } from "./index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "engram-mcp-docs-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -17,12 +17,13 @@ it("docs: serve over HTTP from your own program, and call it with the SDK client
   const path = join(dir, "http.db");
   // --- snippet: http ---
   const engram = await createEngram({ path, embedder: hashEmbeddingModel() });
-  const server = await startHttpServer({ engram, port: 0, token: "a-long-random-secret-token" });
+  const token = generateToken(); // 256 random bits; or your own, from: openssl rand -base64 32
+  const server = await startHttpServer({ engram, port: 0, token });
 
   const client = new Client({ name: "my-agent", version: "1.0.0" });
   await client.connect(
     new StreamableHTTPClientTransport(new URL(server.url), {
-      requestInit: { headers: { Authorization: "Bearer a-long-random-secret-token" } },
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
     }),
   );
   await client.callTool({
@@ -47,8 +48,8 @@ it("docs: scoped tokens and allowed hosts given in code", async () => {
     engram,
     port: 0,
     tokens: [
-      { name: "alice-laptop", token: "alice-token-0123456789abcdef", users: ["alice"] },
-      { name: "ops", token: "admin-token-0123456789abcdef", admin: true },
+      { name: "alice-laptop", token: "p0bcHqtmJ4vB0W3nY1Jk2Rr8G6mXc9sQyZ5dLwE7uT", users: ["alice"] },
+      { name: "ops", token: "Vd8sKq2LmN5xRf0wTj7yBc3hGz9aPe4uXk6iQo1nWr", admin: true },
     ],
     allowedHosts: ["mcp.example.com"],
   });
@@ -57,7 +58,7 @@ it("docs: scoped tokens and allowed hosts given in code", async () => {
   const client = new Client({ name: "t", version: "0" });
   await client.connect(
     new StreamableHTTPClientTransport(new URL(server.url), {
-      requestInit: { headers: { Authorization: "Bearer alice-token-0123456789abcdef" } },
+      requestInit: { headers: { Authorization: "Bearer p0bcHqtmJ4vB0W3nY1Jk2Rr8G6mXc9sQyZ5dLwE7uT" } },
     }),
   );
   const added = await client.callTool({ name: "add_memory", arguments: { user_input: "I'm vegetarian" } });

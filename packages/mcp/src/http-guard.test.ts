@@ -8,7 +8,7 @@ import { hashEmbeddingModel } from "@engram/core/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type HttpServerHandle, type HttpServerOptions, startHttpServer } from "./http-server.js";
 
-const TOKEN = "guard-test-token-0123456789";
+const TOKEN = "guard-Zvp-jwro6s9-QAT6ZahJfaDPXnFAYjRX";
 let dir: string;
 let engram: Engram;
 const servers: HttpServerHandle[] = [];

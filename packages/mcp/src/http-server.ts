@@ -1,18 +1,13 @@
-import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Engram, ValidationError } from "@engram/core";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js";
+import { checkBearerToken, generateToken } from "./bearer-token.js";
 import { createEngramMcpServer } from "./create-mcp-server.js";
+import { createStreamLimiter, type EventStreamLimits, resolveStreamLimits } from "./event-streams.js";
 import { createRequestGuard, type RequestGuard } from "./request-guard.js";
-import {
-  bearerMatcher,
-  MIN_TOKEN_LENGTH,
-  parseTokenGrants,
-  TOKEN_HINT,
-  type TokenAccess,
-  type TokenGrant,
-} from "./token-grants.js";
+import { bearerMatcher, parseTokenGrants, type TokenAccess, type TokenGrant } from "./token-grants.js";
 import { forbiddenTarget, scopeOf, type UserScope } from "./user-scope.js";
 
 export const DEFAULT_HTTP_HOST = "127.0.0.1";
@@ -35,7 +30,7 @@ export interface HttpAccessOptions {
   readonly allowedOrigins?: readonly string[] | undefined;
 }
 
-export interface HttpServerOptions extends HttpAccessOptions {
+export interface HttpServerOptions extends HttpAccessOptions, EventStreamLimits {
   readonly engram: Engram;
   readonly defaultUserId?: string | undefined;
   /** Default 8787; 0 picks a free port. */
@@ -88,33 +83,30 @@ function resolveAccess(options: HttpAccessOptions): ResolvedAccess {
         { details: { path: "token" } },
       );
     }
-    const generated = randomBytes(24).toString("base64url");
+    const generated = generateToken();
     return { grants: [{ token: generated, admin: true }], token: generated, generated: true, guard };
   }
-  if (token.length < MIN_TOKEN_LENGTH) {
-    throw new ValidationError(
-      `the bearer token is too short (${token.length} characters); ` +
-        `pass at least ${MIN_TOKEN_LENGTH}, ${TOKEN_HINT}`,
-      { details: { path: "token" } },
-    );
-  }
+  checkBearerToken(token, "token");
   return { grants: [{ token, admin: true }], token, generated: false, guard };
 }
 
 /**
- * Checks the access rules before anything is opened: a non-loopback address needs a token, tokens must be
- * long enough to resist guessing, and token grants and allow-lists must be well formed.
+ * Checks the access rules before anything is opened: a non-loopback address needs a token, every token must
+ * be a valid Bearer credential with enough entropy to resist guessing ({@link BearerTokenError} otherwise),
+ * and token grants, allow-lists and event-stream limits must be well formed.
  */
-export function checkHttpAccess(options: HttpAccessOptions): void {
+export function checkHttpAccess(options: HttpAccessOptions & EventStreamLimits): void {
   resolveAccess(options);
+  resolveStreamLimits(options);
 }
 
 /**
- * A JSON-RPC error body, as the SDK's transport writes for requests it refuses. 403 and 413 carry the
- * SDK's code for them (-32000), a parse error -32700; 401/404/500 keep the -32001 they always had.
+ * A JSON-RPC error body, as the SDK's transport writes for requests it refuses. Refusals the SDK also
+ * makes (403, 405, 413, 415) and the stream bounds (429, 503) carry its code for them (-32000), a parse
+ * error -32700; 401/404/500 keep the -32001 they always had.
  */
 function reject(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) {
-  const code = status === 400 ? -32700 : status === 403 || status === 413 ? -32000 : -32001;
+  const code = status === 400 ? -32700 : [403, 405, 413, 415, 429, 503].includes(status) ? -32000 : -32001;
   res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
 }
@@ -139,13 +131,19 @@ async function readJsonBody(req: IncomingMessage): Promise<Body> {
   }
 }
 
-/** Stateless: every request gets its own MCP server over the shared engine, scoped to its token. */
+type StreamLimiter = ReturnType<typeof createStreamLimiter>;
+
+/**
+ * Stateless: every request gets its own MCP server over the shared engine, scoped to its token. `prepare`
+ * sees the transport once it is connected, before the request is handled.
+ */
 async function serveMcp(
   req: IncomingMessage,
   res: ServerResponse,
   engram: Engram,
   scope: UserScope,
   body: unknown,
+  prepare?: (transport: StreamableHTTPServerTransport) => void,
 ) {
   const server = createEngramMcpServer({ engram, ...scope });
   const transport = new StreamableHTTPServerTransport({
@@ -157,15 +155,57 @@ async function serveMcp(
     void server.close();
   });
   await server.connect(transport);
+  prepare?.(transport);
   await transport.handleRequest(req, res, body);
 }
 
-async function handle(
+/**
+ * A GET opens an event stream that the transport keeps open with keep-alive comments and never ends by
+ * itself (one per session in the SDK, but a stateless server has no session to bound it): admit it within
+ * the bounds, and close it once it has carried no message for the idle timeout.
+ */
+async function serveEventStream(
   req: IncomingMessage,
   res: ServerResponse,
-  options: HttpServerOptions,
-  access: { guard: RequestGuard; match: (authorization: string | undefined) => TokenAccess | undefined },
+  engram: Engram,
+  scope: UserScope,
+  admission: { limiter: StreamLimiter; key: object },
 ) {
+  let transport: StreamableHTTPServerTransport | undefined;
+  const admitted = admission.limiter.admit(admission.key, () => {
+    // Headers out means the transport has registered the stream; before that, look again a timeout later.
+    if (transport && res.headersSent) transport.closeStandaloneSSEStream();
+    else if ("slot" in admitted) admitted.slot.touch();
+  });
+  if (!("slot" in admitted)) {
+    const retry = admitted.retryAfterSeconds;
+    const headers: Record<string, string> = admitted.status === 405 ? { allow: "POST" } : {};
+    if (retry !== undefined) headers["retry-after"] = String(retry);
+    return reject(res, admitted.status, admitted.message, headers);
+  }
+  const { slot } = admitted;
+  res.on("close", () => slot.release());
+  await serveMcp(req, res, engram, scope, undefined, (connected) => {
+    transport = connected;
+    // A message sent without a request to answer goes out on this stream: it is not idle then.
+    const send = connected.send.bind(connected);
+    connected.send = (message, options) => {
+      slot.touch();
+      return send(message, options);
+    };
+  });
+}
+
+interface Access {
+  readonly guard: RequestGuard;
+  readonly match: (authorization: string | undefined) => TokenAccess | undefined;
+  readonly streams: StreamLimiter;
+}
+
+const acceptsEventStream = (req: IncomingMessage) =>
+  (req.headers.accept ?? "").toLowerCase().includes("text/event-stream");
+
+async function handle(req: IncomingMessage, res: ServerResponse, options: HttpServerOptions, access: Access) {
   // Host and Origin first: a rebinding page learns nothing, not even whether a path or token is right.
   const refused = access.guard.refusal(req);
   if (refused) return reject(res, 403, refused);
@@ -178,9 +218,17 @@ async function handle(
     });
   }
   const scope = scopeOf(grant, options.defaultUserId);
+  // Without text/event-stream in Accept the transport answers 406 at once: no stream, nothing to count.
+  if (req.method === "GET" && acceptsEventStream(req)) {
+    return serveEventStream(req, res, options.engram, scope, { limiter: access.streams, key: grant });
+  }
   let body: unknown;
-  // Other content types are left to the transport, which refuses them (415) without dispatching anything.
-  if (req.method === "POST" && (req.headers["content-type"] ?? "").includes("application/json")) {
+  if (req.method === "POST") {
+    // The media type as the transport reads it (case-insensitive, parameters allowed), so every body it
+    // would dispatch is checked here first; any other body is refused here, never handed on unchecked.
+    if (!isJsonContentType(req.headers["content-type"])) {
+      return reject(res, 415, "Unsupported Media Type: Content-Type must be application/json");
+    }
     const read = await readJsonBody(req);
     if ("status" in read) return reject(res, read.status, read.message);
     const forbidden = forbiddenTarget(read.value, scope);
@@ -203,12 +251,13 @@ function listen(server: Server, host: string, port: number): Promise<AddressInfo
 /**
  * Serves MCP over Streamable HTTP at `/mcp`. Bound to 127.0.0.1 by default. A request whose Host or Origin
  * is foreign gets 403 (DNS-rebinding protection), one without a known bearer token 401, and one naming a
- * user outside its token's scope 403.
+ * user outside its token's scope 403. GET event streams are bounded per token (429) and overall (503), and
+ * closed when idle.
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<HttpServerHandle> {
   const host = options.host ?? DEFAULT_HTTP_HOST;
   const { grants, token, generated, guard } = resolveAccess(options);
-  const access = { guard, match: bearerMatcher(grants) };
+  const access: Access = { guard, match: bearerMatcher(grants), streams: createStreamLimiter(options) };
   const http = createServer((req, res) => {
     handle(req, res, options, access).catch((error: unknown) => {
       if (!res.headersSent) reject(res, 500, error instanceof Error ? error.message : String(error));

@@ -1,9 +1,22 @@
 export {
+  BearerTokenError,
+  type BearerTokenProblem,
+  estimateTokenBits,
+  generateToken,
+  MIN_TOKEN_BITS,
+} from "./bearer-token.js";
+export {
   createEngramMcpServer,
   type EngramMcpServerOptions,
   SERVER_NAME,
   SERVER_VERSION,
 } from "./create-mcp-server.js";
+export {
+  DEFAULT_MAX_STREAMS,
+  DEFAULT_MAX_STREAMS_PER_TOKEN,
+  DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+  type EventStreamLimits,
+} from "./event-streams.js";
 export {
   checkHttpAccess,
   DEFAULT_HTTP_HOST,
@@ -20,7 +33,6 @@ export { type RunMcpServerOptions, runMcpServer } from "./run-mcp-server.js";
 export { type ServeFlags, type ServeSettings, serveSettings } from "./serve-settings.js";
 export {
   loadTokenFile,
-  MIN_TOKEN_LENGTH,
   parseTokenGrants,
   TokenFileError,
   type TokenGrant,

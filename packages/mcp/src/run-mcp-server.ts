@@ -1,9 +1,10 @@
 import type { Engram } from "@engram/core";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createEngramMcpServer } from "./create-mcp-server.js";
+import type { EventStreamLimits } from "./event-streams.js";
 import { type HttpAccessOptions, isLoopback, startHttpServer } from "./http-server.js";
 
-export interface RunMcpServerOptions extends HttpAccessOptions {
+export interface RunMcpServerOptions extends HttpAccessOptions, EventStreamLimits {
   readonly engram: Engram;
   readonly defaultUserId?: string | undefined;
   /** `stdio` (default): for desktop clients that spawn the server; it is local and trusted, so unscoped. */

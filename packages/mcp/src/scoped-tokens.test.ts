@@ -11,8 +11,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createEngramMcpServer } from "./create-mcp-server.js";
 import { type HttpServerHandle, startHttpServer } from "./http-server.js";
 
-const ALICE = "alice-token-0123456789abcdef";
-const ADMIN = "admin-token-0123456789abcdef";
+const ALICE = "alice-mXHvNLQiT4faw1hWDsXoVtiwv3Kg8CH0";
+const ADMIN = "admin-BKKY_gl-Bdvmq0nXldhuMpaK1DfE9JqF";
 let dir: string;
 let engram: Engram;
 let server: HttpServerHandle;
@@ -208,6 +208,61 @@ describe("an admin token and unknown tokens", () => {
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: { code: -32700 } });
   });
+
+  it.each([
+    "APPLICATION/JSON",
+    "Application/Json",
+    "application/json; charset=utf-8",
+    'application/JSON ; charset="UTF-8"',
+    "application/json;",
+  ])("checks the user of a body sent as %j like any JSON body: 403, and bob untouched", async (type) => {
+    const before = await bobsState();
+    const res = await fetch(server.url, {
+      method: "POST",
+      headers: {
+        "content-type": type,
+        accept: "application/json, text/event-stream",
+        authorization: `Bearer ${ALICE}`,
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "forget_user", arguments: { user_id: "bob", confirm: true } },
+      }),
+    });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(
+      /^Forbidden: this caller may not use user "bob"/,
+    );
+    expect(await bobsState()).toEqual(before);
+  });
+
+  it.each(["text/plain", "text/plain; a=application/json", "application/jsonx", ""])(
+    "refuses a body sent as %j with 415 before anything runs",
+    async (type) => {
+      const before = await bobsState();
+      const res = await fetch(server.url, {
+        method: "POST",
+        headers: {
+          ...(type ? { "content-type": type } : {}),
+          accept: "application/json, text/event-stream",
+          authorization: `Bearer ${ADMIN}`,
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "forget_user", arguments: { user_id: "bob", confirm: true } },
+        }),
+      });
+      expect(res.status).toBe(415);
+      expect(await res.json()).toMatchObject({
+        error: { code: -32000, message: expect.stringMatching(/^Unsupported Media Type/) },
+      });
+      expect(await bobsState()).toEqual(before);
+    },
+  );
 
   it("token and tokens together are refused at start", async () => {
     await expect(

@@ -12,6 +12,9 @@ export interface ServeFlags {
   readonly "token-file"?: string | undefined;
   readonly "allowed-hosts"?: string | undefined;
   readonly "allowed-origins"?: string | undefined;
+  readonly "max-streams"?: string | undefined;
+  readonly "max-streams-per-token"?: string | undefined;
+  readonly "stream-idle-timeout"?: string | undefined;
   readonly user?: string | undefined;
 }
 
@@ -27,11 +30,25 @@ export interface ServeSettings {
   readonly allowedHosts: readonly string[];
   readonly allowedOrigins: readonly string[];
   readonly defaultUserId: string | undefined;
+  /** GET event-stream bounds; undefined keeps the server's default. */
+  readonly maxStreams: number | undefined;
+  readonly maxStreamsPerToken: number | undefined;
+  readonly streamIdleTimeoutMs: number | undefined;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-const HTTP_ONLY = ["host", "port", "token", "token-file", "allowed-hosts", "allowed-origins"] as const;
+const HTTP_ONLY = [
+  "host",
+  "port",
+  "token",
+  "token-file",
+  "allowed-hosts",
+  "allowed-origins",
+  "max-streams",
+  "max-streams-per-token",
+  "stream-idle-timeout",
+] as const;
 
 function portOf(value: string | undefined): number {
   if (value === undefined) return DEFAULT_HTTP_PORT;
@@ -46,6 +63,29 @@ function portOf(value: string | undefined): number {
   }
   return n;
 }
+
+/** A whole-number flag from min to max, or undefined when not given. */
+function wholeNumberOf(
+  flag: string,
+  value: string | undefined,
+  min: number,
+  max: number,
+): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\s*\d+\s*$/.test(value) || n < min || n > max) {
+    throw new ValidationError(
+      `bad --${flag} ${JSON.stringify(value)}: expected a whole number from ${min} to ${max}`,
+      { details: { path: flag } },
+    );
+  }
+  return n;
+}
+
+const MAX_COUNT = 1_000_000;
+/** The longest timer Node.js keeps, in whole seconds. */
+const MAX_IDLE_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+const seconds = (s: number | undefined) => (s === undefined ? undefined : s * 1000);
 
 /** A comma-separated flag or variable as a list; empty items are dropped. */
 function listOf(value: string | undefined): string[] {
@@ -100,6 +140,11 @@ export function serveSettings(flags: ServeFlags, env: Env): ServeSettings {
     allowedHosts: listOf(flags["allowed-hosts"] ?? env.ENGRAM_MCP_ALLOWED_HOSTS),
     allowedOrigins: listOf(flags["allowed-origins"] ?? env.ENGRAM_MCP_ALLOWED_ORIGINS),
     defaultUserId: flags.user ?? (env.ENGRAM_USER || undefined),
+    maxStreams: wholeNumberOf("max-streams", flags["max-streams"], 0, MAX_COUNT),
+    maxStreamsPerToken: wholeNumberOf("max-streams-per-token", flags["max-streams-per-token"], 1, MAX_COUNT),
+    streamIdleTimeoutMs: seconds(
+      wholeNumberOf("stream-idle-timeout", flags["stream-idle-timeout"], 1, MAX_IDLE_SECONDS),
+    ),
   };
   // Refuse before the store is opened, so a refused start leaves no file behind.
   if (http) checkHttpAccess(settings);

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ValidationError } from "@engram/core";
 import { afterAll, describe, expect, it } from "vitest";
+import { BearerTokenError } from "./bearer-token.js";
 import { serveSettings } from "./serve-settings.js";
 import { loadTokenFile, parseTokenGrants, TokenFileError } from "./token-grants.js";
 
@@ -31,12 +32,12 @@ describe("token files", () => {
     const file = tokenFile({
       tokens: [
         { name: "alice's phone", token: SECRET, users: ["alice", " alice "] },
-        { token: "admin-token-0123456789ab", admin: true },
+        { token: "admin-TAgOvab9CBSzxYjtTE3ShG1rK_4dTV9T", admin: true },
       ],
     });
     expect(loadTokenFile(file)).toEqual([
       { name: "alice's phone", token: SECRET, users: ["alice"] },
-      { token: "admin-token-0123456789ab", admin: true },
+      { token: "admin-TAgOvab9CBSzxYjtTE3ShG1rK_4dTV9T", admin: true },
     ]);
   });
 
@@ -45,8 +46,11 @@ describe("token files", () => {
     ["tokens[0].admin", { tokens: [{ token: SECRET, admin: true, users: ["a"] }] }, /admin: true or users/],
     ["tokens[0].users", { tokens: [{ token: SECRET, users: [] }] }, /at least one user/],
     ["tokens[0].users[1]", { tokens: [{ token: SECRET, users: ["a", " "] }] }, /must not be empty/],
-    ["tokens[0].token", { tokens: [{ token: "short-secret", users: ["a"] }] }, /at least 16 characters/],
-    ["tokens[0].token", { tokens: [{ token: `${SECRET} x`, users: ["a"] }] }, /without spaces/],
+    ["tokens[0].token", { tokens: [{ token: "short-secret", users: ["a"] }] }, /too easy to guess/],
+    ["tokens[0].token", { tokens: [{ token: "password12345678", users: ["a"] }] }, /about 10 bits/],
+    ["tokens[0].token", { tokens: [{ token: `${SECRET} x`, users: ["a"] }] }, /contains a space/],
+    ["tokens[0].token", { tokens: [{ token: `${SECRET}\n`, users: ["a"] }] }, /ends with whitespace/],
+    ["tokens[0].token", { tokens: [{ token: `${SECRET}"`, users: ["a"] }] }, /contains "\\""/],
     [
       "tokens[1].token",
       {
@@ -71,6 +75,7 @@ describe("token files", () => {
     expect(error.details).toEqual({ file, ...(path ? { path } : {}) });
     expect(error.message).not.toContain(SECRET);
     expect(error.message).not.toContain("short-secret");
+    expect(error.message).not.toContain("password12345678");
   });
 
   it("reports bad JSON and a missing file without quoting the file's text", () => {
@@ -88,6 +93,23 @@ describe("token files", () => {
     expect(() => parseTokenGrants([{ token: SECRET, users: ["a"], admin: true }])).toThrow(
       /^tokens\[0\]\.admin: give admin: true or users, not both/,
     );
+  });
+
+  it("refuses a weak or malformed token given in code with a BearerTokenError naming the entry", () => {
+    const weak = failure(() =>
+      parseTokenGrants([
+        { token: SECRET, users: ["a"] },
+        { token: "a".repeat(40), admin: true },
+      ]),
+    );
+    expect(weak).toBeInstanceOf(BearerTokenError);
+    expect(weak.details).toEqual({ path: "tokens[1].token", problem: "weak" });
+    expect(weak.message).toMatch(/^tokens\[1\]\.token: token is too easy to guess: about 4 bits/);
+    expect(weak.message).toContain("openssl rand -base64 32");
+    const spaced = failure(() => parseTokenGrants([{ token: `${SECRET} 2`, users: ["a"] }]));
+    expect(spaced).toBeInstanceOf(BearerTokenError);
+    expect(spaced.details).toMatchObject({ path: "tokens[0].token", problem: "syntax" });
+    expect(spaced.message).not.toContain(SECRET);
   });
 });
 
@@ -110,7 +132,28 @@ describe("serveSettings", () => {
     );
   });
 
+  it("reads the event-stream bounds, the idle timeout in seconds", () => {
+    const flags = {
+      http: true,
+      "max-streams": "3",
+      "max-streams-per-token": "1",
+      "stream-idle-timeout": "30",
+    };
+    expect(serveSettings(flags, {})).toMatchObject({
+      maxStreams: 3,
+      maxStreamsPerToken: 1,
+      streamIdleTimeoutMs: 30_000,
+    });
+    expect(serveSettings({ http: true }, {})).toMatchObject({ maxStreams: undefined });
+  });
+
   it.each([
+    [{ "max-streams": "3" }, {}, /--max-streams applies to the HTTP transport only/],
+    [{ http: true, "max-streams": "-1" }, {}, /bad --max-streams "-1": expected a whole number from 0/],
+    [{ http: true, "max-streams-per-token": "0" }, {}, /bad --max-streams-per-token "0": .* from 1 to/],
+    [{ http: true, "stream-idle-timeout": "1.5" }, {}, /bad --stream-idle-timeout "1\.5"/],
+    [{ http: true, token: "password12345678" }, {}, /bearer token is too easy to guess/],
+    [{ http: true }, { ENGRAM_MCP_TOKEN: `${SECRET} ` }, /bearer token starts or ends with whitespace/],
     [{ http: true, token: SECRET, "token-file": "t.json" }, {}, /--token and --token-file both given/],
     [{ http: true }, { ENGRAM_MCP_TOKEN: SECRET, ENGRAM_MCP_TOKEN_FILE: "t.json" }, /ENGRAM_MCP_TOKEN and/],
     [{ "token-file": "t.json" }, {}, /--token-file applies to the HTTP transport only/],

@@ -2,11 +2,9 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { ValidationError } from "@engram/core";
 import { z } from "zod";
+import { BearerTokenError, type BearerTokenProblem, tokenProblem } from "./bearer-token.js";
 import { idString } from "./tool-schemas.js";
 
-export const MIN_TOKEN_LENGTH = 16;
-export const TOKEN_HINT =
-  "e.g. the output of: node -e \"console.log(crypto.randomBytes(24).toString('base64url'))\"";
 const GRANTS_SHAPE = '[{"token": "...", "users": ["alice"]}, {"token": "...", "admin": true}]';
 const FILE_SHAPE = `{"tokens": ${GRANTS_SHAPE}}`;
 
@@ -32,10 +30,11 @@ const objectError = (message: string) => (issue: { code: string }) =>
   issue.code === "invalid_type" ? message : undefined;
 
 // Messages never quote the token: a bad file's error ends up in logs.
-const tokenText = z
-  .string({ error: "expected token as a string" })
-  .min(MIN_TOKEN_LENGTH, `token must be at least ${MIN_TOKEN_LENGTH} characters, ${TOKEN_HINT}`)
-  .regex(/^[\x21-\x7e]+$/, "token must be printable ASCII without spaces, as it travels in a header");
+const tokenText = z.string({ error: "expected token as a string" }).superRefine((token, ctx) => {
+  const found = tokenProblem(token);
+  if (found)
+    ctx.addIssue({ code: "custom", message: `token ${found.message}`, params: { problem: found.problem } });
+});
 
 const grantSchema = z
   .strictObject(
@@ -92,9 +91,21 @@ function pathOf(keys: readonly PropertyKey[]): string {
   );
 }
 
-function firstIssue(error: z.ZodError, prefix: readonly PropertyKey[]): { path: string; message: string } {
+interface Issue {
+  readonly path: string;
+  readonly message: string;
+  /** Set when the issue is the token itself (its syntax or strength), not the file's shape. */
+  readonly problem: BearerTokenProblem | undefined;
+}
+
+function firstIssue(error: z.ZodError, prefix: readonly PropertyKey[]): Issue {
   const issue = error.issues[0];
-  return { path: pathOf([...prefix, ...(issue?.path ?? [])]), message: issue?.message ?? "is invalid" };
+  const params = issue?.code === "custom" ? (issue.params as { problem?: BearerTokenProblem }) : undefined;
+  return {
+    path: pathOf([...prefix, ...(issue?.path ?? [])]),
+    message: issue?.message ?? "is invalid",
+    problem: params?.problem,
+  };
 }
 
 function normalized(grants: z.infer<typeof grantListSchema>): TokenGrant[] {
@@ -109,7 +120,8 @@ function normalized(grants: z.infer<typeof grantListSchema>): TokenGrant[] {
 export function parseTokenGrants(value: unknown): TokenGrant[] {
   const parsed = grantListSchema.safeParse(value);
   if (parsed.success) return normalized(parsed.data);
-  const { path, message } = firstIssue(parsed.error, ["tokens"]);
+  const { path, message, problem } = firstIssue(parsed.error, ["tokens"]);
+  if (problem) throw new BearerTokenError(`${path}: ${message}`, { path, problem });
   throw new ValidationError(`${path}: ${message}; expected ${GRANTS_SHAPE}`, {
     details: { path },
   });
@@ -133,8 +145,10 @@ export function loadTokenFile(file: string): TokenGrant[] {
   }
   const parsed = tokenFileSchema.safeParse(json);
   if (parsed.success) return normalized(parsed.data.tokens);
-  const { path, message } = firstIssue(parsed.error, []);
-  throw new TokenFileError(file, `${path ? `${path}: ` : ""}${message}; expected ${FILE_SHAPE}`, path);
+  const { path, message, problem } = firstIssue(parsed.error, []);
+  // A weak or malformed token is not a format mistake: the hint to generate one beats the file's shape.
+  const shape = problem ? "" : `; expected ${FILE_SHAPE}`;
+  throw new TokenFileError(file, `${path ? `${path}: ` : ""}${message}${shape}`, path);
 }
 
 /** What a request's bearer token may touch: `users` undefined means every user (an admin token). */

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,10 +10,11 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { BearerTokenError, estimateTokenBits, generateToken, MIN_TOKEN_BITS } from "./bearer-token.js";
 import { type HttpServerHandle, startHttpServer } from "./http-server.js";
 
 const PACKAGE_DIR = fileURLToPath(new URL("..", import.meta.url));
-const TOKEN = "test-token-0123456789abcdef";
+const TOKEN = "http-Dq2mWvyck-RLrGBLVgJhtp_YA0NC8fFq";
 let dir: string;
 
 beforeEach(() => {
@@ -81,7 +83,9 @@ describe("Streamable HTTP", () => {
     const none = await listToolsRequest({});
     expect(none.status).toBe(401);
     expect(none.headers.get("www-authenticate")).toContain("Bearer");
-    expect((await listToolsRequest({ authorization: "Bearer wrong-token-0123456789ab" })).status).toBe(401);
+    expect(
+      (await listToolsRequest({ authorization: "Bearer wrong-88TUMSKdpWH-yMc0Hs4JoI0HxWoG1qzy" })).status,
+    ).toBe(401);
     expect((await listToolsRequest({ authorization: TOKEN })).status).toBe(401);
   });
 
@@ -112,7 +116,60 @@ describe("Streamable HTTP", () => {
     await expect(startHttpServer({ engram, host: "0.0.0.0", port: 0 })).rejects.toThrow(
       /refusing to serve MCP on 0\.0\.0\.0 without a bearer token/,
     );
-    await expect(startHttpServer({ engram, port: 0, token: "short" })).rejects.toThrow(/too short/);
+    await expect(startHttpServer({ engram, port: 0, token: "short" })).rejects.toThrow(/too easy to guess/);
+  });
+
+  it.each([
+    ["aaaaaaaaaaaaaaaa", 4],
+    ["password12345678", 10],
+    ["P4ssw0rd-12345678-P4ssw0rd-12345678", 30],
+    ["qwertyuiopasdfghjklzxcvbnm", 18],
+    ["correcthorsebatterystaple", 117],
+  ])("refuses the weak token %j on 0.0.0.0 (about %d bits) with a BearerTokenError", async (token, bits) => {
+    const error = await startHttpServer({ engram, host: "0.0.0.0", port: 0, token }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BearerTokenError);
+    expect((error as BearerTokenError).details).toEqual({ path: "token", problem: "weak", bits });
+    expect((error as Error).message).toMatch(/^the bearer token is too easy to guess: about \d+ bits/);
+    expect((error as Error).message).toContain("at least 128 needed");
+    expect((error as Error).message).toContain("openssl rand -base64 32");
+    expect((error as Error).message).not.toContain(token);
+  });
+
+  it.each([
+    ["a space", `${TOKEN} ${TOKEN}`, /contains a space or other whitespace \(character 38\)/],
+    ["a trailing newline", `${TOKEN}\n`, /ends with whitespace/],
+    ["a quote", `${TOKEN}"x`, /contains "\\"" \(character 38\)/],
+    ["= inside", `${TOKEN}=${TOKEN}`, /contains "=" other than at the end/],
+    ["a non-ASCII letter", `${TOKEN}é`, /contains a non-ASCII character/],
+  ])("refuses a token with %s at start, naming the problem", async (_, token, message) => {
+    const error = await startHttpServer({ engram, host: "0.0.0.0", port: 0, token }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BearerTokenError);
+    expect((error as BearerTokenError).problem).toBe("syntax");
+    expect((error as Error).message).toMatch(message);
+    expect((error as Error).message).toContain("cannot be sent in an Authorization: Bearer header");
+  });
+
+  it("serves on tokens from the usual generators, base64 padding included", async () => {
+    for (const token of [
+      generateToken(),
+      randomBytes(32).toString("base64"),
+      randomBytes(32).toString("hex"),
+      randomBytes(24).toString("base64url"),
+    ]) {
+      expect(estimateTokenBits(token)).toBeGreaterThanOrEqual(MIN_TOKEN_BITS);
+      const s = await startHttpServer({ engram, port: 0, token });
+      const ok = await fetch(s.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          authorization: `Bearer ${token}`,
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+      });
+      expect(ok.status, token).toBe(200);
+      await s.close();
+    }
   });
 
   it("generates a token on loopback when none is given", async () => {

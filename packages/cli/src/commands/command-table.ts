@@ -158,7 +158,8 @@ export const serveCommand: Command = {
   name: "serve",
   usage:
     "mcp [--http [--host H] [--port P] [--token T | --token-file F] [--allowed-hosts LIST] " +
-    "[--allowed-origins LIST]] [--user U]",
+    "[--allowed-origins LIST] [--max-streams N] [--max-streams-per-token N] [--stream-idle-timeout S]] " +
+    "[--user U]",
   summary: "serve the store to MCP clients over stdio (default) or Streamable HTTP, until stopped",
   details: [
     "stdio is for desktop clients that start the server themselves; see docs/mcp.md for their config.",
@@ -167,7 +168,8 @@ export const serveCommand: Command = {
     "  --host H      address to bind (default 127.0.0.1; any other address needs --token or --token-file)",
     "  --port P      port (default 8787; 0 picks a free one)",
     "  --token T     admin bearer token every request must send (or $ENGRAM_MCP_TOKEN); on 127.0.0.1 one",
-    "                is generated and printed on stderr when omitted",
+    "                is generated and printed on stderr when omitted. A token needs at least 128 bits of",
+    "                entropy by Engram's estimate: generate one with openssl rand -base64 32",
     "  --token-file F  JSON bearer tokens, each for some users or admin (or $ENGRAM_MCP_TOKEN_FILE):",
     '                {"tokens": [{"token": "...", "users": ["alice"]}, {"token": "...", "admin": true}]}',
     "                a request naming a user outside its token's users gets 403",
@@ -175,6 +177,9 @@ export const serveCommand: Command = {
     "                and the bound address, e.g. mcp.example.com (or $ENGRAM_MCP_ALLOWED_HOSTS); others get 403",
     "  --allowed-origins LIST  comma-separated browser origins to answer besides loopback ones, e.g.",
     "                https://app.example.com (or $ENGRAM_MCP_ALLOWED_ORIGINS); others get 403",
+    "  --max-streams N            GET event streams open at once (default 100; more get 503; 0: none, 405)",
+    "  --max-streams-per-token N  GET event streams open per token (default 8; more get 429)",
+    "  --stream-idle-timeout S    seconds before a GET event stream that carried nothing is closed (default 300)",
     "Status lines go to stderr; stop with Ctrl-C (SIGINT) or SIGTERM.",
   ],
   run: lazy(async () => (await import("./serve-command.js")).runServe),

@@ -9,8 +9,8 @@ import { runCliCaptured } from "../run-cli.js";
 const dir = mkdtempSync(join(tmpdir(), "engram-cli-serve-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const PACKAGE_DIR = fileURLToPath(new URL("../..", import.meta.url));
-const TOKEN = "serve-test-token-0123456789";
-const ALICE = "alice-serve-token-0123456789";
+const TOKEN = "serve-X2Qan0CM7U_Edf_w7X1sQRPEQM1rFx1Q";
+const ALICE = "alice-Fw3uCwZrxES8-KY5wLMJxqOirM_ZxggP";
 const BAD_FILE = join(dir, "bad-tokens.json");
 writeFileSync(BAD_FILE, JSON.stringify({ tokens: [{ token: ALICE, users: ["alice"], admin: true }] }));
 const TOKEN_FILE = join(dir, "tokens.json");
@@ -77,7 +77,12 @@ describe("engram serve", () => {
       ["serve", "mcp", "--http", "--host", "0.0.0.0"],
       /refusing to serve MCP on 0\.0\.0\.0 without a bearer token/,
     ],
-    [["serve", "mcp", "--http", "--token", "abc"], /bearer token is too short/],
+    [["serve", "mcp", "--http", "--token", "abc"], /bearer token is too easy to guess/],
+    [
+      ["serve", "mcp", "--http", "--host", "0.0.0.0", "--token", "password12345678"],
+      /^engram serve: the bearer token is too easy to guess: about 10 bits/m,
+    ],
+    [["serve", "mcp", "--http", "--token", `${TOKEN} x`], /bearer token contains a space/],
     [
       ["serve", "mcp", "--allowed-hosts", "mcp.example.com"],
       /--allowed-hosts applies to the HTTP transport only/,

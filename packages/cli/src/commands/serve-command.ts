@@ -14,6 +14,9 @@ const SERVE_OPTIONS = {
   "token-file": { type: "string" },
   "allowed-hosts": { type: "string" },
   "allowed-origins": { type: "string" },
+  "max-streams": { type: "string" },
+  "max-streams-per-token": { type: "string" },
+  "stream-idle-timeout": { type: "string" },
   user: { type: "string" },
   ...READONLY_OPTION,
 } as const;
