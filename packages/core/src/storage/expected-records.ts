@@ -12,9 +12,23 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
+/** Whether two field values are equal: scalars by identity, objects (metadata, cube) by value. */
+function sameValue(x: unknown, y: unknown): boolean {
+  if (x === y) return true;
+  if (x === null || y === null || typeof x !== "object" || typeof y !== "object") return false;
+  // Both parsed from the same stored JSON usually: equal strings settle it without sorting keys.
+  return JSON.stringify(x) === JSON.stringify(y) || canonical(x) === canonical(y);
+}
+
 /** Whether two records are the same in every field (metadata compared by value). */
 export function sameRecord(a: MemoryRecord, b: MemoryRecord): boolean {
-  return canonical(a) === canonical(b);
+  if (a === b) return true;
+  const x = a as unknown as Record<string, unknown>;
+  const y = b as unknown as Record<string, unknown>;
+  for (const key of new Set([...Object.keys(x), ...Object.keys(y)])) {
+    if (!sameValue(x[key], y[key])) return false;
+  }
+  return true;
 }
 
 /**

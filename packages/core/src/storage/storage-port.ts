@@ -171,6 +171,13 @@ export interface WriteBatch {
   readonly kvPut?: readonly KvPut[];
   readonly kvDelete?: readonly { readonly namespace: readonly string[]; readonly key: string }[];
   /**
+   * The text this batch deletes or rewrites is only derived from other stored memories (segment
+   * summaries moved by tier work), so a backend may leave the old terms in its full-text index until it
+   * next merges it instead of erasing them at once, which costs several times more. Text a user deletes
+   * or edits is erased at once; `forget` erases everything of the user either way.
+   */
+  readonly derivedText?: boolean;
+  /**
    * Makes the batch conditional (compare-and-set): each record is a memory as the writer read it, and the
    * batch is stored only while every one of them is still stored exactly so (every field equal). When one
    * was changed or removed meanwhile (another process's job, another writer), nothing of the batch is

@@ -18,6 +18,8 @@ export function purgeUser(db: Database.Database, userId: string): ForgetCounts {
   const ftsDelete = db.prepare(
     "INSERT INTO memories_fts (memories_fts, rowid, body) VALUES ('delete', ?, ?)",
   );
+  // Erased from the index pages at once (a batch of tier work may have left the setting off).
+  db.exec("INSERT INTO memories_fts (memories_fts, rank) VALUES ('secure-delete', 1)");
   const rows = db.prepare("SELECT rowid, name, text, context FROM memories WHERE user_id = ?").all(userId);
   for (const r of rows as IndexedRow[]) ftsDelete.run(r.rowid, indexedText(r));
   // Unregistered first, so the deletes below log nothing; the caller deletes the index files on commit.

@@ -29,7 +29,13 @@ function scanSource(
   }
   const ranges = blocks.ranges(userId, kinds);
   if (ranges.length === 0) return null;
-  if (blocks.rowsAtMost(ranges) > SORTED_SCAN_ROWS) return plain;
+  if (blocks.rowsAtMost(ranges) > SORTED_SCAN_ROWS) {
+    // The blocks are large but may be mostly empty (segments created and deleted by the thousand during
+    // an import): then the live rows are still few, and the (user, kind, tier) index finds them.
+    return kinds.length && fewInTiers(prepare, userId, kinds, filter?.tiers)
+      ? { from: "memories m INDEXED BY memories_user_kind", sql: "", params: [] }
+      : plain;
+  }
   return {
     from: "memories m NOT INDEXED",
     sql: ` AND (${ranges.map(() => "m.rowid BETWEEN ? AND ?").join(" OR ")})`,
@@ -37,20 +43,24 @@ function scanSource(
   };
 }
 
-/** Whether at most SORTED_SCAN_ROWS rows of the user have one of the kinds and tiers (an index count). */
+/**
+ * Whether at most SORTED_SCAN_ROWS rows of the user have one of the kinds (and of the tiers, when given):
+ * an index count that stops past the bound.
+ */
 function fewInTiers(
   prepare: Prepare,
   userId: string,
   kinds: readonly string[],
-  tiers: readonly string[],
+  tiers: readonly string[] | undefined,
 ): boolean {
   const list = (n: number) => Array.from({ length: n }, () => "?").join(",");
+  const tierSql = tiers?.length ? ` AND tier IN (${list(tiers.length)})` : "";
   const rows = prepare(
     `SELECT count(*) FROM (SELECT 1 FROM memories INDEXED BY memories_user_kind
-     WHERE user_id = ? AND kind IN (${list(kinds.length)}) AND tier IN (${list(tiers.length)}) LIMIT ?)`,
+     WHERE user_id = ? AND kind IN (${list(kinds.length)})${tierSql} LIMIT ?)`,
   )
     .pluck()
-    .get(userId, ...kinds, ...tiers, SORTED_SCAN_ROWS + 1) as number;
+    .get(userId, ...kinds, ...(tiers ?? []), SORTED_SCAN_ROWS + 1) as number;
   return rows <= SORTED_SCAN_ROWS;
 }
 

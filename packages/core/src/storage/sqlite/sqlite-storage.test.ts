@@ -48,6 +48,36 @@ describe("SqliteStorage connection settings", () => {
     expect(db.pragma("secure_delete", { simple: true })).toBe(1);
   });
 
+  it("erases a deleted or edited memory's terms from the full-text index at once, even after a batch of derived text left erasing off", async () => {
+    const s = store();
+    const filler = Array.from({ length: 50 }, (_, i) =>
+      memory(`f${i}`, "u1", `filler note ${i} about boats`),
+    );
+    await s.write(u1, {
+      upsert: [...filler, memory("m1", "u1", "zephyrquill sings"), memory("m2", "u1", "marmalodon hums")],
+    });
+    await s.write(u1, { upsert: [memory("seg", "u1", "summary of gondolapixie")] });
+    const indexed = (term: string) => {
+      const raw = new Database(file, { readonly: true });
+      try {
+        const blocks = raw.prepare("SELECT block FROM memories_fts_data").pluck().all() as Buffer[];
+        return blocks.some((b) => b.includes(Buffer.from(term)));
+      } finally {
+        raw.close();
+      }
+    };
+    // Inner parts of the words: the index stores stems, each after the prefix it shares with the term before.
+    expect(["ephyrqui", "armalod", "ondolapix"].map(indexed)).toEqual([true, true, true]);
+    // Derived text (a segment summary rewritten by tier work) may keep its old terms until a merge...
+    await s.write(u1, { upsert: [memory("seg", "u1", "summary of something else")], derivedText: true });
+    expect(await s.textSearch(u1, { text: "gondolapixie", k: 5 })).toEqual([]);
+    // ...but a user's deletion and edit erase theirs at once.
+    await s.write(u1, { deleteIds: ["m1"] });
+    await s.write(u1, { upsert: [memory("m2", "u1", "edited away")] });
+    expect(indexed("ephyrqui")).toBe(false);
+    expect(indexed("armalod")).toBe(false);
+  });
+
   it("leaves no byte of a forgotten user's text in the database files", async () => {
     const s = store();
     await s.write(u1, {

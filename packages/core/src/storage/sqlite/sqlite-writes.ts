@@ -47,6 +47,8 @@ const STATEMENTS = [
   "kvDelete",
   "vectorPut",
   "vectorDelete",
+  "secureDeleteOn",
+  "secureDeleteOff",
 ] as const;
 export type WriteStatements = Record<(typeof STATEMENTS)[number], Database.Statement> & {
   readonly blocks: RowBlocks;
@@ -68,6 +70,10 @@ export function prepareWrites(db: Database.Database): WriteStatements {
     ftsInsert: db.prepare("INSERT INTO memories_fts (rowid, body) VALUES (?, ?)"),
     vectorPut: db.prepare("INSERT OR REPLACE INTO vectors (rowid, embedding) VALUES (?, ?)"),
     vectorDelete: db.prepare("DELETE FROM vectors WHERE rowid = ?"),
+    // FTS5 takes the setting only as a literal, and only while it holds no pending change (a batch
+    // sets it before its first full-text change, see applyFullText).
+    secureDeleteOn: db.prepare("INSERT INTO memories_fts (memories_fts, rank) VALUES ('secure-delete', 1)"),
+    secureDeleteOff: db.prepare("INSERT INTO memories_fts (memories_fts, rank) VALUES ('secure-delete', 0)"),
     // FTS5's own delete command with the indexed values keeps BM25's document statistics exact.
     ftsDelete: db.prepare("INSERT INTO memories_fts (memories_fts, rowid, body) VALUES ('delete', ?, ?)"),
     deleteMemory: db.prepare("DELETE FROM memories WHERE rowid = ?"),
@@ -116,6 +122,21 @@ export function indexedText(row: Pick<FoundRow, "name" | "text" | "context">): s
 type Upsert = NonNullable<WriteBatch["upsert"]>[number];
 
 /**
+ * Full-text changes of a batch, applied together after its row writes. FTS5 flushes its pending changes
+ * to disk at every statement savepoint, and a write to `memories` (triggers) opens one; interleaved, each
+ * entry became a segment of its own and an add of 100,000 turns spent 35 s merging them. In a row, they
+ * are flushed as one segment at commit.
+ */
+type FullTextOp = readonly ["insert" | "delete", number, string];
+
+function applyFullText(s: WriteStatements, ops: readonly FullTextOp[], secure: boolean): void {
+  // Secure deletion rewrites the index pages that hold the deleted terms (erased at once); without it
+  // FTS5 records the deletion and drops the terms when it next merges, several times cheaper.
+  if (ops.some(([op]) => op === "delete")) (secure ? s.secureDeleteOn : s.secureDeleteOff).run();
+  for (const [op, rowid, body] of ops) (op === "insert" ? s.ftsInsert : s.ftsDelete).run(rowid, body);
+}
+
+/**
  * Inserts or updates one record. A row keeps its rowid while its kind stays, and re-indexes only when
  * what is searched changed (a tier move or a metadata change does not); a new kind moves the row into
  * that kind's rowid block.
@@ -125,6 +146,7 @@ function upsertRecord(
   scope: Scope,
   { record, vector }: Upsert,
   reindexed: number[],
+  fullText: FullTextOp[],
 ): void {
   const params = recordToParams(record);
   const row = s.find.get(record.id) as FoundRow | undefined;
@@ -138,18 +160,17 @@ function upsertRecord(
     s.update.run({ ...params, rowid });
     if (indexedText(row) !== body) {
       reindexed.push(rowid);
-      s.ftsDelete.run(rowid, indexedText(row));
-      s.ftsInsert.run(rowid, body);
+      fullText.push(["delete", rowid, indexedText(row)], ["insert", rowid, body]);
     }
   } else {
     if (row) {
       reindexed.push(row.rowid);
-      s.ftsDelete.run(row.rowid, indexedText(row));
+      fullText.push(["delete", row.rowid, indexedText(row)]);
       s.deleteMemory.run(row.rowid);
     }
     rowid = s.blocks.next(scope.userId, record.kind);
     s.insert.run({ ...params, rowid });
-    s.ftsInsert.run(rowid, body);
+    fullText.push(["insert", rowid, body]);
   }
   if (vector) s.vectorPut.run(rowid, Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength));
   else s.vectorDelete.run(rowid);
@@ -161,6 +182,7 @@ function insertRecords(
   scope: Scope,
   inserts: readonly Upsert[],
   reindexed: number[],
+  fullText: FullTextOp[],
 ): { inserted: Upsert[]; kept: Set<string> } {
   const inserted: Upsert[] = [];
   const kept = new Set<string>();
@@ -176,7 +198,7 @@ function insertRecords(
     }
     if (row) kept.add(id);
     else {
-      upsertRecord(s, scope, insert, reindexed);
+      upsertRecord(s, scope, insert, reindexed, fullText);
       inserted.push(insert);
     }
   }
@@ -211,18 +233,19 @@ export function applyBatch(
   if (conflicting.length) return { removed: [], inserted: [], reindexed: [], conflicts: conflicting };
   const removed: string[] = [];
   const reindexed: number[] = [];
+  const fullText: FullTextOp[] = [];
   for (const id of batch.deleteIds ?? []) {
     const row = s.find.get(id) as FoundRow | undefined;
     if (!row || row.user_id !== scope.userId) continue;
     reindexed.push(row.rowid);
-    s.ftsDelete.run(row.rowid, indexedText(row));
+    fullText.push(["delete", row.rowid, indexedText(row)]);
     s.deleteMemory.run(row.rowid);
     s.deleteHistory.run(scope.userId, id);
     s.deleteEdges.run(scope.userId, id, id);
     removed.push(id);
   }
-  for (const upsert of batch.upsert ?? []) upsertRecord(s, scope, upsert, reindexed);
-  const { inserted, kept } = insertRecords(s, scope, batch.insert ?? [], reindexed);
+  for (const upsert of batch.upsert ?? []) upsertRecord(s, scope, upsert, reindexed, fullText);
+  const { inserted, kept } = insertRecords(s, scope, batch.insert ?? [], reindexed, fullText);
   for (const v of batch.history ?? []) {
     if (kept.has(v.memoryId)) continue;
     s.history.run(v.memoryId, v.userId, v.version, v.event, v.text, JSON.stringify(v.metadata), v.at);
@@ -249,5 +272,6 @@ export function applyBatch(
     (restore ? s.kvRestore : s.kvPut).run(scope.userId, cubeKey(e.namespace), e.key, e.value, ...times);
   }
   for (const e of batch.kvDelete ?? []) s.kvDelete.run(scope.userId, cubeKey(e.namespace), e.key);
+  applyFullText(s, fullText, batch.derivedText !== true);
   return { removed, inserted, reindexed, conflicts: [] };
 }
