@@ -10,7 +10,13 @@ import {
   offlineEmbeddingModel,
 } from "../models/index.js";
 import { type RetrievalOptions, retrievalConfigSchema } from "../retrieval/index.js";
-import { type RunJobsReport, runDueJobs, Worker } from "../scheduler/index.js";
+import {
+  type FlushOptions,
+  type RunControl,
+  type RunJobsReport,
+  runDueJobs,
+  Worker,
+} from "../scheduler/index.js";
 import {
   distillSkills,
   isAgentTenant,
@@ -35,13 +41,11 @@ import {
 } from "../storage/index.js";
 import { applyFeedback, type FeedbackResult } from "../updating/apply-feedback.js";
 import type { EngineContext } from "../updating/engine-context.js";
-import { evictShortTerm } from "../updating/evict-short-term.js";
 import { modelExtractor } from "../updating/model-extractor.js";
 import { offlineExtractor } from "../updating/offline-extractor.js";
 import { type PolicyOption, resolvePolicy } from "../updating/policy.js";
-import { evictMidTerm, promoteHotSegments } from "../updating/promote-segments.js";
 import { recordVisits } from "../updating/record-visits.js";
-import { screenExplicitFacts } from "../updating/screen-explicit-facts.js";
+import { runTiers } from "../updating/run-tiers.js";
 import type { Extractor } from "../updating/tier-context.js";
 import { type AddResult, addMessages } from "./add-messages.js";
 import { embedJobHandler } from "./embed-job.js";
@@ -58,6 +62,7 @@ import {
   type FeedbackInput,
   type FusionConfig,
   feedbackInputSchema,
+  flushOptionsSchema,
   fusionConfigSchema,
   profileInputSchema,
   type SearchInput,
@@ -160,7 +165,7 @@ export class Engram {
     this.items = itemsApi(ctx, () => this.open());
     // A read-only store runs no jobs and records no visits: both write.
     this.background = background && !ctx.storage.readOnly;
-    this.worker = new Worker(() => this.runJobs(), this.background ? 2000 : 0);
+    this.worker = new Worker((control) => this.runJobs(control), this.background ? 2000 : 0);
     this.visits = new VisitLog(async (userId, segmentIds) => {
       const now = this.ctx.clock().toISOString();
       const job = { id: `job_${this.ctx.ids()}`, type: "visit", payload: { segmentIds }, runAt: now };
@@ -298,12 +303,17 @@ export class Engram {
     return (await this.ctx.storage.users()).filter((id) => !isAgentTenant(id));
   }
 
-  /** Runs queued work (e.g. embeddings that failed earlier) until nothing is due. */
-  async flush(): Promise<RunJobsReport> {
+  /**
+   * Runs queued work (tier work, embeddings that failed earlier) until nothing is due. Long tier work
+   * runs in bounded steps, each one atomic write: `signal` stops it after the current step (it rejects
+   * with the signal's reason, and the rest runs the next time jobs run), and `onProgress` hears of each.
+   */
+  async flush(options: FlushOptions = {}): Promise<RunJobsReport> {
     this.open();
     assertWritable(this.ctx.storage, "flush");
+    const { signal, onProgress } = parseInput(flushOptionsSchema, options, "flush");
     await this.visits.flush();
-    return this.worker.flush();
+    return this.worker.flush({ signal, onProgress });
   }
 
   async close(): Promise<void> {
@@ -314,21 +324,16 @@ export class Engram {
     await this.ctx.storage.close();
   }
 
-  private runJobs(): Promise<RunJobsReport> {
+  private runJobs(control: RunControl): Promise<RunJobsReport> {
     const ctx = this.ctx;
     return runDueJobs({
       storage: ctx.storage,
       clock: ctx.clock,
+      signal: control.signal,
+      ...(control.onProgress ? { onProgress: control.onProgress } : {}),
       handlers: {
         embed: embedJobHandler(ctx),
-        tiers: async (job) => {
-          const scope = { userId: job.userId };
-          // Explicit user facts first, while their turns are still short-term, whatever the tier constants.
-          await screenExplicitFacts(ctx, scope);
-          await evictShortTerm(ctx, scope);
-          await evictMidTerm(ctx, scope);
-          await promoteHotSegments(ctx, scope);
-        },
+        tiers: (job, steps) => runTiers(ctx, { userId: job.userId }, steps),
         skills: async (job) => {
           await distillSkills(ctx, { userId: job.userId });
         },

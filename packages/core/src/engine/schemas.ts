@@ -9,6 +9,7 @@ import {
   withinTextLimit,
 } from "../model/index.js";
 import { CHANNELS, FUSION_METHODS } from "../retrieval/index.js";
+import type { JobProgress } from "../scheduler/index.js";
 
 export { timeSchema };
 
@@ -103,6 +104,14 @@ export const updateInputSchema = z
 export type UpdateInput = z.input<typeof updateInputSchema>;
 
 export const userInputSchema = z.object({ userId: idString });
+export const flushOptionsSchema = z
+  .object({
+    signal: z.instanceof(AbortSignal).optional(),
+    onProgress: z
+      .custom<(progress: JobProgress) => void>((v) => typeof v === "function", "expected a function")
+      .optional(),
+  })
+  .strict();
 export const erasureInputSchema = z
   .object({ waitMs: z.number().int().min(0).max(600_000).optional() })
   .strict();

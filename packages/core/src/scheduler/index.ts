@@ -1,11 +1,14 @@
 export {
   backoffMs,
+  type JobControl,
   type JobHandler,
+  type JobProgress,
   type RunJobsOptions,
   type RunJobsReport,
   runDueJobs,
+  UNCONTROLLED,
 } from "./run-due-jobs.js";
-export { Worker } from "./worker.js";
+export { type FlushOptions, type RunControl, Worker } from "./worker.js";
 export {
   defaultRetryDelayMs,
   isRetryableWriteError,

@@ -1,8 +1,33 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { EngramError } from "../errors/index.js";
 import type { Clock } from "../model/index.js";
 import type { Job, StoragePort } from "../storage/index.js";
 
-export type JobHandler = (job: Job) => Promise<void>;
+/** How far a running job has come: `done` of `total` units of its current `stage`. */
+export interface JobProgress {
+  readonly jobId: string;
+  readonly type: string;
+  readonly userId: string;
+  readonly stage: string;
+  readonly done: number;
+  readonly total: number;
+}
+
+/**
+ * What a long job calls between its bounded steps (each one atomic write). `checkpoint` lets the event
+ * loop run (so lease renewals and signals get through), then throws if the run was stopped or the job's
+ * lease was lost to another worker: the job ends there with its finished steps stored, and the rest is
+ * done when the job runs again.
+ */
+export interface JobControl {
+  checkpoint(): Promise<void>;
+  progress(stage: string, done: number, total: number): void;
+}
+
+/** A control for work run outside the queue (tests, direct calls): it never stops anything. */
+export const UNCONTROLLED: JobControl = { checkpoint: async () => {}, progress: () => {} };
+
+export type JobHandler = (job: Job, control: JobControl) => Promise<void>;
 
 export interface RunJobsOptions {
   readonly storage: StoragePort;
@@ -11,6 +36,19 @@ export interface RunJobsOptions {
   /** Attempts before a job is marked failed (it stays visible with its error). Default 5. */
   readonly maxAttempts?: number;
   readonly leaseMs?: number;
+  /**
+   * Stops the run at the running job's next checkpoint: that job and the claimed ones not yet started go
+   * back to the queue, due at once, and the run rejects with the signal's reason.
+   */
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: JobProgress) => void;
+}
+
+/** Thrown by a checkpoint: the job stops where it is (not a failure of the job). */
+class JobStopped extends Error {
+  constructor(readonly why: "signal" | "lease") {
+    super(why === "signal" ? "stopped" : "lease lost");
+  }
 }
 
 export interface RunJobsReport {
@@ -68,11 +106,19 @@ export async function runDueJobs(options: RunJobsOptions): Promise<RunJobsReport
     if (jobs.length === 0) return report;
     const leases = leaseKeeper(options, jobs, leaseMs);
     try {
-      for (const job of jobs) {
+      for (const [i, job] of jobs.entries()) {
         // Another worker took this job over (this process stalled past its lease): it is theirs now.
         if (leases.lost(job)) continue;
-        await runJob(options, job, now, maxAttempts, report);
+        if (options.signal?.aborted) {
+          await requeue(options, jobs.slice(i), "not started: the run was stopped");
+          throw options.signal.reason;
+        }
+        const stopped = await runJob(options, job, now, maxAttempts, report, control(options, job, leases));
         leases.release(job);
+        if (stopped) {
+          await requeue(options, jobs.slice(i + 1), "not started: the run was stopped");
+          throw options.signal?.reason ?? new Error("job run stopped");
+        }
       }
     } finally {
       leases.stop();
@@ -80,24 +126,53 @@ export async function runDueJobs(options: RunJobsOptions): Promise<RunJobsReport
   }
 }
 
+function control(options: RunJobsOptions, job: Job, leases: { lost(job: Job): boolean }): JobControl {
+  return {
+    async checkpoint() {
+      await nextTurn();
+      if (options.signal?.aborted) throw new JobStopped("signal");
+      if (leases.lost(job)) throw new JobStopped("lease");
+    },
+    progress(stage, done, total) {
+      options.onProgress?.({ jobId: job.id, type: job.type, userId: job.userId, stage, done, total });
+    },
+  };
+}
+
+/** Puts claimed jobs back in the queue, due now, without waiting for their leases to run out. */
+async function requeue(options: RunJobsOptions, jobs: readonly Job[], why: string): Promise<void> {
+  const now = options.clock().toISOString();
+  for (const job of jobs) await options.storage.failJob(job.id, why, now, job.attempts);
+}
+
+/** Runs one job; true when a checkpoint stopped it because the run was stopped. */
 async function runJob(
   options: RunJobsOptions,
   job: Job,
   now: Date,
   maxAttempts: number,
   report: RunJobsReport,
-): Promise<void> {
+  jobControl: JobControl,
+): Promise<boolean> {
   const handler = options.handlers[job.type] as JobHandler;
   try {
-    await handler(job);
+    await handler(job, jobControl);
     await options.storage.completeJob(job.id, job.attempts);
     report.completed++;
+    return false;
   } catch (cause) {
+    if (cause instanceof JobStopped) {
+      // Its finished steps are stored; it resumes from them. A lost lease means another worker runs it.
+      if (cause.why === "lease") return false;
+      await requeue(options, [job], "interrupted: the finished steps are stored, the rest runs next time");
+      return true;
+    }
     const message = EngramError.isInstance(cause) || cause instanceof Error ? cause.message : String(cause);
     const retry = job.attempts < maxAttempts;
     const retryAt = retry ? new Date(now.getTime() + backoffMs(job.attempts)).toISOString() : null;
     await options.storage.failJob(job.id, message, retryAt, job.attempts);
     if (retry) report.retried++;
     else report.failed++;
+    return false;
   }
 }

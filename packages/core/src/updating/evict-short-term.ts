@@ -1,9 +1,10 @@
 import type { MemoryEdge, MemoryRecord, MemoryVersion, Scope, StoredMemory } from "../model/index.js";
+import { type JobControl, UNCONTROLLED } from "../scheduler/index.js";
 import { extractiveSummary, extractKeywords, jaccard } from "./keywords.js";
 import { groupPages, type Page } from "./pages.js";
 import { cosine, newSegment, normalizedMean, type SegmentState, segmentState } from "./segment-record.js";
 import type { PageAssignment, TierContext } from "./tier-context.js";
-import { untilStored } from "./until-stored.js";
+import { inSteps } from "./until-stored.js";
 
 interface WorkingSegment {
   record: MemoryRecord;
@@ -57,33 +58,57 @@ function join(
   segment.changed = true;
 }
 
+/** Pages moved per write when short-term overflow is worked through (a live chat moves a batch of 7). */
+const EVICTION_STEP = 256;
+
 /**
  * Moves short-term overflow to mid-term. When the short-term queue holds `shortTermCapacity +
- * evictionBatch` pages or more, every page beyond the newest `shortTermCapacity` leaves together (one batch,
- * one model call with a language model); each lands in exactly one segment. Nothing is dropped: the
- * messages stay stored, re-tiered `mid`, linked `part_of` their segment. The write is conditional on the
- * messages and segments being stored as read (another process's embed or tier job may have changed them
- * meanwhile); when it loses, the eviction is worked out again from what is stored then.
+ * evictionBatch` pages or more, every page beyond the newest `shortTermCapacity` leaves; each lands in
+ * exactly one segment. Nothing is dropped: the messages stay stored, re-tiered `mid`, linked `part_of`
+ * their segment. The pages leave oldest first, EVICTION_STEP at a time (one model call and one write per
+ * step with a language model), and `afterStep` runs after each (mid-term capacity), so an import of any
+ * size does bounded work per step against at most `midTermCapacity + EVICTION_STEP` segments. Each write
+ * is conditional on the messages and segments being stored as read (another process's embed or tier job
+ * may have changed them meanwhile); when it loses, the overflow is read again.
  */
-export function evictShortTerm(
+export async function evictShortTerm(
   ctx: TierContext,
   scope: Scope,
+  control: JobControl = UNCONTROLLED,
+  afterStep: () => Promise<unknown> = async () => {},
 ): Promise<{ moved: number; touched: string[] }> {
-  return untilStored("short-term eviction", () => evictOnce(ctx, scope));
+  const touched = new Set<string>();
+  const overflow = async () => {
+    const short = await ctx.storage.scan(scope, {
+      filter: { kinds: ["message"], tiers: ["short"] },
+      order: "asc",
+    });
+    const pages = groupPages(short);
+    const excess = pages.length - ctx.policy.shortTermCapacity;
+    return excess < ctx.policy.evictionBatch ? [] : pages.slice(0, excess);
+  };
+  const moved = await inSteps(
+    "short-term eviction",
+    EVICTION_STEP,
+    overflow,
+    async (evicted) => {
+      const done = await evictPages(ctx, scope, evicted);
+      if (!done) return false;
+      for (const id of done) touched.add(id);
+      await afterStep();
+      return true;
+    },
+    control,
+  );
+  return { moved, touched: [...touched] };
 }
 
-async function evictOnce(
+/** Moves these pages into segments in one write; the segments it wrote, or null when the write lost. */
+async function evictPages(
   ctx: TierContext,
   scope: Scope,
-): Promise<{ moved: number; touched: string[] } | null> {
-  const short = await ctx.storage.scan(scope, {
-    filter: { kinds: ["message"], tiers: ["short"] },
-    order: "asc",
-  });
-  const pages = groupPages(short);
-  const excess = pages.length - ctx.policy.shortTermCapacity;
-  if (excess < ctx.policy.evictionBatch) return { moved: 0, touched: [] };
-  const evicted = pages.slice(0, excess);
+  evicted: readonly Page[],
+): Promise<string[] | null> {
   const now = ctx.clock().toISOString();
   const messageVectors = await ctx.storage.getVectors(
     scope,
@@ -157,7 +182,7 @@ async function evictOnce(
     ...evicted.flatMap((p) => p.messages),
     ...changed.flatMap((s) => (s.isNew ? [] : [read.get(s.record.id) as MemoryRecord])),
   ];
-  const { conflicts } = await ctx.storage.write(scope, { upsert, edges, history, expect });
-  if (conflicts.length) return null;
-  return { moved: evicted.length, touched: changed.map((s) => s.record.id) };
+  // Segment summaries are rewritten as pages join: derived text, whose old terms need no erasing.
+  const { conflicts } = await ctx.storage.write(scope, { upsert, edges, history, expect, derivedText: true });
+  return conflicts.length ? null : changed.map((s) => s.record.id);
 }

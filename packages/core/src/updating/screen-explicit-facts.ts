@@ -1,9 +1,10 @@
 import type { MemoryRecord, Scope, StoredMemory } from "../model/index.js";
+import { type JobControl, UNCONTROLLED } from "../scheduler/index.js";
 import { factKey, planFacts } from "./apply-facts.js";
 import { enforceKnowledgeCapacity } from "./enforce-capacity.js";
 import { type ExtractedFact, extractFacts } from "./extract-facts.js";
 import type { TierContext } from "./tier-context.js";
-import { untilStored } from "./until-stored.js";
+import { inSteps } from "./until-stored.js";
 
 /** Metadata mark of a user message whose explicit facts the prompt path has applied. */
 export const SCREENED = "screened";
@@ -32,27 +33,49 @@ export function notYetScreened(messages: readonly MemoryRecord[]): (fact: Extrac
  * It always uses the offline rules (precision first, no model call per turn, whatever `llm` is), and only
  * on user messages: assistant knowledge and anything a model may infer still wait for promotion, which
  * sees these messages again and skips what the rules gave here (`notYetScreened`).
- * The facts and the `screened` marks land in one write, so a rerun after a crash does only what is left.
+ * Turns are screened oldest first, SCREEN_STEP at a time: each step's facts and `screened` marks land in
+ * one write, so a rerun after a crash or an interrupt does only what is left.
  */
 export async function screenExplicitFacts(
   ctx: TierContext,
   scope: Scope,
+  control: JobControl = UNCONTROLLED,
 ): Promise<{ screened: number; created: string[]; superseded: string[] }> {
-  return untilStored("explicit-fact screening", () => screenOnce(ctx, scope));
+  const created: string[] = [];
+  const superseded: string[] = [];
+  // Screening runs before eviction in every tiers job, so a message is screened while still short-term.
+  const unscreened = async () =>
+    (
+      await ctx.storage.scan(scope, {
+        filter: { kinds: ["message"], tiers: ["short"], roles: ["user"] },
+        order: "asc",
+      })
+    ).filter((m) => m.metadata[SCREENED] !== true);
+  const screened = await inSteps(
+    "explicit-fact screening",
+    SCREEN_STEP,
+    unscreened,
+    async (fresh) => {
+      const done = await screenStep(ctx, scope, fresh);
+      if (!done) return false;
+      created.push(...done.created);
+      superseded.push(...done.superseded);
+      return true;
+    },
+    control,
+  );
+  return { screened, created, superseded };
 }
 
-/** One screening; null when its write lost to another writer (a turn or fact changed since read). */
-async function screenOnce(
+/** User turns screened per write. */
+const SCREEN_STEP = 256;
+
+/** One step of screening; null when its write lost to another writer (a turn or fact changed since read). */
+async function screenStep(
   ctx: TierContext,
   scope: Scope,
-): Promise<{ screened: number; created: string[]; superseded: string[] } | null> {
-  // Screening runs before eviction in every tiers job, so a message is screened while still short-term.
-  const short = await ctx.storage.scan(scope, {
-    filter: { kinds: ["message"], tiers: ["short"], roles: ["user"] },
-    order: "asc",
-  });
-  const fresh = short.filter((m) => m.metadata[SCREENED] !== true);
-  if (fresh.length === 0) return { screened: 0, created: [], superseded: [] };
+  fresh: readonly MemoryRecord[],
+): Promise<{ created: string[]; superseded: string[] } | null> {
   const facts = extractFacts(userTurns(fresh));
   const now = ctx.clock().toISOString();
   // Each fact dates from the turn that states it, so a later turn supersedes an earlier one in order.
@@ -76,5 +99,5 @@ async function screenOnce(
   });
   if (conflicts.length) return null;
   if (plan.created.length) await enforceKnowledgeCapacity(ctx, scope);
-  return { screened: fresh.length, created: plan.created, superseded: plan.superseded };
+  return { created: plan.created, superseded: plan.superseded };
 }

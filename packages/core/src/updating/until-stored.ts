@@ -1,4 +1,5 @@
 import { ConflictError } from "../errors/index.js";
+import type { JobControl } from "../scheduler/index.js";
 
 /** Reads and writes a job redoes when another writer changed its records meanwhile, before it gives way. */
 export const CONFLICT_TRIES = 5;
@@ -18,4 +19,41 @@ export async function untilStored<T>(what: string, step: () => Promise<T | null>
   throw new ConflictError(
     `${what}: its records changed under it ${CONFLICT_TRIES} times in a row; the job is retried later`,
   );
+}
+
+/**
+ * Works through a list in steps of at most `size` items, each step one conditional write: bounded work
+ * between checkpoints, however much is queued (an import of 200,000 turns), so the job can be stopped
+ * between steps and its lease renewed. `read` lists what is left; `step` returns false when its write lost
+ * to another writer, and the list is then read again (up to CONFLICT_TRIES losses in a row). A step's
+ * items are taken off the list read before, so the list is read once unless a write loses.
+ */
+export async function inSteps<T>(
+  what: string,
+  size: number,
+  read: () => Promise<readonly T[]>,
+  step: (items: readonly T[]) => Promise<boolean>,
+  control: JobControl,
+): Promise<number> {
+  let left: readonly T[] | null = null;
+  let done = 0;
+  for (let lost = 0; ; ) {
+    left ??= await read();
+    if (left.length === 0) return done;
+    const items = left.slice(0, size);
+    if (!(await step(items))) {
+      if (++lost >= CONFLICT_TRIES) {
+        throw new ConflictError(
+          `${what}: its records changed under it ${CONFLICT_TRIES} times in a row; the job is retried later`,
+        );
+      }
+      left = null;
+      continue;
+    }
+    lost = 0;
+    done += items.length;
+    left = left.slice(items.length);
+    control.progress(what, done, done + left.length);
+    if (left.length > 0) await control.checkpoint();
+  }
 }
