@@ -93,7 +93,7 @@ export {
   offlineEmbeddingModel,
 } from "./models/index.js";
 export type { Channel, ChannelScore, RetrievalOptions } from "./retrieval/index.js";
-export type { RunJobsReport } from "./scheduler/index.js";
+export type { FlushOptions, JobProgress, RunJobsReport } from "./scheduler/index.js";
 export type {
   DistillReport,
   Skill,

@@ -29,9 +29,12 @@ export {
   withinTextLimit,
 } from "./model/index.js";
 export {
+  type JobControl,
   type JobHandler,
+  type JobProgress,
   type RunJobsOptions,
   runDueJobs,
+  UNCONTROLLED,
   WriteBehind,
   type WriteBehindOptions,
   type WriteFailure,
