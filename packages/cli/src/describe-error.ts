@@ -1,5 +1,5 @@
 import { EngramError, type EngramErrorCode } from "@engram/core";
-import { EXIT_FAILURE, EXIT_USAGE, InputError, UsageError } from "./cli-error.js";
+import { EXIT_FAILURE, EXIT_USAGE, InputError, PartlyStoredError, UsageError } from "./cli-error.js";
 import { InterruptedError } from "./interrupt.js";
 
 export interface DescribedError {
@@ -20,6 +20,10 @@ const ENGINE_HINTS: Partial<Record<EngramErrorCode, (message: string) => string>
 
 /** Turns anything a command threw into one line for stderr and an exit code. */
 export function describeError(error: unknown): DescribedError {
+  if (error instanceof PartlyStoredError) {
+    const cause = describeError(error.cause);
+    return { ...cause, message: `${cause.message} (${error.stored})` };
+  }
   if (error instanceof UsageError) return { message: error.message, exitCode: EXIT_USAGE, unexpected: false };
   if (error instanceof InterruptedError) {
     return { message: error.message, exitCode: error.exitCode, unexpected: false };

@@ -1,5 +1,7 @@
 import { type Engram, userCube } from "@engram/core";
 import { messageId, repeatCounts } from "@engram/core/integration";
+import { PartlyStoredError } from "./cli-error.js";
+import { InterruptedError } from "./interrupt.js";
 import type { JsonlLine } from "./read-jsonl.js";
 
 export interface IngestJsonlResult {
@@ -36,34 +38,78 @@ function timelessIds(userId: string, lines: readonly JsonlLine[]): (string | und
   );
 }
 
+/** Lines stored per add(): one transaction each, a fraction of a second without embedding. */
+export const INGEST_STEP = 1000;
+
 /**
- * Adds the whole file in one add() call, so it commits in one transaction or not at all; a failure leaves
- * the store as it was. Tier work runs afterwards, on committed turns, as queued jobs (a failing one stays
- * queued for a retry and is reported as pending). Lines already stored are left alone, so running the same
- * file again adds nothing.
+ * Stores the file's lines in order, INGEST_STEP lines per add() (one transaction each), so a file of any
+ * size is stored in bounded steps and an interrupt stops between them. A file of up to INGEST_STEP lines
+ * is stored in one transaction or not at all. When a later step fails or is interrupted, the steps
+ * before it stay stored, each whole; running the same file again stores only what is missing, since
+ * lines already stored are recognised and left alone. Tier work is the caller's (it runs after).
  */
 export async function ingestJsonl(
   engram: Engram,
   userId: string,
   lines: readonly JsonlLine[],
   onProgress: (done: number, total: number) => void,
+  tiers: TierWorkOptions = {},
 ): Promise<IngestJsonlResult> {
   const ids = timelessIds(userId, lines);
-  const result = await engram.add({
-    userId,
-    messages: lines.map(({ role, content, name, at, metadata, session }, i) => ({
-      role,
-      content,
-      ...(name ? { name } : {}),
-      ...(at ? { at } : {}),
-      ...(metadata ? { metadata } : {}),
-      ...(session ? { sessionId: session } : {}),
-      ...(ids[i] ? { id: ids[i] } : {}),
-    })),
-  });
-  onProgress(lines.length, lines.length);
-  await engram.flush();
+  let added = 0;
+  for (let start = 0; start < lines.length; start += INGEST_STEP) {
+    const step = lines.slice(start, start + INGEST_STEP);
+    try {
+      const result = await engram.add({
+        userId,
+        messages: step.map(({ role, content, name, at, metadata, session }, i) => ({
+          role,
+          content,
+          ...(name ? { name } : {}),
+          ...(at ? { at } : {}),
+          ...(metadata ? { metadata } : {}),
+          ...(session ? { sessionId: session } : {}),
+          ...(ids[start + i] ? { id: ids[start + i] } : {}),
+        })),
+      });
+      added += result.added;
+    } catch (error) {
+      if (start === 0) throw error;
+      const stored = `the first ${start.toLocaleString("en")} of ${lines.length.toLocaleString("en")} lines were stored, each whole; run the same command again to store the rest`;
+      if (error instanceof InterruptedError) throw new InterruptedError(error.signal, stored);
+      throw new PartlyStoredError(error, stored);
+    }
+    onProgress(start + step.length, lines.length);
+  }
+  await runTierWork(engram, tiers);
   // Work still queued after processing: embeddings or tier jobs waiting for a retry after a model failure.
   const pending = (await engram.jobs({ userId, status: "queued" })).length;
-  return { userId, memories: lines.length, added: result.added, pending };
+  return { userId, memories: lines.length, added, pending };
+}
+
+export interface TierWorkOptions {
+  /** Stops tier work after its current step (each step is one atomic write; the rest runs next time). */
+  readonly signal?: AbortSignal | undefined;
+  readonly onProgress?: ((done: number, total: number) => void) | undefined;
+}
+
+/**
+ * Runs the queued tier work, in bounded steps. Interrupted, it says what holds: the turns are stored,
+ * and the tier work resumes from its last finished step the next time jobs run on this store.
+ */
+export async function runTierWork(engram: Engram, options: TierWorkOptions): Promise<void> {
+  try {
+    await engram.flush({
+      signal: options.signal,
+      onProgress: (p) => options.onProgress?.(p.done, p.total),
+    });
+  } catch (error) {
+    if (error instanceof InterruptedError) {
+      throw new InterruptedError(
+        error.signal,
+        "the turns are stored; tier work stopped after its last finished step and resumes the next time the store is opened for writing",
+      );
+    }
+    throw error;
+  }
 }

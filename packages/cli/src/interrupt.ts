@@ -10,8 +10,12 @@ export class InterruptedError extends Error {
   override readonly name = "InterruptedError";
   readonly exitCode: number;
 
-  constructor(readonly signal: StopSignal) {
-    super(`interrupted by ${signal}; the batch in progress was not stored`);
+  /** `state`: what the interrupted command leaves stored (by default, nothing of the batch in progress). */
+  constructor(
+    readonly signal: StopSignal,
+    state = "the batch in progress was not stored",
+  ) {
+    super(`interrupted by ${signal}; ${state}`);
     this.exitCode = SIGNAL_EXIT_CODES[signal];
   }
 }

@@ -93,6 +93,8 @@ export interface OpenOptions {
   readonly flush?: boolean;
   /** Stops embedding at the next group of texts once aborted (SIGINT/SIGTERM during ingest). */
   readonly signal?: AbortSignal | undefined;
+  /** `false`: no job runs by itself while the command works; it runs queued work when it chooses. */
+  readonly background?: boolean;
 }
 
 function embedderOption(choice: EmbedderChoice, signal: AbortSignal | undefined): EngramOptions {
@@ -101,13 +103,16 @@ function embedderOption(choice: EmbedderChoice, signal: AbortSignal | undefined)
   return { embedder: interruptibleEmbedder(embedderFromModel(offlineEmbeddingModel()), signal) };
 }
 
+const background = (options: OpenOptions) =>
+  options.background === undefined ? {} : { background: options.background };
+
 /** Opens the store named by the flags. The offline model loads only when something is embedded. */
 export async function openEngram(flags: StoreFlags, env: Env, options: OpenOptions): Promise<Engram> {
   const target = storeTarget(flags, env);
   const embedder = embedderOption(embedderChoice(flags, env), options.signal);
   if (target.kind === "qdrant") {
     if (flags.readonly) throw new UsageError("--readonly applies to a SQLite store (--db), not to Qdrant");
-    return createEngram({ storage: await connectQdrant(target), ...embedder });
+    return createEngram({ storage: await connectQdrant(target), ...embedder, ...background(options) });
   }
   if (options.mustExist && !existsSync(target.path)) {
     throw new InputError(
@@ -115,7 +120,12 @@ export async function openEngram(flags: StoreFlags, env: Env, options: OpenOptio
     );
   }
   // Without --readonly a file this process cannot write still opens read-only (the engine decides).
-  return createEngram({ path: target.path, ...(flags.readonly ? { readonly: true } : {}), ...embedder });
+  return createEngram({
+    path: target.path,
+    ...(flags.readonly ? { readonly: true } : {}),
+    ...embedder,
+    ...background(options),
+  });
 }
 
 /** Runs `use` with an open store and always closes it. */

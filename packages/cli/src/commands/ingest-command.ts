@@ -2,7 +2,7 @@ import type { Engram } from "@engram/core";
 import { UsageError } from "../cli-error.js";
 import { formatTable, respond } from "../cli-output.js";
 import { parseCommandArgs } from "../command-args.js";
-import { ingestJsonl } from "../ingest-jsonl.js";
+import { ingestJsonl, runTierWork } from "../ingest-jsonl.js";
 import { interruptibleEngram, throwIfInterrupted } from "../interrupt.js";
 import { ingestLocomo, type LocomoConversation } from "../locomo/load-locomo.js";
 import { withEngram } from "../open-engram.js";
@@ -55,20 +55,31 @@ export async function runIngest(args: readonly string[], ctx: CommandContext) {
     throw new UsageError("missing --user U: JSONL messages need the user they belong to");
   }
   const bar = progressBar(ctx.io.stderr, "ingest");
-  // An interrupt stops the next add or flush (JSONL: the batches written are then removed again), and the
-  // embedder within an add.
-  const options = { mustExist: false, flush: true, signal: ctx.signal };
+  const tierBar = progressBar(ctx.io.stderr, "tiers ");
+  // An interrupt stops the next add (the steps stored before it stay, each whole), the embedder within an
+  // add, and tier work after its current step.
+  const tiers = { signal: ctx.signal, onProgress: tierBar.update };
+  // Tier work runs once the turns are stored (runTierWork), not between the steps that store them.
+  const options = { mustExist: false, signal: ctx.signal, background: false };
   const report = await withEngram(values, ctx.env, options, async (opened) => {
     const engram = interruptibleEngram(opened, ctx.signal);
     try {
       if (parsed.format === "locomo") {
-        return await ingestConversations(engram, parsed.conversations, values.user, bar.update);
+        const report = await ingestConversations(engram, parsed.conversations, values.user, bar.update);
+        bar.finish();
+        await runTierWork(opened, tiers);
+        return report;
       }
-      const result = await ingestJsonl(engram, values.user as string, parsed.lines, bar.update);
+      const onStored = (done: number, total: number) => {
+        bar.update(done, total);
+        if (done === total) bar.finish();
+      };
+      const result = await ingestJsonl(engram, values.user as string, parsed.lines, onStored, tiers);
       const { memories, added } = result;
       return { format: "jsonl", memories, added, users: [result] } satisfies IngestReport;
     } finally {
       bar.finish();
+      tierBar.finish();
     }
   });
   return respond(values.json, report, () => renderIngest(report, path));

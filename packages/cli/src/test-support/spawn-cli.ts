@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const BIN = join(dirname(fileURLToPath(import.meta.url)), "..", "bin.ts");
@@ -22,6 +22,10 @@ export function spawnCli(args: readonly string[], env: Record<string, string> = 
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  return collect(child);
+}
+
+function collect(child: ChildProcess): CliProcess {
   let stdout = "";
   let stderr = "";
   child.stdout?.setEncoding("utf8").on("data", (c: string) => {
@@ -37,6 +41,28 @@ export function spawnCli(args: readonly string[], env: Record<string, string> = 
     stderr: string;
   }>((resolve) => child.once("close", (code, signal) => resolve({ code, signal, stdout, stderr })));
   return { child, done };
+}
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "..");
+
+/**
+ * Runs a script of the repository's root package.json as pnpm runs it (`sh -c`, the project's Node.js
+ * first on the PATH), in a process group of its own: `process.kill(-pid, signal)` signals the whole
+ * group, as a terminal does on Ctrl-C.
+ */
+export function spawnRootScript(name: string, args: readonly string[]): CliProcess {
+  const scripts = (
+    JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }
+  ).scripts;
+  const script = scripts[name];
+  if (script === undefined) throw new Error(`no script ${name} in the root package.json`);
+  const child = spawn("sh", ["-c", `exec ${script} "$@"`, name, ...args], {
+    cwd: ROOT,
+    detached: true,
+    env: { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ""}` },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return collect(child);
 }
 
 /** Polls until `path` exists (the child has opened the store), failing if the child exits first. */
