@@ -25,13 +25,17 @@ export class RecordCache {
   /** Records held over all users, for the bound. */
   private size = 0;
 
-  constructor(private readonly prepare: Prepare) {}
+  constructor(
+    private readonly prepare: Prepare,
+    private readonly maxRecords = MAX_RECORDS,
+  ) {}
 
   /** The user's records of these ids, in the given order; ids not found (or another user's) are skipped. */
   read(userId: string, ids: readonly string[]): MemoryRecord[] {
-    let byId = this.users.get(userId);
+    const cached = this.users.get(userId);
     const missing: string[] = [];
-    for (const id of ids) if (!byId?.has(id)) missing.push(id);
+    for (const id of ids) if (!cached?.has(id)) missing.push(id);
+    const fetched = new Map<string, MemoryRecord>();
     if (missing.length) {
       // By primary key, no ORDER BY: the planner must not walk the user's time index instead.
       const rows = this.prepare(
@@ -40,23 +44,30 @@ export class RecordCache {
       )
         .raw()
         .all(JSON.stringify(missing), userId) as MemoryRow[];
-      if (this.size + rows.length > MAX_RECORDS) this.drop();
-      byId = this.users.get(userId);
-      if (!byId) {
-        byId = new Map();
-        this.users.set(userId, byId);
-      }
-      for (const row of rows) {
-        if (!byId.has(row[1])) this.size++;
-        byId.set(row[1], deepFreeze(rowToRecord(row)));
-      }
+      for (const row of rows) fetched.set(row[1], deepFreeze(rowToRecord(row)));
+      this.remember(userId, fetched);
     }
+    // From what this read found as well as from memory: remembering may have started the memory over.
     const out: MemoryRecord[] = [];
     for (const id of ids) {
-      const record = byId?.get(id);
+      const record = cached?.get(id) ?? fetched.get(id);
       if (record !== undefined) out.push(record);
     }
     return out;
+  }
+
+  private remember(userId: string, records: ReadonlyMap<string, MemoryRecord>): void {
+    if (this.size + records.size > this.maxRecords) this.drop();
+    if (records.size > this.maxRecords) return;
+    let byId = this.users.get(userId);
+    if (!byId) {
+      byId = new Map();
+      this.users.set(userId, byId);
+    }
+    for (const [id, record] of records) {
+      if (!byId.has(id)) this.size++;
+      byId.set(id, record);
+    }
   }
 
   /** These records of the user were written or deleted. */

@@ -83,3 +83,18 @@ describe("the record cache is kept per user", () => {
     expect(hits.map((h) => h.id)).toEqual(["b2"]);
   });
 });
+
+describe("the record cache", () => {
+  it("returns every record asked for when the read fills it past its bound, those it remembered and those it reads", () => {
+    const records = new RecordCache(prepare, 2);
+    expect(records.read("ana", ["a1", "a2"]).map((r) => r.id)).toEqual(["a1", "a2"]);
+    // Two remembered, one more read: past the bound of 2, so the memory starts over mid-read.
+    expect(records.read("ana", ["a1", "a2", "a3"]).map((r) => r.id)).toEqual(["a1", "a2", "a3"]);
+    expect(records.read("bo", ["b1", "b2"]).map((r) => r.id)).toEqual(["b1", "b2"]);
+    expect(records.read("ana", ["a3", "a1", "a2"]).map((r) => r.id)).toEqual(["a3", "a1", "a2"]);
+    // A read larger than the bound is returned whole (and not remembered).
+    const big = new RecordCache(prepare, 1);
+    expect(big.read("ana", ["a1", "a2", "a3"]).map((r) => r.id)).toEqual(["a1", "a2", "a3"]);
+    expect(big.read("ana", ["a1", "a2", "a3"]).map((r) => r.id)).toEqual(["a1", "a2", "a3"]);
+  });
+});
