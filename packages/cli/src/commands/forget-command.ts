@@ -1,12 +1,13 @@
 import type { ForgetReport } from "@engram/core";
-import { respond } from "../cli-output.js";
+import { oneLine, respond } from "../cli-output.js";
 import { parseCommandArgs, requireFlag } from "../command-args.js";
 import { withEngram } from "../open-engram.js";
 import type { CommandContext } from "./command.js";
 
+// The id on one line: forget also takes an id stored with a newline in it, to erase such a user.
 function renderForget(userId: string, r: ForgetReport): string {
   return (
-    `forgot user ${userId}: removed ${r.memories} memories, ${r.history} history rows, ` +
+    `forgot user ${oneLine(userId)}: removed ${r.memories} memories, ${r.history} history rows, ` +
     `${r.edges} edges, ${r.kv} key-value entries, ${r.jobs} jobs`
   );
 }

@@ -1,6 +1,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createEngram } from "@engram/core";
+import { storageOf, testRecord } from "@engram/core/testing";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { runCliCaptured } from "../run-cli.js";
 
@@ -129,5 +131,29 @@ describe("engram forget", () => {
     expect(again.stdout).toBe(
       "forgot user cara: removed 0 memories, 0 history rows, 0 edges, 0 key-value entries, 0 jobs\n",
     );
+  });
+  it("lists and forgets a user stored with a control character in its id, which ingest now refuses", async () => {
+    // Stored as a store written before ids were checked holds them: past the engine, straight into storage.
+    const engram = await createEngram({ path: db, embedder: null, background: false });
+    for (const legacy of ["alice\nmallory", "eve\u001b[2K\u001b[1Gbob"]) {
+      const record = testRecord(`m-${legacy.length}`, legacy, "hello");
+      await storageOf(engram).write({ userId: legacy }, { upsert: [{ record, vector: null }] });
+    }
+    await engram.close();
+    // One line per user, each id as it is: neither split in two nor disguised as another.
+    expect((await run("users")).stdout).toBe("alice\\nmallory\ncara\neve\\u001b[2K\\u001b[1Gbob\n");
+    const file = join(dir, "one.jsonl");
+    writeFileSync(file, `${JSON.stringify({ role: "user", content: "hi" })}\n`);
+    const refused = await run("ingest", "--user", "alice\nmallory", file);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      "engram ingest: userId: must not hold control characters, line separators or bidi controls " +
+        "(U+000A at index 5)\n",
+    );
+    expect((await run("forget", "--user", "alice\nmallory")).stdout).toMatch(
+      /^forgot user alice\\nmallory: removed 1 memories/,
+    );
+    expect((await run("forget", "--user", "eve\u001b[2K\u001b[1Gbob")).stdout).toMatch(/removed 1 memories/);
+    expect(await json("users")).toEqual({ users: ["cara"] });
   });
 });

@@ -4,6 +4,7 @@ import {
   idString,
   MEMORY_KINDS,
   ROLES,
+  storedIdString,
   TIERS,
   timeSchema,
   withinTextLimit,
@@ -103,6 +104,11 @@ export const updateInputSchema = z
 export type UpdateInput = z.input<typeof updateInputSchema>;
 
 export const userInputSchema = z.object({ userId: idString });
+/**
+ * `forget` takes any id a store may hold, one with a control character too (stored before ids were checked
+ * for them), so that such a user can be erased.
+ */
+export const forgetInputSchema = z.object({ userId: storedIdString });
 export const profileInputSchema = userInputSchema.extend({ at: timeSchema.optional() });
 
 export const feedbackInputSchema = z.object({
