@@ -108,6 +108,7 @@ export const ingestCommand: Command = {
     "by its sample_id; with --user U a single conversation goes to U and several to U/<sample_id>.",
     '--json prints {"format", "memories", "added", "users": [{"userId", "memories", "added", "pending"?}]}.',
     "A message holds at most 1 MiB of UTF-8 text; a longer one is refused before anything is stored.",
+    "The file is UTF-8 (a byte-order mark is allowed): a byte that is not, or a UTF-16 file, is refused.",
     "SIGINT/SIGTERM stop it within about a second: exit 130/143, the interrupted batch not stored (JSONL: nothing).",
   ],
   interruptible: true,
