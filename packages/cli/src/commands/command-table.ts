@@ -211,7 +211,7 @@ export const statsCommand: Command = {
 
 export const uiCommand: Command = {
   name: "ui",
-  usage: "[--host H] [--port P] [--allow-remote] [--readonly]",
+  usage: "[--host H] [--port P] [--allow-remote] [--allowed-hosts LIST] [--readonly]",
   summary: "serve the inspector: a local web page to see, search, correct and forget memories",
   details: [
     "Prints a URL with a random session token; every API request needs it, and changes must come from",
@@ -219,6 +219,8 @@ export const uiCommand: Command = {
     "  --host H        address to bind (default 127.0.0.1; another one needs --allow-remote)",
     "  --port P        port (default 0: a free one)",
     "  --allow-remote  serve on a non-loopback --host: anyone who reaches it and has the URL sees all",
+    "  --allowed-hosts LIST  comma-separated Host names to answer besides 127.0.0.1, localhost, [::1] and",
+    "                the bound address, e.g. inspector.example.com (as serve mcp takes them); others get 403",
     "  --readonly      open the SQLite store read-only: browse and search, no edits",
     "Stop with Ctrl-C (SIGINT) or SIGTERM.",
   ],
