@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createEngram } from "@engram/core";
@@ -22,7 +22,9 @@ function file(name: string, text: string): string {
 
 const cli = (...args: string[]) => runCliCaptured([...args, "--db", db, "--no-embed"]);
 
+/** The user's memories: 0 too when a refused ingest left no store at all. */
 async function memoriesOf(user: string): Promise<number> {
+  if (!existsSync(db)) return 0;
   const run = await cli("stats", "--user", user, "--json");
   return (JSON.parse(run.stdout) as { memories: number }).memories;
 }

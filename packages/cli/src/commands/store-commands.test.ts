@@ -40,11 +40,17 @@ describe("engram stats", () => {
     expect(await json("stats")).toMatchObject({ memories: SEEDED.memories, users: 1 });
   });
 
-  it("reports zeros for a store that does not exist, without creating it", async () => {
+  it("says there is no store at a mistyped path, as the other reading commands do, and creates none", async () => {
     const path = join(dir, "absent", "x.db");
-    const r = await runCliCaptured(["stats", "--user", "u", "--json", "--db", path]);
-    expect(JSON.parse(r.stdout)).toMatchObject({ memories: 0 });
-    expect(existsSync(path)).toBe(false);
+    for (const args of [["stats"], ["stats", "--user", "u", "--json"], ["stats", "--readonly"]]) {
+      const r = await runCliCaptured([...args, "--db", path]);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toBe(
+        `engram stats: no store at ${path}; pass --db PATH (or set ENGRAM_DB), or ingest something first\n`,
+      );
+    }
+    expect(existsSync(join(dir, "absent"))).toBe(false);
   });
 
   it("reads the store from ENGRAM_DB when --db is absent", async () => {
@@ -55,6 +61,32 @@ describe("engram stats", () => {
   it("prints aligned fields without --json", async () => {
     const r = await run("stats", "--user", "cara");
     expect(r.stdout).toMatch(/^store\s+.+\nuser\s+cara\nmemories\s+4\nby kind\s+fact 1, message 3\n/);
+  });
+});
+
+describe("a store that does not exist", () => {
+  it.each([
+    ["search", "--user", "u", "q"],
+    ["context", "--user", "u", "q"],
+    ["profile", "--user", "u"],
+    ["users"],
+    ["list", "--user", "u"],
+    ["show", "m1", "--user", "u"],
+    ["export", "--user", "u"],
+    ["skills", "list", "--user", "u"],
+    ["skills", "traces", "--user", "u"],
+    ["skills", "feedback", "s1", "always ask first", "--user", "u"],
+    ["skills", "delete", "s1", "--user", "u"],
+    ["edit", "m1", "--user", "u", "--text", "t"],
+    ["delete", "m1", "--user", "u"],
+    ["forget", "--user", "u"],
+  ])("engram %s ... says so, prints nothing and creates no file", async (...args) => {
+    const folder = join(dir, `missing-${args.join("-").replace(/\W/g, "")}`);
+    const r = await runCliCaptured([...args, "--db", join(folder, "x.db"), "--no-embed"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/^engram \w+: no store at /);
+    expect(existsSync(folder)).toBe(false);
   });
 });
 
