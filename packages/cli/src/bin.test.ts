@@ -36,4 +36,22 @@ describe("pnpm engram (the real process)", () => {
       users: [{ userId: "u1", memories: 1, added: 1, pending: 0 }],
     });
   });
+
+  it("shows escape sequences escaped on the process's own stdout: a file name's, and stored ones", async () => {
+    // A file name with an escape sequence and an 8-bit CSI, both of which ingest quotes back.
+    const file = join(dir, "t\u001b]0;pwned\u0007\u009bqq.jsonl");
+    const content = "pepper \u001b]0;pwned\u0007\u001b[2J";
+    writeFileSync(file, `${JSON.stringify({ role: "user", content })}\n`);
+    const run = (...args: string[]) =>
+      promisify(execFile)("pnpm", ["-s", "engram", ...args, "--db", join(dir, "t.db"), "--no-embed"], {
+        cwd: root,
+        env: { ...process.env, CI: "1" },
+      });
+    const ingested = await run("ingest", "--user", "u1", file);
+    expect(ingested.stdout).toContain("t\\u001b]0;pwned\\u0007\\u009bqq.jsonl");
+    const found = await run("search", "--user", "u1", "pepper");
+    expect(found.stdout).toContain("pepper \\u001b]0;pwned\\u0007\\u001b[2J");
+    for (const raw of ["\u001b", "\u0007", "\u009b"])
+      expect(ingested.stdout + found.stdout).not.toContain(raw);
+  });
 });

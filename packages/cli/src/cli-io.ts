@@ -1,8 +1,15 @@
+import { terminalText } from "./cli-output.js";
+
 /** Where the CLI writes. The process streams by default; tests pass their own to run it in-process. */
 export interface CliStream {
   write(chunk: string): unknown;
   readonly isTTY?: boolean;
   readonly columns?: number;
+  /**
+   * Under a terminalStream, the stream it writes to: for the control sequences the CLI draws itself (the
+   * progress bar's line clearing), which would otherwise be shown escaped.
+   */
+  readonly raw?: CliStream;
 }
 
 export interface CliIo {
@@ -10,6 +17,25 @@ export interface CliIo {
   readonly stderr: CliStream;
   /** Environment read for ENGRAM_DB, ENGRAM_EMBEDDER and ENGRAM_DEBUG. Default: process.env. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** A stream that passes everything written to it through terminalText: commands write through these. */
+export function terminalStream(stream: CliStream): CliStream {
+  return {
+    write: (chunk: string) => stream.write(terminalText(chunk)),
+    get isTTY() {
+      return stream.isTTY;
+    },
+    get columns() {
+      return stream.columns;
+    },
+    raw: stream,
+  };
+}
+
+/** The same io with both streams made terminal-safe (terminalStream). */
+export function terminalIo(io: CliIo): CliIo {
+  return { ...io, stdout: terminalStream(io.stdout), stderr: terminalStream(io.stderr) };
 }
 
 export function processIo(): CliIo {

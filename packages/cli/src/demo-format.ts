@@ -1,9 +1,15 @@
 // Small formatting helpers shared by the demo's sections.
 import { type Engram, EngramError, type MemoryEdge, type MemoryRecord } from "@engram/core";
-import { truncate } from "./cli-output.js";
+import type { CliStream } from "./cli-io.js";
+import { terminalText, truncate } from "./cli-output.js";
+
+/** Prints one line of the demo, with control characters shown escaped as the CLI's output is (terminalText). */
+export function say(line: string, out: CliStream = process.stdout): void {
+  out.write(`${terminalText(line)}\n`);
+}
 
 export function section(title: string): void {
-  console.log(`\n== ${title} ${"=".repeat(Math.max(0, 100 - title.length))}`);
+  say(`\n== ${title} ${"=".repeat(Math.max(0, 100 - title.length))}`);
 }
 
 /** Ids are random; their first 12 characters are enough to tell them apart on screen. */

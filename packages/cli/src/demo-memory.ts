@@ -2,7 +2,7 @@
 // supersession edges, a feedback correction with the history it leaves, and the profile at a past time.
 import type { Engram, MemoryRecord, ProfileTrait } from "@engram/core";
 import { formatTable, shortTime } from "./cli-output.js";
-import { day, findMemory, quote, shortId, supersedesEdges } from "./demo-format.js";
+import { day, findMemory, quote, say, shortId, supersedesEdges } from "./demo-format.js";
 import { expiryNote } from "./demo-tiers.js";
 
 const ALL = 100_000;
@@ -24,7 +24,7 @@ export async function showProfile(engram: Engram, userId: string): Promise<Profi
     const evidence = await evidenceText(engram, userId, t.evidence);
     rows.push([t.key, t.value, t.confidence.toFixed(2), day(t.since), evidence]);
   }
-  console.log(formatTable(["trait", "value", "conf", "since", "evidence (first message)"], rows));
+  say(formatTable(["trait", "value", "conf", "since", "evidence (first message)"], rows));
   return traits;
 }
 
@@ -43,12 +43,12 @@ export async function showFacts(engram: Engram, userId: string): Promise<MemoryR
     shortTime(f.expiredAt),
     f.role === "assistant" ? `(assistant) ${f.text}` : f.text,
   ]);
-  console.log(formatTable(["fact", "status", "validFrom", "validTo", "expiredAt", "text"], rows));
-  console.log(
+  say(formatTable(["fact", "status", "validFrom", "validTo", "expiredAt", "text"], rows));
+  say(
     `\nsupersedes edges (new -> old): ${edges.map((e) => `${shortId(e.from)} -> ${shortId(e.to)}`).join(", ") || "none"}`,
   );
   for (const f of facts.filter((x) => x.expiredAt !== null)) {
-    console.log(`  ${await expiryNote(engram, userId, f, facts)}`);
+    say(`  ${await expiryNote(engram, userId, f, facts)}`);
   }
   return facts;
 }
@@ -65,26 +65,26 @@ export async function applyCorrection(
   input: { userId: string; text: string; trait: string },
 ): Promise<void> {
   const { userId, text, trait } = input;
-  console.log(`profile ${trait} before: ${traitValues(await engram.profile({ userId }), trait)}`);
-  console.log(`engram.feedback({ userId: "${userId}", text: ${JSON.stringify(text)} })`);
+  say(`profile ${trait} before: ${traitValues(await engram.profile({ userId }), trait)}`);
+  say(`engram.feedback({ userId: "${userId}", text: ${JSON.stringify(text)} })`);
   const result = await engram.feedback({ userId, text });
   const created = (await Promise.all(result.created.map((id) => findMemory(engram, userId, id)))).filter(
     (f) => f !== undefined,
   );
-  console.log(`  stored the correction as message ${shortId(result.feedbackId)} (kept as evidence)`);
-  for (const f of created) console.log(`  created  ${shortId(f.id)} ${f.text}`);
+  say(`  stored the correction as message ${shortId(result.feedbackId)} (kept as evidence)`);
+  for (const f of created) say(`  created  ${shortId(f.id)} ${f.text}`);
   for (const id of result.superseded) {
     const old = await findMemory(engram, userId, id);
-    console.log(`  expired  ${shortId(id)} ${old?.text ?? "(gone)"}`);
+    say(`  expired  ${shortId(id)} ${old?.text ?? "(gone)"}`);
   }
-  if (result.created.length + result.superseded.length === 0) console.log("  MISS: nothing was changed");
-  console.log(`  ${result.affected.length} raw turns mention it; they stay as they were said`);
-  console.log(`profile ${trait} after:  ${traitValues(await engram.profile({ userId }), trait)}`);
+  if (result.created.length + result.superseded.length === 0) say("  MISS: nothing was changed");
+  say(`  ${result.affected.length} raw turns mention it; they stay as they were said`);
+  say(`profile ${trait} after:  ${traitValues(await engram.profile({ userId }), trait)}`);
   for (const id of result.superseded) {
-    console.log(`\nengram.memories.history({ userId: "${userId}", id: "${id}" }):`);
+    say(`\nengram.memories.history({ userId: "${userId}", id: "${id}" }):`);
     for (const v of await engram.memories.history({ userId, id })) {
       const by = v.metadata.supersededBy ? `  supersededBy ${shortId(String(v.metadata.supersededBy))}` : "";
-      console.log(`  v${v.version} ${v.event.padEnd(9)} ${shortTime(v.at)}  ${quote(v.text, 50)}${by}`);
+      say(`  v${v.version} ${v.event.padEnd(9)} ${shortTime(v.at)}  ${quote(v.text, 50)}${by}`);
     }
   }
 }
@@ -99,5 +99,5 @@ export async function showPointInTime(engram: Engram, userId: string, at: string
     const kept = then.filter((t) => t.key === key).every((t) => now.some((n) => n.factId === t.factId));
     return [key, a, b, a === b ? "" : a === "-" ? "learned since" : kept ? "added" : "changed"];
   });
-  console.log(formatTable(["trait", `at ${day(at)}`, "now", ""], rows));
+  say(formatTable(["trait", `at ${day(at)}`, "now", ""], rows));
 }

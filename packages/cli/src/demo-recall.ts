@@ -3,7 +3,7 @@
 // shows which memories carry it.
 import type { Engram, RetrieveResult } from "@engram/core";
 import type { RecallQuestion } from "./demo-data.js";
-import { day, shortId } from "./demo-format.js";
+import { day, say, shortId } from "./demo-format.js";
 
 export interface RecallScore {
   readonly answered: number;
@@ -69,23 +69,23 @@ export async function askAll(
     const result = await engram.retrieve({ userId, query: question, budgetTokens });
     score.tokens.push(result.context.tokens);
     if (i === 0) {
-      console.log(
+      say(
         `engram.retrieve({ userId: "${userId}", query: ${JSON.stringify(question)}, budgetTokens: ${budgetTokens} }).text:`,
       );
-      console.log(result.text.replace(/^/gm, "  | "));
+      say(result.text.replace(/^/gm, "  | "));
     }
-    console.log(`\nQ${i + 1}: ${question}`);
-    console.log(`    context ${sizes(result)}`);
+    say(`\nQ${i + 1}: ${question}`);
+    say(`    context ${sizes(result)}`);
     const found = result.text.toLowerCase().includes(expect.toLowerCase());
     if (!found) {
-      console.log(`    MISS: "${expect}" is not in the context (${missReason(result, expect)})`);
+      say(`    MISS: "${expect}" is not in the context (${missReason(result, expect)})`);
       continue;
     }
     score.answered++;
     const where = evidence(result, expect);
-    console.log(`    found "${expect}" in ${where.length} item${where.length === 1 ? "" : "s"}:`);
-    for (const line of where.slice(0, 3)) console.log(`      ${line}`);
-    if (where.length > 3) console.log(`      … and ${where.length - 3} more`);
+    say(`    found "${expect}" in ${where.length} item${where.length === 1 ? "" : "s"}:`);
+    for (const line of where.slice(0, 3)) say(`      ${line}`);
+    if (where.length > 3) say(`      … and ${where.length - 3} more`);
   }
   return score;
 }

@@ -15,7 +15,7 @@ import {
   resolvePolicy,
 } from "@engram/core";
 import { loadQuestions, loadSessions, type Session } from "./demo-data.js";
-import { day, seconds, section } from "./demo-format.js";
+import { day, say, seconds, section } from "./demo-format.js";
 import { applyCorrection, showFacts, showPointInTime, showProfile } from "./demo-memory.js";
 import { askAll, type RecallScore } from "./demo-recall.js";
 import {
@@ -50,10 +50,8 @@ const clock = { now: new Date("2026-01-01T00:00:00Z") };
 function describePolicy(policy: Policy): void {
   const { preset, ...overrides } = POLICY;
   const paper = Object.keys(overrides).map((k) => `${k} ${POLICY_PRESETS[preset][k as keyof Policy]}`);
-  console.log(
-    `policy: preset "${preset}" with ${JSON.stringify(overrides)} (the paper: ${paper.join(", ")})`,
-  );
-  console.log(
+  say(`policy: preset "${preset}" with ${JSON.stringify(overrides)} (the paper: ${paper.join(", ")})`);
+  say(
     `  short-term: the last ${policy.shortTermCapacity} pages (a user turn and its answers); once ` +
       `${policy.evictionBatch} more are waiting, all older pages move to mid-term in one batch\n` +
       `  mid-term: a page joins the best segment when cos(summary) + Jaccard(keywords) >= ${policy.theta}\n` +
@@ -68,8 +66,8 @@ function describePolicy(policy: Policy): void {
 async function ingest(engram: Engram, sessions: readonly Session[], policy: Policy): Promise<TierSnapshot> {
   section("1. The conversation flows through the tiers");
   const turns = sessions.reduce((n, s) => n + s.turns.length, 0);
-  console.log(`${turns} turns in ${sessions.length} sessions; after each session: add, then flush`);
-  console.log("(flush runs the queued tier work now, as the background worker would):\n");
+  say(`${turns} turns in ${sessions.length} sessions; after each session: add, then flush`);
+  say("(flush runs the queued tier work now, as the background worker would):\n");
   let before = await snapshot(engram, USER);
   for (const session of sessions) {
     const first = session.turns[0]?.at ?? "";
@@ -79,8 +77,8 @@ async function ingest(engram: Engram, sessions: readonly Session[], policy: Poli
     await engram.flush();
     const after = await snapshot(engram, USER);
     const label = `${session.id.padEnd(3)} ${day(first)} ${String(session.turns.length).padStart(2)} turns`;
-    console.log(`${label} -> ${tierLine(after, clock.now, policy)}`);
-    for (const line of await changeLines(engram, USER, before, after)) console.log(`      ${line}`);
+    say(`${label} -> ${tierLine(after, clock.now, policy)}`);
+    for (const line of await changeLines(engram, USER, before, after)) say(`      ${line}`);
     before = after;
   }
   return before;
@@ -91,13 +89,13 @@ async function applyVisits(engram: Engram, before: TierSnapshot, policy: Policy)
   section("6. Retrieval heats segments up");
   const { completed } = await engram.flush();
   const after = await snapshot(engram, USER);
-  console.log(
+  say(
     `flush: ${completed} queued jobs done (a retrieve queues a visit to the segment of every page it found)`,
   );
-  for (const line of visitLines(before, after, clock.now, policy)) console.log(`  ${line}`);
+  for (const line of visitLines(before, after, clock.now, policy)) say(`  ${line}`);
   const changes = await changeLines(engram, USER, before, after);
-  for (const line of changes) console.log(`  ${line}`);
-  if (changes.length === 0) console.log("  no segment reached the threshold with unanalysed pages");
+  for (const line of changes) say(`  ${line}`);
+  if (changes.length === 0) say("  no segment reached the threshold with unanalysed pages");
   return after;
 }
 
@@ -111,18 +109,16 @@ async function summary(
   const kinds = Object.entries(stats.byKind).map(([kind, n]) => `${kind} ${n}`);
   const expired = final.facts.filter((f) => f.expiredAt !== null).length;
   const current = final.facts.length - expired;
-  console.log(`memories ${stats.memories} (${kinds.join(", ")}); promotions ${totalPromotions(final)}`);
-  console.log(`facts ${current} current, ${expired} expired (kept with their history)`);
+  say(`memories ${stats.memories} (${kinds.join(", ")}); promotions ${totalPromotions(final)}`);
+  say(`facts ${current} current, ${expired} expired (kept with their history)`);
   const avg = score.tokens.reduce((a, b) => a + b, 0) / Math.max(1, score.tokens.length);
-  console.log(
-    `recall: ${score.answered}/${score.total} answers in the context, ${avg.toFixed(0)} tokens on average`,
-  );
-  console.log(`finished in ${seconds(run.started)}. Explore the store with:`);
-  console.log(`  pnpm engram profile --db ${DB_PATH} --user ${USER}`);
-  console.log(`  pnpm engram list --db ${DB_PATH} --user ${USER} --kind segment`);
+  say(`recall: ${score.answered}/${score.total} answers in the context, ${avg.toFixed(0)} tokens on average`);
+  say(`finished in ${seconds(run.started)}. Explore the store with:`);
+  say(`  pnpm engram profile --db ${DB_PATH} --user ${USER}`);
+  say(`  pnpm engram list --db ${DB_PATH} --user ${USER} --kind segment`);
   const replaced = final.facts.find((f) => f.expiredAt !== null && f.metadata.single === true);
-  if (replaced) console.log(`  pnpm engram show --db ${DB_PATH} --user ${USER} ${replaced.id}`);
-  console.log(`  pnpm engram context --db ${DB_PATH} --user ${USER} "trip with Ines"`);
+  if (replaced) say(`  pnpm engram show --db ${DB_PATH} --user ${USER} ${replaced.id}`);
+  say(`  pnpm engram context --db ${DB_PATH} --user ${USER} "trip with Ines"`);
 }
 
 /** Ids from a counter, so every run prints the same ids (the README quotes this output). */
@@ -133,10 +129,10 @@ function demoIds(): IdGenerator {
 
 async function main(): Promise<void> {
   const started = performance.now();
-  console.log("Engram demo: a companion assistant's memory of one user, tiered, offline.");
+  say("Engram demo: a companion assistant's memory of one user, tiered, offline.");
   for (const suffix of ["", "-wal", "-shm"]) rmSync(`${DB_PATH}${suffix}`, { force: true });
   const policy = resolvePolicy(POLICY);
-  console.log(`store: ${DB_PATH} (fresh SQLite file); the clock follows the conversation`);
+  say(`store: ${DB_PATH} (fresh SQLite file); the clock follows the conversation`);
   describePolicy(policy);
   const engram = await createEngram({
     path: DB_PATH,
@@ -148,11 +144,11 @@ async function main(): Promise<void> {
   try {
     const ingested = await ingest(engram, loadSessions(), policy);
     section("2. Mid-term: segments, hottest first (heat = visits + pages + recency)");
-    console.log(segmentTable(ingested.segments, clock.now, policy));
+    say(segmentTable(ingested.segments, clock.now, policy));
     section("3. Long-term: the profile and the facts behind it");
-    console.log(`engram.profile({ userId: "${USER}" }):`);
+    say(`engram.profile({ userId: "${USER}" }):`);
     await showProfile(engram, USER);
-    console.log(
+    say(
       `\nevery fact, current and expired (validFrom/validTo: event time; expiredAt: when Engram learned it):`,
     );
     await showFacts(engram, USER);
@@ -166,11 +162,11 @@ async function main(): Promise<void> {
       questions: loadQuestions(),
       budgetTokens: BUDGET_TOKENS,
     });
-    console.log(`\n${score.answered}/${score.total} answers in the context`);
+    say(`\n${score.answered}/${score.total} answers in the context`);
     const final = await applyVisits(engram, beforeVisits, policy);
     section("7. The profile at a point in time");
-    console.log(`engram.profile({ userId: "${USER}", at: "${BEFORE_THE_MOVE}" }) next to the profile now`);
-    console.log("(`at` is system time: the profile as Engram knew it then)");
+    say(`engram.profile({ userId: "${USER}", at: "${BEFORE_THE_MOVE}" }) next to the profile now`);
+    say("(`at` is system time: the profile as Engram knew it then)");
     await showPointInTime(engram, USER, BEFORE_THE_MOVE);
     await summary(engram, { final, score, started });
   } finally {
@@ -179,6 +175,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(`demo failed: ${error instanceof Error ? error.message : String(error)}`);
+  say(`demo failed: ${error instanceof Error ? error.message : String(error)}`, process.stderr);
   process.exitCode = 1;
 });

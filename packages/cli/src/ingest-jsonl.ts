@@ -4,14 +4,38 @@ import { PartlyStoredError } from "./cli-error.js";
 import { InterruptedError } from "./interrupt.js";
 import type { JsonlLine } from "./read-jsonl.js";
 
-export interface IngestJsonlResult {
+/** A file's ingest, with the user's work left undone (PendingWork). */
+export interface IngestJsonlResult extends PendingWork {
   readonly userId: string;
   /** Messages in the file. */
   readonly memories: number;
   /** Messages stored by this run; the others were stored already (the file, or part of it, ingested before). */
   readonly added: number;
-  /** Jobs still queued after ingest (e.g. an embedding or tier job waiting to retry after a model failure). */
+}
+
+/** The user's jobs not done once this run has processed what it could. */
+export interface PendingWork {
+  /**
+   * Queued jobs (an embedding or tier job waiting to retry after a model failure) and running ones:
+   * those a run holds under a lease, which a run that was killed keeps until the lease ends (60 s), so
+   * no other run takes them over before then.
+   */
   readonly pending: number;
+  /** The end of the last lease of a running job, when any is running. */
+  readonly heldUntil?: string;
+}
+
+export async function pendingWork(engram: Engram, userId: string): Promise<PendingWork> {
+  const [queued, running] = await Promise.all([
+    engram.jobs({ userId, status: "queued" }),
+    engram.jobs({ userId, status: "running" }),
+  ]);
+  const heldUntil = running
+    .map((job) => job.leaseUntil)
+    .filter((until): until is string => until !== null)
+    .sort()
+    .at(-1);
+  return { pending: queued.length + running.length, ...(heldUntil ? { heldUntil } : {}) };
 }
 
 /**
@@ -82,9 +106,8 @@ export async function ingestJsonl(
     onProgress(start + step.length, lines.length);
   }
   await runTierWork(engram, tiers);
-  // Work still queued after processing: embeddings or tier jobs waiting for a retry after a model failure.
-  const pending = (await engram.jobs({ userId, status: "queued" })).length;
-  return { userId, memories: lines.length, added, pending };
+  // Work left after processing: jobs waiting for a retry, and jobs a stopped run still holds.
+  return { userId, memories: lines.length, added, ...(await pendingWork(engram, userId)) };
 }
 
 export interface TierWorkOptions {

@@ -4,7 +4,14 @@ import { MAX_MESSAGE_BYTES } from "@engram/core";
 import { InputError } from "./cli-error.js";
 import { isLocomoData, type LocomoConversation, parseLocomo } from "./locomo/load-locomo.js";
 import { type JsonlLine, parseJsonlLine } from "./read-jsonl.js";
-import { fileError, parseJsonFile, readTextFile } from "./read-text-file.js";
+import {
+  decodeUtf8,
+  fileError,
+  looksUtf16,
+  parseJsonFile,
+  readTextFile,
+  utf16Error,
+} from "./read-text-file.js";
 
 /**
  * Longest JSONL line read: a message of MAX_MESSAGE_BYTES written as JSON can take up to six bytes per byte
@@ -26,8 +33,9 @@ export interface RawLine {
   readonly line: number;
 }
 
-function decode(parts: readonly Buffer[], line: number): RawLine {
-  const decoded = Buffer.concat(parts).toString("utf8");
+/** A line's bytes as text; `offset` is where the line starts in the file, for the error on bad UTF-8. */
+function decode(parts: readonly Buffer[], line: number, offset: number, name: string): RawLine {
+  const decoded = decodeUtf8(Buffer.concat(parts), name, line, offset);
   // Editors on Windows start UTF-8 files with a byte-order mark; it is no part of the first line's JSON.
   const text = line === 1 && decoded.startsWith("\uFEFF") ? decoded.slice(1) : decoded;
   return { text: text.endsWith("\r") ? text.slice(0, -1) : text, line };
@@ -35,15 +43,20 @@ function decode(parts: readonly Buffer[], line: number): RawLine {
 
 /**
  * Splits a byte stream into lines, holding one line at a time. A line longer than `maxLineBytes` is an
- * InputError as soon as its length passes the limit: the rest of it is never read.
+ * InputError as soon as its length passes the limit: the rest of it is never read. A line that is not
+ * UTF-8 is an InputError naming `name` (the file), the line and the offset of its first bad byte.
  */
 export async function* readLines(
   source: AsyncIterable<Uint8Array>,
   maxLineBytes = MAX_JSONL_LINE_BYTES,
+  name = "the input",
 ): AsyncGenerator<RawLine> {
   let parts: Buffer[] = [];
   let length = 0;
   let line = 1;
+  // Where the current line starts in the stream.
+  let lineStart = 0;
+  let chunkStart = 0;
   for await (const chunk of source) {
     const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     let start = 0;
@@ -51,11 +64,13 @@ export async function* readLines(
       length += end - start;
       if (length > maxLineBytes) break;
       parts.push(bytes.subarray(start, end));
-      yield decode(parts, line++);
+      yield decode(parts, line++, lineStart, name);
       parts = [];
       length = 0;
       start = end + 1;
+      lineStart = chunkStart + start;
     }
+    chunkStart += bytes.length;
     if (length <= maxLineBytes) {
       length += bytes.length - start;
       parts.push(bytes.subarray(start));
@@ -67,10 +82,13 @@ export async function* readLines(
       );
     }
   }
-  if (length > 0) yield decode(parts, line);
+  if (length > 0) yield decode(parts, line, lineStart, name);
 }
 
-/** The file's first character that is not white space (or a byte-order mark), or null for a blank file. */
+/**
+ * The file's first character that is not white space (or a byte-order mark), or null for a blank file.
+ * A UTF-16 file is refused here, before its NUL bytes could reach a message.
+ */
 async function firstCharacter(path: string): Promise<string | null> {
   const handle = await open(path, "r").catch((error: unknown) => {
     throw fileError(path, error);
@@ -80,6 +98,7 @@ async function firstCharacter(path: string): Promise<string | null> {
     for (let position = 0; ; ) {
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
       if (bytesRead === 0) return null;
+      if (position === 0 && looksUtf16(buffer.subarray(0, bytesRead))) throw utf16Error(path);
       const found = buffer
         .subarray(0, bytesRead)
         .toString("latin1")
@@ -88,7 +107,7 @@ async function firstCharacter(path: string): Promise<string | null> {
       position += bytesRead;
     }
   } catch (error) {
-    throw fileError(path, error);
+    throw error instanceof InputError ? error : fileError(path, error);
   } finally {
     await handle.close();
   }
@@ -99,7 +118,7 @@ async function readJsonlFile(path: string): Promise<JsonlLine[]> {
   const lines: JsonlLine[] = [];
   const stream = createReadStream(path, { highWaterMark: 1 << 16 });
   try {
-    for await (const { text, line } of readLines(stream)) {
+    for await (const { text, line } of readLines(stream, MAX_JSONL_LINE_BYTES, path)) {
       if (text.trim() !== "") lines.push(parseJsonlLine(text, line));
     }
   } catch (error) {

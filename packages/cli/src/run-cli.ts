@@ -1,5 +1,5 @@
 import { EXIT_OK, EXIT_USAGE } from "./cli-error.js";
-import { type CliIo, captureIo, processIo } from "./cli-io.js";
+import { type CliIo, captureIo, processIo, terminalIo } from "./cli-io.js";
 import { renderOutput } from "./cli-output.js";
 import { splitCommandLine } from "./command-args.js";
 import { COMMANDS, commandHelpText, findCommand, overviewText } from "./commands/index.js";
@@ -17,13 +17,15 @@ function wantsHelp(args: readonly string[]): boolean {
 
 /**
  * Runs one `engram` command line (without the program name) and returns the exit code: 0 ok, 1 bad input
- * or failure, 2 bad usage, 130/143 interrupted by SIGINT/SIGTERM. Output goes to `io` (the process streams by default), so it can run in-process.
+ * or failure, 2 bad usage, 130/143 interrupted by SIGINT/SIGTERM. Output goes to `given` (the process streams by default), so it can run in-process.
  */
 export async function runCli(
   argv: readonly string[],
-  io: CliIo = processIo(),
+  given: CliIo = processIo(),
   options: RunOptions = {},
 ): Promise<number> {
+  // Everything printed, by this function or a command, shows control characters escaped (terminalText).
+  const io = terminalIo(given);
   const { name, args } = splitCommandLine(argv);
   if (name === undefined && args.length > 0 && !wantsHelp(args)) {
     io.stderr.write("engram: missing command; run engram help for the list\n");

@@ -24,6 +24,11 @@ export interface RequestGuardOptions {
   readonly allowedHosts?: readonly string[] | undefined;
   /** More browser origins to answer, e.g. `https://app.example.com`; loopback origins always pass. */
   readonly allowedOrigins?: readonly string[] | undefined;
+  /**
+   * Also answer the server's own pages: an Origin of `http://` and the request's Host, once the Host has
+   * passed. For a server that serves its page itself (the inspector), whatever name it is reached by.
+   */
+  readonly ownOrigin?: boolean | undefined;
 }
 
 export interface RequestGuard {
@@ -133,11 +138,13 @@ export function createRequestGuard(options: RequestGuardOptions): RequestGuard {
         );
       }
       const origin = req.headers.origin;
+      const own = options.ownOrigin === true && origin === `http://${host}`;
       // No Origin: not a browser (SDK clients, curl), so not a rebinding page; the bearer token still applies.
-      if (origin !== undefined && !originAllowed(origin)) {
+      if (origin !== undefined && !own && !originAllowed(origin)) {
+        const others = options.ownOrigin ? "its own pages" : "the origins allowed with --allowed-origins";
         return (
           `Invalid Origin header ${shown(origin)}: this server answers browser pages from loopback origins ` +
-          "and the origins allowed with --allowed-origins"
+          `and ${others}`
         );
       }
       return undefined;

@@ -113,8 +113,10 @@ export const ingestCommand: Command = {
     "running the same file again stores nothing twice.",
     "LoCoMo (an array of {sample_id, conversation}): without --user each conversation becomes the user named",
     "by its sample_id; with --user U a single conversation goes to U and several to U/<sample_id>.",
-    '--json prints {"format", "memories", "added", "users": [{"userId", "memories", "added", "pending"?}]}.',
+    '--json prints {"format", "memories", "added", "users": [{"userId", "memories", "added", "pending", "heldUntil"?}]};',
+    "pending: the user's jobs not done (a retry, or tier work a stopped run holds until heldUntil, its lease).",
     "A message holds at most 1 MiB of UTF-8 text; a longer one is refused before anything is stored.",
+    "The file is UTF-8 (a byte-order mark is allowed): a byte that is not, or a UTF-16 file, is refused.",
     "SIGINT/SIGTERM stop it within about a second: exit 130/143, the interrupted batch not stored (JSONL: nothing).",
   ],
   interruptible: true,
@@ -222,7 +224,7 @@ export const statsCommand: Command = {
 
 export const uiCommand: Command = {
   name: "ui",
-  usage: "[--host H] [--port P] [--allow-remote] [--readonly]",
+  usage: "[--host H] [--port P] [--allow-remote] [--allowed-hosts LIST] [--readonly]",
   summary: "serve the inspector: a local web page to see, search, correct and forget memories",
   details: [
     "Prints a URL with a random session token; every API request needs it, and changes must come from",
@@ -230,6 +232,8 @@ export const uiCommand: Command = {
     "  --host H        address to bind (default 127.0.0.1; another one needs --allow-remote)",
     "  --port P        port (default 0: a free one)",
     "  --allow-remote  serve on a non-loopback --host: anyone who reaches it and has the URL sees all",
+    "  --allowed-hosts LIST  comma-separated Host names to answer besides 127.0.0.1, localhost, [::1] and",
+    "                the bound address, e.g. inspector.example.com (as serve mcp takes them); others get 403",
     "  --readonly      open the SQLite store read-only: browse and search, no edits",
     "Stop with Ctrl-C (SIGINT) or SIGTERM.",
   ],

@@ -2,7 +2,7 @@ import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Erasure, ForgetCounts } from "@engram/core";
 import { InputError, UsageError } from "../cli-error.js";
-import { respond } from "../cli-output.js";
+import { oneLine, respond } from "../cli-output.js";
 import { parseCommandArgs, requireFlag } from "../command-args.js";
 import { storeTarget, withEngram } from "../open-engram.js";
 import { countInFile } from "../scan-file.js";
@@ -13,9 +13,10 @@ const VERIFY_WAIT_SECONDS = 10;
 /** Shorter ids also occur inside other data, so finding them would prove nothing. */
 const MIN_SCANNED_ID_BYTES = 4;
 
+// The id on one line: forget also takes an id stored with a newline in it, to erase such a user.
 function renderForget(userId: string, r: ForgetCounts, erasure: Erasure): string {
   const removed =
-    `forgot user ${userId}: removed ${r.memories} memories, ${r.history} history rows, ` +
+    `forgot user ${oneLine(userId)}: removed ${r.memories} memories, ${r.history} history rows, ` +
     `${r.edges} edges, ${r.kv} key-value entries, ${r.jobs} jobs`;
   if (erasure.state === "erased") return `${removed}; erased from disk`;
   return `${removed}\n${erasure.state === "pending" ? "not yet erased from disk" : "erasure"}: ${erasure.reason}`;
@@ -58,7 +59,7 @@ function verify(db: string, userId: string, erasure: Erasure) {
   const found = scanned.filter((file) => countInFile(file, needle) > 0);
   if (found.length > 0) {
     throw new InputError(
-      `the id ${JSON.stringify(userId)} still occurs in ${found.join(", ")} (as part of another user's data, or not erased)`,
+      `the id ${oneLine(JSON.stringify(userId))} still occurs in ${found.join(", ")} (as part of another user's data, or not erased)`,
     );
   }
   return { scanned: scanned.length, idSearched: true };

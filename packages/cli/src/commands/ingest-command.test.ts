@@ -1,6 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createEngram } from "@engram/core";
+import { storageOf } from "@engram/core/testing";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { runCliCaptured } from "../run-cli.js";
 
@@ -20,7 +22,9 @@ function file(name: string, text: string): string {
 
 const cli = (...args: string[]) => runCliCaptured([...args, "--db", db, "--no-embed"]);
 
+/** The user's memories: 0 too when a refused ingest left no store at all. */
 async function memoriesOf(user: string): Promise<number> {
+  if (!existsSync(db)) return 0;
   const run = await cli("stats", "--user", user, "--json");
   return (JSON.parse(run.stdout) as { memories: number }).memories;
 }
@@ -95,6 +99,49 @@ describe("engram ingest", () => {
     expect((await cli("stats", "--json")).stdout).toBe(locomoBefore);
   });
 
+  it("a rerun while a stopped run holds the tier work says it is pending, and until when", async () => {
+    const rows = turns.map((t, i) => ({ ...t, id: `t${i}` }));
+    const path = file("held.jsonl", jsonl(rows));
+    // What a run killed during its tier work leaves: the turns stored, the tiers job leased and not done.
+    const engram = await createEngram({ path: db, embedder: null, background: false });
+    await engram.add({
+      userId: "u1",
+      messages: rows.map(({ role, content, at, id, session, name }) => ({
+        role: role as "user" | "assistant",
+        content,
+        at,
+        id,
+        sessionId: session,
+        ...(name ? { name } : {}),
+      })),
+    });
+    // Leased for ten minutes rather than the worker's 60 s, so a slow test machine cannot outlast it.
+    const [job] = await storageOf(engram).claimJobs({
+      now: new Date().toISOString(),
+      limit: 16,
+      leaseMs: 600_000,
+    });
+    await engram.close();
+    const again = await cli("ingest", "--user", "u1", path);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe(
+      `ingested 3 memories from ${path} (jsonl) for user u1; 3 of them were stored already, 0 added\n` +
+        `tier work pending for u1: 1 job, held by an earlier run (stopped, or still running) until ` +
+        `${job?.leaseUntil?.slice(11, 19)} UTC; ingest the file again after that to resume it (nothing is stored twice)\n`,
+    );
+    const json = JSON.parse((await cli("ingest", "--user", "u1", path, "--json")).stdout);
+    expect(json.users).toEqual([
+      { userId: "u1", memories: 3, added: 0, pending: 1, heldUntil: job?.leaseUntil },
+    ]);
+    // Once the lease has ended, a rerun takes the job over and runs it: nothing is left pending.
+    const reopened = await createEngram({ path: db, embedder: null, background: false });
+    await storageOf(reopened).renewJob(job?.id as string, job?.attempts as number, new Date(0).toISOString());
+    await reopened.close();
+    const resumed = JSON.parse((await cli("ingest", "--user", "u1", path, "--json")).stdout);
+    expect(resumed.users).toEqual([{ userId: "u1", memories: 3, added: 0, pending: 0 }]);
+    expect(JSON.parse((await cli("stats", "--user", "u1", "--json")).stdout).jobs).toEqual({ done: 1 });
+  });
+
   it("rejects a malformed line by number and stores nothing, not even the valid lines before it", async () => {
     const path = file("bad.jsonl", `${JSON.stringify(turns[0])}\n{not json\n${JSON.stringify(turns[1])}\n`);
     const run = await cli("ingest", "--user", "u2", path);
@@ -143,8 +190,8 @@ describe("engram ingest", () => {
       memories: 5,
       added: 5,
       users: [
-        { userId: "conv-a", memories: 3, added: 3 },
-        { userId: "conv-b", memories: 2, added: 2 },
+        { userId: "conv-a", memories: 3, added: 3, pending: 0 },
+        { userId: "conv-b", memories: 2, added: 2, pending: 0 },
       ],
     });
     const prefixed = await cli("ingest", "--user", "eval", path, "--json");
@@ -158,7 +205,7 @@ describe("engram ingest", () => {
       "--json",
     );
     expect((JSON.parse(single.stdout) as { users: unknown[] }).users).toEqual([
-      { userId: "ann", memories: 3, added: 3 },
+      { userId: "ann", memories: 3, added: 3, pending: 0 },
     ]);
   });
 

@@ -2,7 +2,13 @@ import type { Engram } from "@engram/core";
 import { UsageError } from "../cli-error.js";
 import { formatTable, respond } from "../cli-output.js";
 import { parseCommandArgs } from "../command-args.js";
-import { ingestJsonl, runTierWork } from "../ingest-jsonl.js";
+import {
+  ingestJsonl,
+  type PendingWork,
+  pendingWork,
+  runTierWork,
+  type TierWorkOptions,
+} from "../ingest-jsonl.js";
 import { interruptibleEngram, throwIfInterrupted } from "../interrupt.js";
 import { ingestLocomo, type LocomoConversation } from "../locomo/load-locomo.js";
 import { withEngram } from "../open-engram.js";
@@ -15,7 +21,11 @@ interface IngestReport {
   readonly memories: number;
   /** Memories this run stored; the rest were stored already (the same file ingested before). */
   readonly added: number;
-  readonly users: readonly { readonly userId: string; readonly memories: number; readonly added: number }[];
+  readonly users: readonly ({
+    readonly userId: string;
+    readonly memories: number;
+    readonly added: number;
+  } & PendingWork)[];
 }
 
 /** With --user U, one conversation goes to U and several to `U/<sample_id>`; else each to its sample_id. */
@@ -29,9 +39,10 @@ async function ingestConversations(
   conversations: readonly LocomoConversation[],
   user: string | undefined,
   onProgress: (done: number, total: number) => void,
+  tiers: TierWorkOptions,
 ): Promise<IngestReport> {
   const total = conversations.reduce((n, c) => n + c.turns.length, 0);
-  const users: { userId: string; memories: number; added: number }[] = [];
+  const stored: { userId: string; memories: number; added: number }[] = [];
   let before = 0;
   for (const c of conversations) {
     const userId = locomoUser(user, c, conversations.length);
@@ -39,9 +50,13 @@ async function ingestConversations(
       userId,
       onProgress: (d) => onProgress(before + d, total),
     });
-    users.push(result);
+    stored.push(result);
     before += c.turns.length;
   }
+  // Tier work now, so what is reported pending is what this run could not do.
+  await runTierWork(engram, tiers);
+  const users = [];
+  for (const u of stored) users.push({ ...u, ...(await pendingWork(engram, u.userId)) });
   const added = users.reduce((n, u) => n + u.added, 0);
   return { format: "locomo", memories: before, added, users };
 }
@@ -65,10 +80,11 @@ export async function runIngest(args: readonly string[], ctx: CommandContext) {
     const engram = interruptibleEngram(opened, ctx.signal);
     try {
       if (parsed.format === "locomo") {
-        const report = await ingestConversations(engram, parsed.conversations, values.user, bar.update);
-        bar.finish();
-        await runTierWork(opened, tiers);
-        return report;
+        const onStored = (done: number, total: number) => {
+          bar.update(done, total);
+          if (done === total) bar.finish();
+        };
+        return await ingestConversations(engram, parsed.conversations, values.user, onStored, tiers);
       }
       const onStored = (done: number, total: number) => {
         bar.update(done, total);
@@ -85,14 +101,40 @@ export async function runIngest(args: readonly string[], ctx: CommandContext) {
   return respond(values.json, report, () => renderIngest(report, path));
 }
 
+/** `12:00:41 UTC` from an ISO time. */
+const clockTime = (iso: string) => `${iso.slice(11, 19)} UTC`;
+
+/**
+ * What is left of a user's tier work, when anything is: a rerun that adds nothing would otherwise say
+ * only "0 added" while a stopped run's jobs wait for their lease to end.
+ */
+function pendingLine(u: IngestReport["users"][number]): string | null {
+  if (u.pending === 0) return null;
+  const jobs = `${u.pending} job${u.pending === 1 ? "" : "s"}`;
+  if (u.heldUntil) {
+    return (
+      `tier work pending for ${u.userId}: ${jobs}, held by an earlier run (stopped, or still running) ` +
+      `until ${clockTime(u.heldUntil)}; ingest the file again after that to resume it (nothing is stored twice)`
+    );
+  }
+  return `tier work pending for ${u.userId}: ${jobs} waiting for a retry; the next ingest runs them once due`;
+}
+
 function renderIngest(report: IngestReport, path: string): string {
   const head = `ingested ${report.memories} memories from ${path} (${report.format})`;
   const already = report.memories - report.added;
   // A repeated run says so: the store kept one copy of each message.
   const tail = already > 0 ? `; ${already} of them were stored already, ${report.added} added` : "";
-  if (report.users.length === 1) return `${head} for user ${report.users[0]?.userId}${tail}`;
-  return `${head}${tail}\n${formatTable(
-    ["user", "memories", "added"],
-    report.users.map((u) => [u.userId, String(u.memories), String(u.added)]),
-  )}`;
+  const pending = report.users.map(pendingLine).filter((line): line is string => line !== null);
+  const lines =
+    report.users.length === 1
+      ? [`${head} for user ${report.users[0]?.userId}${tail}`]
+      : [
+          `${head}${tail}`,
+          formatTable(
+            ["user", "memories", "added"],
+            report.users.map((u) => [u.userId, String(u.memories), String(u.added)]),
+          ),
+        ];
+  return [...lines, ...pending].join("\n");
 }

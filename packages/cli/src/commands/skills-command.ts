@@ -135,8 +135,8 @@ export async function runSkills(args: readonly string[], ctx: CommandContext) {
   }
   const owner = ownerOf(values);
   const limit = integerFlag(values.limit, "limit", { min: 1, max: 10_000 }) ?? 100;
-  const writes = action === "feedback" || action === "delete";
-  const result = await withEngram(values, ctx.env, { mustExist: !writes }, (engram) =>
+  // Feedback and delete name a skill, which a store that does not exist cannot hold: no store is made.
+  const result = await withEngram(values, ctx.env, { mustExist: true }, (engram) =>
     act(engram, action, owner, positionals[1], positionals[2], limit),
   );
   return respond(values.json, { ...owner, ...result }, () => {

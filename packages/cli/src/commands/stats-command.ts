@@ -1,5 +1,4 @@
-import { existsSync } from "node:fs";
-import { createEngram, type StorageStats } from "@engram/core";
+import type { StorageStats } from "@engram/core";
 import { formatFields, respond } from "../cli-output.js";
 import { parseCommandArgs, READONLY_OPTION } from "../command-args.js";
 import { storeTarget, withEngram } from "../open-engram.js";
@@ -27,27 +26,15 @@ function renderStats(stats: StorageStats, path: string, userId: string | undefin
   ]);
 }
 
-/** An empty in-memory store answers for a file that does not exist: it holds nothing, so every count is 0. */
-async function emptyStats(): Promise<StorageStats> {
-  const engram = await createEngram({ path: ":memory:", embedder: null });
-  try {
-    return await engram.stats();
-  } finally {
-    await engram.close();
-  }
-}
-
 export async function runStats(args: readonly string[], ctx: CommandContext) {
   const { values } = parseCommandArgs(args, { user: { type: "string" }, ...READONLY_OPTION }, { names: [] });
   const userId = values.user;
   const target = storeTarget(values, ctx.env);
   const path = target.kind === "sqlite" ? target.path : target.url;
-  const stats =
-    target.kind === "qdrant" || existsSync(path)
-      ? await withEngram(values, ctx.env, { mustExist: true }, (engram) =>
-          engram.stats(userId === undefined ? undefined : { userId }),
-        )
-      : await emptyStats();
+  // A store that does not exist is "no store", as for every reading command, not a column of zeros.
+  const stats = await withEngram(values, ctx.env, { mustExist: true }, (engram) =>
+    engram.stats(userId === undefined ? undefined : { userId }),
+  );
   const json = userId === undefined ? stats : { ...stats, userId };
   return respond(values.json, json, () => renderStats(stats, path, userId));
 }

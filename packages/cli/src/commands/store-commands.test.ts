@@ -1,6 +1,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createEngram } from "@engram/core";
+import { storageOf, testRecord } from "@engram/core/testing";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { runCliCaptured } from "../run-cli.js";
 
@@ -38,11 +40,17 @@ describe("engram stats", () => {
     expect(await json("stats")).toMatchObject({ memories: SEEDED.memories, users: 1 });
   });
 
-  it("reports zeros for a store that does not exist, without creating it", async () => {
+  it("says there is no store at a mistyped path, as the other reading commands do, and creates none", async () => {
     const path = join(dir, "absent", "x.db");
-    const r = await runCliCaptured(["stats", "--user", "u", "--json", "--db", path]);
-    expect(JSON.parse(r.stdout)).toMatchObject({ memories: 0 });
-    expect(existsSync(path)).toBe(false);
+    for (const args of [["stats"], ["stats", "--user", "u", "--json"], ["stats", "--readonly"]]) {
+      const r = await runCliCaptured([...args, "--db", path]);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toBe(
+        `engram stats: no store at ${path}; pass --db PATH (or set ENGRAM_DB), or ingest something first\n`,
+      );
+    }
+    expect(existsSync(join(dir, "absent"))).toBe(false);
   });
 
   it("reads the store from ENGRAM_DB when --db is absent", async () => {
@@ -53,6 +61,32 @@ describe("engram stats", () => {
   it("prints aligned fields without --json", async () => {
     const r = await run("stats", "--user", "cara");
     expect(r.stdout).toMatch(/^store\s+.+\nuser\s+cara\nmemories\s+4\nby kind\s+fact 1, message 3\n/);
+  });
+});
+
+describe("a store that does not exist", () => {
+  it.each([
+    ["search", "--user", "u", "q"],
+    ["context", "--user", "u", "q"],
+    ["profile", "--user", "u"],
+    ["users"],
+    ["list", "--user", "u"],
+    ["show", "m1", "--user", "u"],
+    ["export", "--user", "u"],
+    ["skills", "list", "--user", "u"],
+    ["skills", "traces", "--user", "u"],
+    ["skills", "feedback", "s1", "always ask first", "--user", "u"],
+    ["skills", "delete", "s1", "--user", "u"],
+    ["edit", "m1", "--user", "u", "--text", "t"],
+    ["delete", "m1", "--user", "u"],
+    ["forget", "--user", "u"],
+  ])("engram %s ... says so, prints nothing and creates no file", async (...args) => {
+    const folder = join(dir, `missing-${args.join("-").replace(/\W/g, "")}`);
+    const r = await runCliCaptured([...args, "--db", join(folder, "x.db"), "--no-embed"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/^engram \w+: no store at /);
+    expect(existsSync(folder)).toBe(false);
   });
 });
 
@@ -130,5 +164,29 @@ describe("engram forget", () => {
     expect(again.stdout).toBe(
       "forgot user cara: removed 0 memories, 0 history rows, 0 edges, 0 key-value entries, 0 jobs; erased from disk\n",
     );
+  });
+  it("lists and forgets a user stored with a control character in its id, which ingest now refuses", async () => {
+    // Stored as a store written before ids were checked holds them: past the engine, straight into storage.
+    const engram = await createEngram({ path: db, embedder: null, background: false });
+    for (const legacy of ["alice\nmallory", "eve\u001b[2K\u001b[1Gbob"]) {
+      const record = testRecord(`m-${legacy.length}`, legacy, "hello");
+      await storageOf(engram).write({ userId: legacy }, { upsert: [{ record, vector: null }] });
+    }
+    await engram.close();
+    // One line per user, each id as it is: neither split in two nor disguised as another.
+    expect((await run("users")).stdout).toBe("alice\\nmallory\ncara\neve\\u001b[2K\\u001b[1Gbob\n");
+    const file = join(dir, "one.jsonl");
+    writeFileSync(file, `${JSON.stringify({ role: "user", content: "hi" })}\n`);
+    const refused = await run("ingest", "--user", "alice\nmallory", file);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      "engram ingest: userId: must not hold control characters, line separators or bidi controls " +
+        "(U+000A at index 5)\n",
+    );
+    expect((await run("forget", "--user", "alice\nmallory")).stdout).toMatch(
+      /^forgot user alice\\nmallory: removed 1 memories/,
+    );
+    expect((await run("forget", "--user", "eve\u001b[2K\u001b[1Gbob")).stdout).toMatch(/removed 1 memories/);
+    expect(await json("users")).toEqual({ users: ["cara"] });
   });
 });

@@ -1,4 +1,4 @@
-import { respond } from "../cli-output.js";
+import { oneLine, respond } from "../cli-output.js";
 import { parseCommandArgs, READONLY_OPTION } from "../command-args.js";
 import { withEngram } from "../open-engram.js";
 import type { CommandContext } from "./command.js";
@@ -7,6 +7,7 @@ export async function runUsers(args: readonly string[], ctx: CommandContext) {
   const { values } = parseCommandArgs(args, READONLY_OPTION, { names: [] });
   const users = await withEngram(values, ctx.env, { mustExist: true }, (engram) => engram.users());
   return respond(values.json, { users }, () =>
-    users.length === 0 ? "no users: nothing is stored" : users.join("\n"),
+    // One id a line, even an id stored with a newline in it before ids were checked for control characters.
+    users.length === 0 ? "no users: nothing is stored" : users.map(oneLine).join("\n"),
   );
 }

@@ -69,6 +69,12 @@ export interface UiServerOptions {
   readonly token?: string | undefined;
   /** Serve on a non-loopback address: anyone who can reach it and learns the token sees every user. */
   readonly allowRemote?: boolean | undefined;
+  /**
+   * More Host names to answer besides loopback and the bound address, as `serve mcp --allowed-hosts` takes
+   * them (`name` or `name:port`): the names the page is reached by through a bound wildcard address or
+   * a proxy. The page's changes are accepted from each of them (same origin).
+   */
+  readonly allowedHosts?: readonly string[] | undefined;
 }
 
 export interface UiServerHandle {
@@ -76,7 +82,20 @@ export interface UiServerHandle {
   readonly url: string;
   readonly origin: string;
   readonly token: string;
+  /** The Host names answered (loopback, the bound address, the allowed hosts). */
+  readonly hostNames: readonly string[];
   close(): Promise<void>;
+}
+
+/** Addresses that bind every interface: the URL names the loopback one of their family instead. */
+const WILDCARD_URL_HOSTS: Readonly<Record<string, string>> = { "0.0.0.0": "127.0.0.1", "::": "[::1]" };
+
+/**
+ * The Host check for the inspector: loopback names, the bound address and `allowedHosts`, and the page's
+ * own origin under any of them. Validates `allowedHosts` (a ValidationError names a bad entry).
+ */
+export function uiRequestGuard(host: string, allowedHosts: readonly string[] | undefined) {
+  return createRequestGuard({ host, allowedHosts, ownOrigin: true });
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
@@ -232,7 +251,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServerH
     );
   }
   const token = options.token ?? randomBytes(32).toString("base64url");
-  const guard = createRequestGuard({ host });
+  const guard = uiRequestGuard(host, options.allowedHosts);
   const access = { refusal: (req: IncomingMessage) => guard.refusal(req), tokenOk: tokenMatcher(token) };
   // The page and the user view's reads are made ready before the URL is printed (docs/inspector.md).
   loadAsset("index.html", "text/html; charset=utf-8");
@@ -246,7 +265,10 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServerH
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => resolve(server.address() as AddressInfo));
   });
-  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  // A wildcard address is no name a browser can send as its Host: the URL names loopback instead.
+  const shownHost =
+    WILDCARD_URL_HOSTS[address.address] ??
+    (address.family === "IPv6" ? `[${address.address}]` : address.address);
   const origin = `http://${shownHost}:${address.port}`;
   await selfRequest(origin, "/", token);
   await selfRequest(origin, `/api/users/${encodeURIComponent(warmed[0] ?? "engram-ui-warm-up")}`, token);
@@ -254,6 +276,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServerH
     url: `${origin}/?token=${token}`,
     origin,
     token,
+    hostNames: guard.hostNames,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

@@ -199,6 +199,18 @@ describe("add", () => {
         /expected an ISO 8601 time/,
       ],
       [{ userId: "u1", at: "soon", messages: [ok] }, "at", /^add: at: expected an ISO 8601 time/],
+      // Ids are listed one a line: a control character would split one or disguise it as another.
+      [
+        { userId: "alice\nmallory", messages: [ok] },
+        "userId",
+        /^add: userId: must not hold control characters, line separators or bidi controls \(U\+000A at index 5\)/,
+      ],
+      [{ userId: "eve\u001b[2K\u001b[1Gbob", messages: [ok] }, "userId", /\(U\+001B at index 3\)/],
+      [{ userId: "u1", agentId: "a\u009b1", messages: [ok] }, "agentId", /\(U\+009B at index 1\)/],
+      [{ userId: "u1", sessionId: "s\u20281", messages: [ok] }, "sessionId", /U\+2028/],
+      [{ userId: "u1", cube: ["project", "p\u202E7"], messages: [ok] }, "cube.1", /U\+202E/],
+      [{ userId: "u1", messages: [{ ...ok, id: "m\u007f" }] }, "messages.0.id", /U\+007F/],
+      [{ userId: "u1", messages: [{ ...ok, sessionId: "s\u0000" }] }, "messages.0.sessionId", /U\+0000/],
     ];
     for (const [input, field, message] of cases) {
       const error = await validationError(engram.add(input as Parameters<Engram["add"]>[0]));

@@ -6,8 +6,9 @@ import { ClosedError, ValidationError } from "../errors/index.js";
 import { rememberedTexts } from "../generation/build-candidates.js";
 import { sequentialIds } from "../model/index.js";
 import { embedderFromModel } from "../models/index.js";
-import { hashEmbeddingModel } from "../testing/index.js";
+import { hashEmbeddingModel, testRecord } from "../testing/index.js";
 import { createEngram, type Engram, type EngramOptions } from "./create-engram.js";
+import { storageOf } from "./engine-backends.js";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -116,6 +117,27 @@ describe("createEngram", () => {
       expect(error).toBeInstanceOf(ValidationError);
     }
     expect(await engram.profile({ userId: "u1", at: "2026-01-01T00:00:00Z" })).toEqual([]);
+  });
+
+  it("forgets a user stored under an id with a control character, which every other call refuses", async () => {
+    const engram = await tempEngram();
+    // Stored as a store written before ids were checked holds it: past the engine, straight into storage.
+    const legacy = "alice\nmallory";
+    await storageOf(engram).write(
+      { userId: legacy },
+      {
+        upsert: [{ record: testRecord("m1", legacy, "hello"), vector: null }],
+        jobs: [{ id: "j1", type: "tiers", payload: {}, runAt: "2026-01-01T00:00:00.000Z" }],
+      },
+    );
+    await engram.add({ userId: "u1", messages: [message("kept")] });
+    expect(await engram.users()).toEqual([legacy, "u1"]);
+    const refused = await engram.search({ userId: legacy, query: "hello" }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ValidationError);
+    expect((refused as ValidationError).details.path).toBe("userId");
+    expect(await engram.forget({ userId: legacy })).toMatchObject({ memories: 1, jobs: 1 });
+    expect(await engram.users()).toEqual(["u1"]);
+    expect((await engram.stats()).memories).toBe(1);
   });
 
   it("refuses every call once closed", async () => {

@@ -63,6 +63,7 @@ import {
   type FusionConfig,
   feedbackInputSchema,
   flushOptionsSchema,
+  forgetInputSchema,
   fusionConfigSchema,
   profileInputSchema,
   type SearchInput,
@@ -246,7 +247,7 @@ export class Engram {
   async forget(input: UserInput): Promise<ForgetReport> {
     this.open();
     assertWritable(this.ctx.storage, "forget");
-    const { userId } = parseInput(userInputSchema, input, "forget");
+    const { userId } = parseInput(forgetInputSchema, input, "forget");
     // No job may be mid-way for this user while it is erased, or it could write the user back.
     return this.worker.exclusive(async () => {
       this.visits.drop(userId);

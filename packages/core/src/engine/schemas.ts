@@ -4,6 +4,7 @@ import {
   idString,
   MEMORY_KINDS,
   ROLES,
+  storedIdString,
   TIERS,
   timeSchema,
   withinTextLimit,
@@ -115,6 +116,11 @@ export const flushOptionsSchema = z
 export const erasureInputSchema = z
   .object({ waitMs: z.number().int().min(0).max(600_000).optional() })
   .strict();
+/**
+ * `forget` takes any id a store may hold, one with a control character too (stored before ids were checked
+ * for them), so that such a user can be erased.
+ */
+export const forgetInputSchema = z.object({ userId: storedIdString });
 export const profileInputSchema = userInputSchema.extend({ at: timeSchema.optional() });
 
 export const feedbackInputSchema = z.object({

@@ -36,6 +36,7 @@ export {
   parseCubeKey,
   type Scope,
   scopeSchema,
+  storedIdString,
   userCube,
 } from "./scope.js";
 export { contextLine, isContextLineOf, ownLine, searchText } from "./search-text.js";

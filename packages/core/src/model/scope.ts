@@ -7,7 +7,33 @@ import { ScopeError } from "../errors/index.js";
  */
 export const AGENT_TENANT_PREFIX = "~agent:";
 
-const idString = z
+/**
+ * Characters no id or cube part may hold: C0 controls, DEL, C1 controls, the line and paragraph
+ * separators and the bidi controls. Ids are printed and listed one a line (the CLI, logs, the inspector),
+ * where such a character would split one id into two lines or make one id look like another.
+ */
+const ID_CONTROL_CHARACTER =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+  /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]/;
+
+function refuseControlCharacters(value: string, ctx: z.RefinementCtx): void {
+  const found = ID_CONTROL_CHARACTER.exec(value);
+  if (found) {
+    const code = (found[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(4, "0");
+    ctx.addIssue({
+      code: "custom",
+      message:
+        `must not hold control characters, line separators or bidi controls (U+${code} at index ` +
+        `${found.index})`,
+    });
+  }
+}
+
+/**
+ * An id as stored before ids were checked for control characters. Only `forget` takes it, so a user
+ * stored under such an id can still be erased.
+ */
+const storedIdString = z
   .string({ error: "expected a non-empty string id" })
   .trim()
   .min(1, "must not be empty")
@@ -16,9 +42,13 @@ const idString = z
     message: `ids starting with "${AGENT_TENANT_PREFIX}" are reserved for an agent's shared skills; pass agentId for those`,
   });
 
+const idString = storedIdString.superRefine(refuseControlCharacters);
+
 /** A cube: an isolated memory space named by a namespace tuple, e.g. ["user", "u1"] or ["project", "p7"]. */
 export const cubeSchema = z
-  .array(z.string().min(1, "cube parts must be non-empty strings").max(256))
+  .array(
+    z.string().min(1, "cube parts must be non-empty strings").max(256).superRefine(refuseControlCharacters),
+  )
   .min(1, "a cube needs at least one namespace part")
   .max(16, "a cube has at most 16 parts");
 export type Cube = readonly string[];
@@ -36,7 +66,7 @@ export interface Scope {
   readonly sessionId?: string;
 }
 
-export { idString };
+export { idString, storedIdString };
 
 /** The default cube of a user. */
 export function userCube(userId: string): Cube {
