@@ -3,7 +3,7 @@
 // benchmark (bench/skills.ts), then the persisted vector index's cold and warm figures (bench/vector-index.ts).
 // Writes docs/benchmarks/results.json, locomo.json, skills.json, vector-index.json and SVG plots, prints a
 // summary. Usage:
-//   pnpm bench [--quick] [--only perf|locomo|skills|vindex] [--data FILE] [--out DIR] [--keep]
+//   pnpm bench [--quick] [--only perf|locomo|skills|vindex|import] [--data FILE] [--out DIR] [--keep]
 //              [--locomo-store DIR] [--skills-seed N]
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -22,6 +22,7 @@ import { type BenchResults, type CorpusBuild, goals } from "./bench-results.js";
 import { buildCorpus, type Pool } from "./corpus.js";
 import { type EmbeddedTexts, embedTexts } from "./embed-bench.js";
 import type { EmbedderCheck } from "./embedder-check.js";
+import { importBench, importTables } from "./import-bench.js";
 import { ingestBench, tierBench } from "./ingest-bench.js";
 import { langgraphBench, langgraphSizes, langgraphTable } from "./langgraph.js";
 import { type LocomoBenchResults, locomoBench, writeLocomoResults } from "./locomo-bench.js";
@@ -45,10 +46,10 @@ const { values } = parseArgs({
     "skills-seed": { type: "string", default: "11" },
   },
 });
-if (values.only !== undefined && !["perf", "locomo", "skills", "vindex"].includes(values.only)) {
-  throw new Error(`--only takes perf, locomo, skills or vindex, not ${values.only}`);
+if (values.only !== undefined && !["perf", "locomo", "skills", "vindex", "import"].includes(values.only)) {
+  throw new Error(`--only takes perf, locomo, skills, vindex or import, not ${values.only}`);
 }
-const runs = (part: "perf" | "locomo" | "skills" | "vindex") =>
+const runs = (part: "perf" | "locomo" | "skills" | "vindex" | "import") =>
   values.only === undefined || values.only === part;
 const config: BenchConfig = values.quick ? QUICK : FULL;
 const log = (message: string): void => void console.error(`[bench] ${message}`);
@@ -245,6 +246,13 @@ async function main(): Promise<void> {
         })
       : null;
     const vindex = runs("vindex") ? await vectorIndex(machine) : null;
+    const imported = runs("import")
+      ? await importBench({
+          sizes: config.mode === "quick" ? [10_000, 40_000] : [10_000, 100_000, 200_000],
+          interruptAt: [0.1, 0.5, 0.9],
+          log,
+        })
+      : null;
     machine.loadAverageAtEnd = loadavg().map((x) => Number(x.toFixed(2)));
     await mkdir(values.out as string, { recursive: true });
     const written = perf ? await writePerf(perf, locomo) : [];
@@ -265,6 +273,12 @@ async function main(): Promise<void> {
       );
       written.push("vector-index.json");
       console.log(`\n${vectorIndexTable(vindex.figures)}`);
+    }
+    if (imported) {
+      const results = { ...imported, machine: { ...machine } };
+      await writeFile(join(values.out as string, "import.json"), `${JSON.stringify(results, null, 2)}\n`);
+      written.push("import.json");
+      console.log(`\n${importTables(imported)}`);
     }
     const seconds = Math.round((performance.now() - started) / 1000);
     log(`wrote ${written.join(", ")} to ${values.out} in ${seconds} s`);
