@@ -1,17 +1,59 @@
+import { availableParallelism } from "node:os";
 import type { EmbeddingModelV4 } from "@ai-sdk/provider";
 import { packagedUseLite, UseLiteThread } from "./use-lite-thread.js";
 
 export const OFFLINE_EMBEDDING_DIMENSIONS = 512;
 
+/** Something that embeds texts with USE-lite: one thread, or a pool of them. */
+export interface UseLiteRunner {
+  embed(texts: readonly string[]): Promise<number[][]>;
+}
+
 /**
- * One thread for the process, loaded once, on the first embedding call. The model runs there and
- * not in the host's thread: its TF.js WebAssembly glue installs process-wide handlers that rethrow
- * unhandled rejections, and a thread's handlers are its own.
+ * Threads for the process, each loaded on its first call. The model runs there and not in the host's
+ * thread: its TF.js WebAssembly glue installs process-wide handlers that rethrow unhandled rejections,
+ * and a thread's handlers are its own.
  */
-let shared: UseLiteThread | null = null;
+let shared: UseLitePool | null = null;
+
+/**
+ * USE-lite on up to `size` threads: a batch of several texts is shared out between them (by length), so
+ * an ingest uses the machine's cores (two threads embed 1.7 times as fast as one on two cores); a single
+ * text (a query) goes to the first, and a thread is started (about 130 MB) only when a batch needs it.
+ */
+export class UseLitePool implements UseLiteRunner {
+  private readonly threads: UseLiteThread[] = [];
+
+  constructor(
+    private readonly create: () => UseLiteThread,
+    private readonly size: number,
+  ) {}
+
+  async embed(texts: readonly string[]): Promise<number[][]> {
+    const n = Math.max(1, Math.min(this.size, texts.length));
+    while (this.threads.length < n) this.threads.push(this.create());
+    if (n === 1) return (this.threads[0] as UseLiteThread).embed(texts);
+    const total = texts.reduce((sum, t) => sum + t.length, 0);
+    const groups: string[][] = Array.from({ length: n }, () => []);
+    let seen = 0;
+    for (const text of texts) {
+      // Contiguous groups of about equal length, so the threads finish together.
+      const group = Math.min(n - 1, Math.floor((seen / Math.max(1, total)) * n));
+      (groups[group] as string[]).push(text);
+      seen += text.length;
+    }
+    const parts = await Promise.all(
+      groups.map((group, i) => (group.length ? (this.threads[i] as UseLiteThread).embed(group) : [])),
+    );
+    return parts.flat();
+  }
+}
+
+/** Threads the offline embedder uses at most: the cores, up to two (each holds its own model). */
+export const OFFLINE_EMBEDDING_THREADS = Math.max(1, Math.min(2, availableParallelism()));
 
 /** USE-lite as an AI SDK model over `thread`: the default model, or a stand-in's in tests. */
-export function useLiteModel(thread: UseLiteThread): EmbeddingModelV4 {
+export function useLiteModel(thread: UseLiteRunner): EmbeddingModelV4 {
   return {
     specificationVersion: "v4",
     provider: "engram",
@@ -38,6 +80,6 @@ export function useLiteModel(thread: UseLiteThread): EmbeddingModelV4 {
  * `EmbeddingModelV4`, so it is interchangeable with any provider's embedding model.
  */
 export function offlineEmbeddingModel(): EmbeddingModelV4 {
-  shared ??= new UseLiteThread(packagedUseLite);
+  shared ??= new UseLitePool(() => new UseLiteThread(packagedUseLite), OFFLINE_EMBEDDING_THREADS);
   return useLiteModel(shared);
 }

@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ModelError } from "../errors/index.js";
+import { UseLitePool } from "./offline-embedding-model.js";
 import { type UseLiteModules, UseLiteThread } from "./use-lite-thread.js";
 
 const STAND_IN = fileURLToPath(new URL("../test-support/use-lite-stand-in.cjs", import.meta.url));
@@ -96,5 +97,21 @@ describe("UseLiteThread", () => {
     }
     expect(handlerCounts()).toEqual(before);
     expect((await thread.embed(["again"]))[0]?.[0]).toBe(5);
+  });
+});
+
+describe("UseLitePool", () => {
+  it("shares a batch between its threads in order, and starts a second thread only for a batch", async () => {
+    let started = 0;
+    const pool = new UseLitePool(() => {
+      started++;
+      return new UseLiteThread(() => standIn);
+    }, 2);
+    expect((await pool.embed(["query"])).map((v) => v[0])).toEqual([5]);
+    expect(started).toBe(1);
+    const texts = ["a", "bb", "ccc", "dddd", "eeeee", "ffffff", "g".repeat(40)];
+    expect((await pool.embed(texts)).map((v) => v[0])).toEqual(texts.map((t) => t.length));
+    expect(started).toBe(2);
+    await expect(pool.embed(["x", "fail"])).rejects.toBeInstanceOf(ModelError);
   });
 });
