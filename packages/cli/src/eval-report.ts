@@ -56,3 +56,42 @@ export function formatEvalReport(doc: Record<string, unknown>): string {
   ].join(" · ");
   return `LoCoMo evidence recall\n${table}\n${footer}`;
 }
+
+const LME_FIGURES = [
+  ["session_recall_all_5", "sessions@5"],
+  ["session_recall_all_10", "sessions@10"],
+  ["turn_recall_10", "turns@10"],
+  ["context_evidence_recall", "in context"],
+  ["answer_in_context", "answer shown"],
+  ["context_tokens", "tokens"],
+] as const;
+
+/** The LongMemEval document as a table by question type, the two halves, then timings. */
+export function formatLongMemEvalReport(doc: Record<string, unknown>): string {
+  type Figures = Record<string, number | undefined>;
+  const cell = (figures: Figures, key: string) => {
+    const value = figures[key];
+    if (typeof value !== "number") return "-";
+    return key === "context_tokens" ? String(Math.round(value)) : value.toFixed(3);
+  };
+  const row = (label: string, figures: Figures) => [
+    label,
+    num(figures.questions),
+    ...LME_FIGURES.map(([key]) => cell(figures, key)),
+  ];
+  const byType = (doc.by_type ?? {}) as Record<string, Figures>;
+  const halves = (doc.halves ?? {}) as Record<string, Figures>;
+  const rows = [
+    ...Object.entries(byType).map(([type, figures]) => row(type, figures)),
+    row("overall", doc as Figures),
+    row("tuning half", halves.tune ?? {}),
+    row("check half", halves.check ?? {}),
+  ];
+  const table = formatTable(["question type", "questions", ...LME_FIGURES.map(([, label]) => label)], rows);
+  const footer = [
+    `ingest ${num(doc.ingest_turns)} turns at ${num(doc.ingest_turns_per_s)} turns/s`,
+    `search p50 ${num(doc.search_ms_p50)} ms`,
+    `retrieve p50 ${num(doc.retrieve_ms_p50)} ms, p95 ${num(doc.retrieve_ms_p95)} ms`,
+  ].join(" · ");
+  return `LongMemEval\n${table}\n${footer}`;
+}

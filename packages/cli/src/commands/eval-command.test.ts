@@ -69,7 +69,9 @@ describe("engram eval locomo", () => {
   it("refuses another benchmark, a missing --data file and a bad --k", async () => {
     const other = await runCliCaptured(["eval", "squad", "--data", "x"]);
     expect(other.code).toBe(2);
-    expect(other.stderr).toBe('engram eval: unknown benchmark "squad"; the one available is locomo\n');
+    expect(other.stderr).toBe(
+      'engram eval: unknown benchmark "squad"; the ones available are locomo and longmemeval\n',
+    );
     const missing = await runCliCaptured(["eval", "locomo", "--data", join(dir, "none.json")]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("no such file");

@@ -6,6 +6,7 @@ import {
   type Engram,
   type FusionConfig,
   type LanguageModel,
+  type RetrievalOptions,
   type StoragePort,
   sanitizeMemoryText,
   ValidationError,
@@ -44,6 +45,10 @@ export interface EvalLocomoOptions {
   llm?: LanguageModel;
   /** Run the tiered engine during ingest (default true); false stores raw turns only. */
   tiers?: boolean;
+  /** Query-path settings (the engine's defaults otherwise). */
+  retrieval?: RetrievalOptions;
+  /** Keep conversations the store already holds whole (trying query settings on one ingest). */
+  reuse?: boolean;
   onProgress?: (phase: string, done: number, total: number) => void;
 }
 
@@ -85,6 +90,10 @@ async function ingestAll(
   let done = 0;
   for (const c of conversations) {
     const userId = `locomo/${c.sampleId}`;
+    if (options.reuse && (await engram.stats({ userId })).byKind.message === c.turns.length) {
+      done += c.turns.length;
+      continue;
+    }
     await engram.forget({ userId });
     await ingestLocomo(engram, c, {
       userId,
@@ -117,6 +126,7 @@ export async function evalLocomo(options: EvalLocomoOptions): Promise<Record<str
         ? { embedder: options.embedder }
         : {}),
     ...(options.fusion ? { fusion: options.fusion } : {}),
+    ...(options.retrieval ? { retrieval: options.retrieval } : {}),
     ...(options.llm ? { llm: options.llm } : {}),
     onModelCall: () => {
       modelCalls++;
