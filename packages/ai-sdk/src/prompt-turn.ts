@@ -19,6 +19,13 @@ export function lastUserText(prompt: LanguageModelV4Prompt): string {
   return message?.role === "user" ? textOf(message.content) : "";
 }
 
+/** The texts of the prompt's user and assistant messages: the conversation the model receives. */
+export function promptTexts(prompt: LanguageModelV4Prompt): string[] {
+  return prompt.flatMap((m) =>
+    m.role === "user" || m.role === "assistant" ? [textOf(m.content as readonly Part[])].filter(Boolean) : [],
+  );
+}
+
 /** True when the prompt continues a turn (a tool result or assistant message after the user's message). */
 export function continuesTurn(prompt: LanguageModelV4Prompt): boolean {
   const last = prompt.at(-1);

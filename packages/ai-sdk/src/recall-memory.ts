@@ -1,7 +1,7 @@
 import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
 import type { Engram } from "@engram/core";
 import type { CallScope } from "./call-scope.js";
-import { continuesTurn, lastUserText } from "./prompt-turn.js";
+import { continuesTurn, lastUserText, promptTexts } from "./prompt-turn.js";
 
 const CACHED_TURNS = 64;
 
@@ -23,6 +23,8 @@ export function memoryRecaller(engram: Engram) {
       ...(scope.agentId === undefined ? {} : { agentId: scope.agentId }),
       query,
       ...(scope.budgetTokens === undefined ? {} : { budgetTokens: scope.budgetTokens }),
+      // The prompt carries these turns: the context leaves them out of its recent conversation.
+      conversation: promptTexts(prompt),
     });
     recent.delete(key);
     recent.set(key, text);

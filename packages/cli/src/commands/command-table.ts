@@ -4,7 +4,7 @@
 
 import type { CommandOutput } from "../cli-output.js";
 import type { Command, CommandContext } from "./command.js";
-import { DEFAULT_EVAL_DB } from "./eval-store.js";
+import { DEFAULT_EVAL_DB, DEFAULT_LONGMEMEVAL_DB } from "./eval-store.js";
 
 type Run = (args: readonly string[], ctx: CommandContext) => Promise<CommandOutput>;
 
@@ -13,7 +13,7 @@ function lazy(load: () => Promise<Run>): Run {
 }
 
 /** The memory kinds `list --kind` takes (MEMORY_KINDS of @engram/core; a test keeps them equal). */
-export const LIST_KINDS_TEXT = "message, page, segment, fact, profile, item, trace, skill";
+export const LIST_KINDS_TEXT = "message, passage, page, segment, fact, profile, item, trace, skill";
 
 export const contextCommand: Command = {
   name: "context",
@@ -41,10 +41,18 @@ export const editCommand: Command = {
 
 export const evalCommand: Command = {
   name: "eval",
-  usage: "locomo --data FILE [--k 5,10,20]",
-  summary: "evidence recall@k on a LoCoMo file (each conversation ingested as its own user)",
+  usage: "locomo --data FILE [--k 5,10,20] | longmemeval --data FILE [--limit N] [--types T,...]",
+  summary:
+    "what search and the context hold on LoCoMo or LongMemEval (each conversation or question its own user)",
   details: [
-    `--db defaults to ${DEFAULT_EVAL_DB} here, apart from the main store; its locomo/* users are replaced.`,
+    `locomo: --db defaults to ${DEFAULT_EVAL_DB} here, apart from the main store; its locomo/* users are replaced.`,
+    `longmemeval: a .json or .json.gz file of LongMemEval questions; --db defaults to ${DEFAULT_LONGMEMEVAL_DB}, whose`,
+    "lme/* users are replaced. Each question's sessions are added in date order with tier work after each, then it",
+    "is asked with now = its date: session recall_all@5 and @10, turn recall@10, the evidence the 1,500-token context",
+    "holds, whether a short answer is in it, per type, overall, and for the tuning half (first 5 of each type) and",
+    "the check half apart. --limit N: the first N questions of each type; --types: some of single-session-user,",
+    "single-session-assistant, single-session-preference, multi-session, temporal-reasoning, knowledge-update.",
+    "LoCoMo with --json:",
     '--json prints {"questions", "recall": {"5", "10", "20"}, "by_category": {"1": {"n", "recall"}, ...},',
     '"context_tokens_avg", "full_context_tokens_avg", "ingest_ms", "query_ms_p50", "query_ms_p95", "config"}.',
   ],

@@ -99,7 +99,7 @@ describe("engram list / show / edit / delete", () => {
     expect(facts.memories).toEqual(long.memories);
     const bad = await cli("list", "--user", "ana", "--kind", "note");
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('bad --kind "note": expected one of message, page');
+    expect(bad.stderr).toContain('bad --kind "note": expected one of message, passage, page');
     expect((await cli("list", "--user", "zoe")).code).toBe(1);
   });
 

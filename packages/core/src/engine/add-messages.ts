@@ -7,6 +7,7 @@ import {
   parseInput,
   type Scope,
   userCube,
+  withPassages,
 } from "../model/index.js";
 import { resolveTimeMentions } from "../retrieval/index.js";
 import type { NewJob } from "../storage/index.js";
@@ -44,7 +45,11 @@ async function previousLine(
  * The turn's relative dates resolved against the time it was said (`metadata.times`), so "last Saturday"
  * still means the right day when it is read a year later. Metadata the caller set under `times` wins.
  */
-function withTimes(metadata: Record<string, unknown>, text: string, at: string): Record<string, unknown> {
+export function withTimes(
+  metadata: Readonly<Record<string, unknown>>,
+  text: string,
+  at: string,
+): Record<string, unknown> {
   if ("times" in metadata) return metadata;
   const times = resolveTimeMentions(text, new Date(at));
   return times.length ? { ...metadata, times } : metadata;
@@ -89,15 +94,21 @@ export async function addMessages(ctx: EngineContext, raw: AddInput): Promise<Ad
     records.push(record);
   }
   const existing = await storedAlready(ctx.storage, scope, ids);
-  const fresh = records.filter((r) => !existing.has(r.id));
+  // A long turn is searched by its passages, stored with it (and embedded in its place).
+  const split = records.filter((r) => !existing.has(r.id)).map(withPassages);
+  const fresh = split.map((s) => s.turn);
+  const passages = split.flatMap((s) => s.passages);
   // `later`: the raw turns are written now and the embedding runs as a durable job (a crash loses nothing).
   const deferred = input.embed === "later" && ctx.embedder !== null;
   const { stored, error } = deferred
     ? {
-        stored: fresh.map((r) => ({ record: { ...r, status: "pending" as const }, vector: null })),
+        stored: [...fresh, ...passages].map((r) => ({
+          record: { ...r, status: "pending" as const },
+          vector: null,
+        })),
         error: null,
       }
-    : await embedRecords(ctx, fresh);
+    : await embedRecords(ctx, [...passages, ...fresh]);
   const history: MemoryVersion[] = fresh.map((r) => ({
     memoryId: r.id,
     userId: r.userId,
@@ -108,7 +119,8 @@ export async function addMessages(ctx: EngineContext, raw: AddInput): Promise<Ad
     at: now,
   }));
   const freshIds = fresh.map((r) => r.id);
-  const jobs: NewJob[] = (error || deferred) && freshIds.length ? [embedJob(ctx, freshIds, now)] : [];
+  const embedIds = [...passages.map((p) => p.id), ...freshIds];
+  const jobs: NewJob[] = (error || deferred) && freshIds.length ? [embedJob(ctx, embedIds, now)] : [];
   if (ctx.tiers && fresh.length > 0)
     jobs.push({ id: `job_${ctx.ids()}`, type: "tiers", payload: {}, dedupeKey: "tiers", runAt: now });
   const { inserted } = fresh.length
@@ -122,5 +134,6 @@ export async function addMessages(ctx: EngineContext, raw: AddInput): Promise<Ad
   const memories = ids.map((id) => (existing.get(id) ?? written.get(id)) as MemoryRecord);
   // Pending while enrichment (embedding after a model failure, tier processing) is queued.
   const pending = jobs.length > 0 || memories.some((m) => m.status === "pending");
-  return { ids, status: pending ? "pending" : "ready", memories, added: inserted.length };
+  const added = freshIds.filter((id) => ours.has(id)).length;
+  return { ids, status: pending ? "pending" : "ready", memories, added };
 }

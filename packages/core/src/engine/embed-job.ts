@@ -1,5 +1,5 @@
 import { ModelError } from "../errors/index.js";
-import { searchText } from "../model/index.js";
+import { embeddingText, type MemoryRecord, passageCount } from "../model/index.js";
 import type { Job } from "../storage/index.js";
 import { embedRecords } from "../updating/embed-records.js";
 import type { EngineContext } from "../updating/engine-context.js";
@@ -15,7 +15,9 @@ export function embedJobHandler(ctx: EngineContext) {
   return async (job: Job): Promise<void> => {
     const scope = { userId: job.userId };
     const ids = (job.payload.ids as string[] | undefined) ?? [];
-    const vectors = new Map<string, Float32Array>(); // by search text, kept across redos
+    // By embedded text (a turn searched by passages: by id), kept across redos.
+    const vectors = new Map<string, Float32Array>();
+    const key = (r: MemoryRecord) => (passageCount(r) ? `turn:${r.id}` : embeddingText(r));
     await untilStored("embed job", async () => {
       // Deleted meanwhile: nothing to do. Idempotent: re-embedding a ready memory rewrites the same vector.
       const records = await ctx.storage.get(scope, ids);
@@ -23,11 +25,11 @@ export function embedJobHandler(ctx: EngineContext) {
       const ready = records.map((r) => ({ ...r, status: "ready" as const }));
       const { stored, error } = await embedRecords(
         ctx,
-        ready.filter((r) => !vectors.has(searchText(r))),
+        ready.filter((r) => !vectors.has(key(r))),
       );
       if (error) throw new ModelError(`embedding still failing: ${error.message}`, { cause: error });
-      for (const { record, vector } of stored) if (vector) vectors.set(searchText(record), vector);
-      const upsert = ready.map((record) => ({ record, vector: vectors.get(searchText(record)) ?? null }));
+      for (const { record, vector } of stored) if (vector) vectors.set(key(record), vector);
+      const upsert = ready.map((record) => ({ record, vector: vectors.get(key(record)) ?? null }));
       const { conflicts } = await ctx.storage.write(scope, { upsert, expect: records });
       return conflicts.length ? null : true;
     });

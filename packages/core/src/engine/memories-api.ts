@@ -1,12 +1,17 @@
 import { z } from "zod";
-import { NotFoundError } from "../errors/index.js";
+import { NotFoundError, ValidationError } from "../errors/index.js";
 import {
   idString,
+  MEMORY_KINDS,
   type MemoryEdge,
   type MemoryRecord,
   type MemoryVersion,
   parseInput,
+  passageCount,
+  passageIds,
+  passageOf,
   type Scope,
+  withPassages,
 } from "../model/index.js";
 import { assertWritable } from "../storage/index.js";
 import { embedJob, embedRecords } from "../updating/embed-records.js";
@@ -15,6 +20,7 @@ import { type HeatParts, heatParts } from "../updating/heat.js";
 import { type SegmentState, segmentState } from "../updating/segment-record.js";
 import type { TierContext } from "../updating/tier-context.js";
 import { untilStored } from "../updating/until-stored.js";
+import { withTimes } from "./add-messages.js";
 import { relinkFollower } from "./relink-context.js";
 import {
   type ListInput,
@@ -63,6 +69,8 @@ async function getOne(ctx: EngineContext, scope: Scope, id: string, where: strin
   return record;
 }
 
+const LISTED_KINDS = MEMORY_KINDS.filter((kind) => kind !== "passage");
+
 export function memoriesApi(ctx: TierContext): MemoriesApi {
   return {
     async get(raw) {
@@ -75,7 +83,8 @@ export function memoriesApi(ctx: TierContext): MemoriesApi {
         { userId: input.userId },
         {
           filter: {
-            ...(input.kinds ? { kinds: input.kinds } : {}),
+            // Passages are listed when asked for: they are parts of the turns listed.
+            kinds: input.kinds ?? LISTED_KINDS,
             ...(input.tiers ? { tiers: input.tiers } : {}),
             ...(input.sessionId ? { sessionId: input.sessionId } : {}),
             ...(input.includeExpired ? {} : { current: true }),
@@ -101,9 +110,11 @@ export function memoriesApi(ctx: TierContext): MemoriesApi {
       // context, so a context another writer gave it meanwhile is read again rather than lost.
       await untilStored("memories.delete", async () => {
         const old = await getOne(ctx, scope, ref.id, "memories.delete");
+        refusePassage(old, "memories.delete");
         const { upsert, jobs, read } = await relinkFollower(ctx, scope, old, null);
         const { conflicts } = await ctx.storage.write(scope, {
-          deleteIds: [ref.id],
+          // A long turn's passages go with it.
+          deleteIds: [ref.id, ...passageIds(old)],
           upsert,
           jobs,
           expect: [old, ...read],
@@ -144,31 +155,70 @@ export function memoriesApi(ctx: TierContext): MemoriesApi {
   };
 }
 
+/** A passage is part of its turn: edited and deleted through it. */
+function refusePassage(record: MemoryRecord, where: string): void {
+  const of = passageOf(record);
+  if (of) {
+    throw new ValidationError(
+      `${where}: ${record.id} is a passage of ${of.turn}; edit or delete that turn instead`,
+      { details: { id: record.id, turn: of.turn } },
+    );
+  }
+}
+
+/** An edit that replaced a long turn's metadata keeps its passage count (its passages are unchanged). */
+function keepPassageCount(edited: MemoryRecord, old: MemoryRecord): MemoryRecord {
+  const count = passageCount(old);
+  return count && passageCount(edited) !== count
+    ? { ...edited, metadata: { ...edited.metadata, passages: count } }
+    : edited;
+}
+
 async function updateOnce(
   ctx: TierContext,
   input: z.output<typeof updateInputSchema>,
 ): Promise<MemoryRecord | null> {
   const scope = { userId: input.userId };
   const old = await getOne(ctx, scope, input.id, "memories.update");
+  refusePassage(old, "memories.update");
   const now = ctx.clock().toISOString();
-  const next: MemoryRecord = {
+  const text = input.text ?? old.text;
+  // A turn's relative dates are read again from its new text, unless the caller gives the metadata.
+  const { times: _stale, ...kept } = old.metadata;
+  const metadata =
+    input.metadata ??
+    (text !== old.text && old.kind === "message"
+      ? withTimes(kept, text, old.validFrom ?? old.createdAt)
+      : old.metadata);
+  const edited: MemoryRecord = {
     ...old,
-    text: input.text ?? old.text,
-    metadata: input.metadata ?? old.metadata,
+    text,
+    metadata,
     version: old.version + 1,
     updatedAt: now,
     // Re-embedded below when the text changed; embedRecords marks it pending again if that fails.
     status: input.text !== undefined && input.text !== old.text ? "ready" : old.status,
   };
-  const textChanged = next.text !== old.text;
-  const { stored, error } = textChanged
-    ? await embedRecords(ctx, [next])
+  const textChanged = edited.text !== old.text;
+  // A long turn's passages follow its text (new metadata given by the caller keeps their count).
+  const { turn: next, passages } = textChanged
+    ? withPassages(edited)
+    : { turn: keepPassageCount(edited, old), passages: [] };
+  const gone = textChanged ? passageIds(old).filter((id) => !passages.some((p) => p.id === id)) : [];
+  const embedded = textChanged
+    ? await embedRecords(ctx, [...passages, next])
     : {
         stored: [
           { record: next, vector: (await ctx.storage.getVectors(scope, [old.id])).get(old.id) ?? null },
         ],
         error: null,
       };
+  const { error } = embedded;
+  // The turn first: the caller gets it back; its passages after.
+  const stored = [
+    ...embedded.stored.filter((s) => s.record.id === next.id),
+    ...embedded.stored.filter((s) => s.record.id !== next.id),
+  ];
   const version: MemoryVersion = {
     memoryId: next.id,
     userId: next.userId,
@@ -183,8 +233,9 @@ async function updateOnce(
     : { upsert: [], jobs: [], read: [] };
   const { conflicts } = await ctx.storage.write(scope, {
     upsert: [...stored, ...relinked.upsert],
+    ...(gone.length ? { deleteIds: gone } : {}),
     history: [version],
-    jobs: [...(error ? [embedJob(ctx, [next.id], now)] : []), ...relinked.jobs],
+    jobs: [...(error ? [embedJob(ctx, [...passages.map((p) => p.id), next.id], now)] : []), ...relinked.jobs],
     expect: [old, ...relinked.read],
   });
   return conflicts.length ? null : (stored[0] as (typeof stored)[number]).record;

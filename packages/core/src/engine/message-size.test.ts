@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ValidationError } from "../errors/index.js";
-import { MAX_MESSAGE_BYTES } from "../model/index.js";
+import { EMBEDDED_PASSAGES, MAX_MESSAGE_BYTES, PASSAGE_CHARS } from "../model/index.js";
 import { hashEmbeddingModel } from "../testing/index.js";
 import { createEngram, type Engram } from "./create-engram.js";
 
@@ -87,14 +87,17 @@ describe("the message size limit", () => {
     expect(error.message).toContain("memories.0.text");
   });
 
-  it("embeds a long message in bounded windows (the embedder never sees the whole text)", async () => {
+  it("embeds a long message as a bounded number of passages (the embedder never sees the whole text)", async () => {
     const { engram, embedded } = await recordingEngram();
     const sentence = "My sister moved to Lisbon last spring and opened a bakery near the river. ";
     const long = sentence.repeat(Math.ceil(100_000 / sentence.length));
     await engram.add({ userId: "u", messages: [{ role: "user", content: long }] });
     const values = embedded.flat();
-    expect(Math.max(...values.map((v) => v.length))).toBeLessThanOrEqual(8000);
-    expect(values.length).toBeLessThanOrEqual(4);
+    expect(Math.max(...values.map((v) => v.length))).toBeLessThanOrEqual(PASSAGE_CHARS + 40);
+    expect(values.length).toBeLessThanOrEqual(EMBEDDED_PASSAGES);
+    // Every passage is in the full-text index, embedded or not: the end of the text is found too.
+    const stats = await engram.stats({ userId: "u" });
+    expect(stats.byKind.passage).toBeGreaterThan(200);
     const hits = await engram.search({
       userId: "u",
       query: "sister bakery Lisbon",

@@ -1,8 +1,17 @@
 import { z } from "zod";
 import { type AssembledContext, assembleContext, DEFAULT_CONTEXT_BUDGET } from "../generation/index.js";
-import { cubeSchema, idString, type MemoryRecord, parseInput, type Scope } from "../model/index.js";
 import {
+  cubeSchema,
+  idString,
+  type MemoryRecord,
+  parseInput,
+  passageCount,
+  type Scope,
+} from "../model/index.js";
+import {
+  bestPassage,
   embedQuery,
+  type FoundPassage,
   rankContext,
   type SearchResult,
   segmentOf,
@@ -29,6 +38,12 @@ export const retrieveInputSchema = z.object({
   cubes: z.array(cubeSchema).min(1).optional(),
   /** Count the visit to each segment whose pages the context shows (heat). Default true; false to only look. */
   recordVisits: z.boolean().default(true),
+  /**
+   * The messages the caller sends the model along with this context (their texts), as the AI SDK
+   * middleware and the LangChain and LangGraph wrappers do: recent turns with these texts are left out,
+   * and their share of the budget goes to what is retrieved. Recent turns the caller does not send stay.
+   */
+  conversation: z.array(z.string()).max(10_000).optional(),
 });
 export type RetrieveInput = z.input<typeof retrieveInputSchema>;
 
@@ -116,7 +131,7 @@ export async function retrieveContext(
     })),
     pages: pages.map((p) => ({
       id: p.id,
-      text: p.text,
+      text: shownText(p.memory.text, p.passage ?? null),
       role: p.memory.role,
       name: p.memory.name,
       at: p.at,
@@ -126,10 +141,21 @@ export async function retrieveContext(
       note: noteOf(p.memory),
     })),
     skills: skills.map((s) => ({ id: s.skill.id, text: s.text, score: s.score })),
-    recent: recent
-      .slice(recent.length - Math.min(recent.length, stages.recentTurns))
-      .map((m) => ({ id: m.id, text: m.text, role: m.role, name: m.name, at: m.validFrom, note: noteOf(m) })),
+    recent: shownRecent(
+      unsent(recent, input.conversation),
+      stages.recentTurns,
+      stages.recentHours,
+      ctx.clock(),
+    ).map((m) => ({
+      id: m.id,
+      text: shownText(m.text, passageCount(m) ? bestPassage(m.text, input.query) : null),
+      role: m.role,
+      name: m.name,
+      at: m.validFrom,
+      note: noteOf(m),
+    })),
     budgetTokens: input.budgetTokens,
+    recentShare: stages.recentShare,
   });
   // A segment is visited when the context shows one of its pages (found directly or through it).
   const shown = new Set(context.pages.map((p) => p.id));
@@ -143,6 +169,34 @@ export async function retrieveContext(
   ];
   if (visited.length && input.recordVisits) await onVisit(input.userId, visited);
   return { profile, facts, segments, pages, recent, skills, context, text: context.text };
+}
+
+/** The recent turns the caller does not send the model itself (see `conversation`). */
+function unsent(turns: readonly MemoryRecord[], conversation: readonly string[] | undefined): MemoryRecord[] {
+  if (!conversation?.length) return [...turns];
+  const sent = new Set(conversation.map((text) => text.trim()));
+  return turns.filter((m) => !sent.has(m.text.trim()));
+}
+
+/** The newest `count` turns said within `hours` before now (any age with 0 hours). */
+function shownRecent(
+  turns: readonly MemoryRecord[],
+  count: number,
+  hours: number,
+  now: Date,
+): MemoryRecord[] {
+  const since = hours > 0 ? now.getTime() - hours * 3_600_000 : Number.NEGATIVE_INFINITY;
+  const within = turns.filter((m) => Date.parse(m.validFrom ?? m.createdAt) >= since);
+  return count > 0 ? within.slice(-count) : [];
+}
+
+/**
+ * What the context shows of a turn: all of it, or for a long turn the passage it was found by, with an
+ * ellipsis where the turn goes on before or after it.
+ */
+function shownText(text: string, passage: FoundPassage | null): string {
+  if (!passage) return text;
+  return `${passage.start > 0 ? "…" : ""}${passage.text}${passage.end < text.length ? "…" : ""}`;
 }
 
 /** The turn a retrieved turn answers (its session's turn before it), when the context should show it. */

@@ -16,9 +16,12 @@ export type { SearchResult } from "../retrieval/index.js";
 
 /**
  * Kinds a search covers when the caller names none: all but traces, the logs of an agent's tool runs,
- * which would otherwise come back beside the turns they repeat (`kinds: ["trace"]` finds them).
+ * which would otherwise come back beside the turns they repeat (`kinds: ["trace"]` finds them), and
+ * passages, which are searched on behalf of their turns (`kinds: ["passage"]` lists them).
  */
-const DEFAULT_KINDS: readonly MemoryKind[] = MEMORY_KINDS.filter((kind) => kind !== "trace");
+const DEFAULT_KINDS: readonly MemoryKind[] = MEMORY_KINDS.filter(
+  (kind) => kind !== "trace" && kind !== "passage",
+);
 
 /** The storage filter of a search: what the caller asked for, current state unless a point in time. */
 export function searchFilter(input: z.output<typeof searchInputSchema>): MemoryFilter {

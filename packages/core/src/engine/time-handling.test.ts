@@ -54,7 +54,7 @@ describe("time handling", () => {
     const asked = { userId: "u", query: "When did I go to the support group?", k: 2 };
     const on = await store();
     expect((await on.search(asked))[0]?.text).toBe("I went to a support group yesterday");
-    const off = await store({ whenPrior: 0 });
+    const off = await store({ whenPrior: 0, updatePrior: false });
     expect((await off.search(asked))[0]?.text).toBe(
       "The support group talked about the support group itself",
     );

@@ -70,6 +70,10 @@ export function assembleContext(input: ContextInput): AssembledContext {
   if (!Number.isSafeInteger(budgetTokens) || budgetTokens < 0) {
     throw new ValidationError(`budgetTokens must be a non-negative integer, got ${String(budgetTokens)}`);
   }
+  const share = input.recentShare ?? 1;
+  if (!(share >= 0 && share <= 1)) {
+    throw new ValidationError(`recentShare must be a number from 0 to 1, got ${String(input.recentShare)}`);
+  }
   const tokenizer = input.tokenizer ?? defaultTokenizer;
   const preamble = preambleLines(input.now, input.userName);
   const frameCost =
@@ -87,7 +91,16 @@ export function assembleContext(input: ContextInput): AssembledContext {
     chosen.profile = select("profile", candidates.profile);
     chosen.facts = select("facts", candidates.facts);
     chosen.skills = select("skills", candidates.skills);
-    chosen.recent = select("recent", candidates.recent);
+    // The recent conversation spends at most its share of the budget: the rest is for what the query needs.
+    const recentBudget: Budget = { remaining: Math.min(budget.remaining, Math.floor(budgetTokens * share)) };
+    const before = recentBudget.remaining;
+    chosen.recent = selectWithinBudget({
+      candidates: candidates.recent,
+      heading: SECTION_HEADINGS.recent,
+      budget: recentBudget,
+      tokenizer,
+    });
+    budget.remaining -= before - recentBudget.remaining;
     const shown = new Set(chosen.recent.map((entry) => entry.key));
     const pages = selectPages({
       candidates: candidates.pages.filter((candidate) => !shown.has(candidate.key)),

@@ -49,6 +49,8 @@ export interface ContextInput {
   skills?: readonly ContextSkill[];
   /** Short-term turns, oldest first. */
   recent: readonly ContextTurn[];
+  /** The share of `budgetTokens` the recent turns may spend at most, from 0 to 1. Default 1. */
+  recentShare?: number;
   /** A non-negative integer. */
   budgetTokens: number;
   tokenizer?: Tokenizer;

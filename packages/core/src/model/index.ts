@@ -26,6 +26,18 @@ export {
 } from "./message-id.js";
 export { newRecord } from "./new-record.js";
 export { parseInput } from "./parse-input.js";
+export {
+  EMBEDDED_PASSAGES,
+  PASSAGE_CHARS,
+  type PassageOf,
+  type PassageSpan,
+  passageEmbedded,
+  passageId,
+  passageIds,
+  passageOf,
+  passageSpans,
+  withPassages,
+} from "./passages.js";
 export { queryTerms, tokenize } from "./query-terms.js";
 export {
   assertScope,
@@ -39,6 +51,14 @@ export {
   storedIdString,
   userCube,
 } from "./scope.js";
-export { contextLine, isContextLineOf, ownLine, searchText } from "./search-text.js";
+export {
+  contextLine,
+  embeddingText,
+  fullTextBody,
+  isContextLineOf,
+  ownLine,
+  passageCount,
+  searchText,
+} from "./search-text.js";
 export { MAX_MESSAGE_BYTES, oversizeMessage, utf8Length, withinTextLimit } from "./text-limits.js";
 export { timeSchema } from "./time-schema.js";

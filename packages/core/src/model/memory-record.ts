@@ -1,13 +1,15 @@
 import type { Cube } from "./scope.js";
 
 /**
- * What a memory is. `message` is one raw dialogue turn (the unit everything else is built from);
+ * What a memory is. `message` is one raw dialogue turn (the unit everything else is built from); a
+ * `passage` is part of a long message, searched on its behalf (see model/passages.ts);
  * `page`, `segment`, `fact` and `profile` belong to the tiered engine; `item` is a keyed document
  * (e.g. a LangGraph store item); `trace` is one run of an agent's task with its tool calls, and `skill` the
  * procedure distilled from recurring traces (procedural memory).
  */
 export const MEMORY_KINDS = [
   "message",
+  "passage",
   "page",
   "segment",
   "fact",

@@ -32,3 +32,25 @@ export function isContextLineOf(
 export function searchText(record: Searchable): string {
   return record.context ? `${record.context}\n${ownLine(record)}` : ownLine(record);
 }
+
+/** How many passages a memory is searched by (`metadata.passages`, set on a long turn); 0 for none. */
+export function passageCount(record: Pick<MemoryRecord, "metadata">): number {
+  const n = record.metadata.passages;
+  return typeof n === "number" && Number.isSafeInteger(n) && n > 0 ? n : 0;
+}
+
+/**
+ * What the full-text index holds for a memory: its search text, or nothing for a turn searched by its
+ * passages (each passage has its own entry, so the long text is not matched a second time as a whole).
+ */
+export function fullTextBody(record: Searchable & { readonly passages: number }): string {
+  return record.passages > 0 ? "" : searchText(record);
+}
+
+/**
+ * The text embedded for a memory: its own line first, then the neighbouring context. The offline model
+ * reads only about 128 tokens, so the turn's own words must come before a long previous turn.
+ */
+export function embeddingText(record: Searchable): string {
+  return record.context ? `${ownLine(record)}\n${record.context}` : ownLine(record);
+}

@@ -42,7 +42,7 @@ export function applyContentPrior<T extends { score: number }>(
     .map((hit, rank) => {
       const text = ownText(hit);
       const weight = text === undefined ? 1 : contentWeight(text, CONTENT_SATURATION);
-      const asks = text !== undefined && endsWithQuestion(text) ? questionStrength : 0;
+      const asks = text !== undefined && asksOnly(text) ? questionStrength : 0;
       return { hit: { ...hit, score: hit.score - strength * (1 - weight) - asks }, rank };
     })
     .sort((a, b) => b.hit.score - a.hit.score || a.rank - b.rank)
@@ -52,4 +52,16 @@ export function applyContentPrior<T extends { score: number }>(
 /** Whether a turn ends by asking: its answer, not the question, is the better hit. */
 export function endsWithQuestion(text: string): boolean {
   return /\?["'”’)\]]*\s*$/.test(text.replace(/\s*\[shares [^\]]*\]\s*$/, ""));
+}
+
+/** Content words at which a question says enough about its speaker to be evidence of them. */
+const STATING_QUESTION_WORDS = 8;
+
+/**
+ * Whether a turn only asks: it ends with a question and holds few content words. "Did you go?" loses to
+ * its answer; "I'm looking for mid-century modern ideas for the new dresser in my bedroom, any sites you
+ * like?" says something about the speaker, and is evidence of it.
+ */
+export function asksOnly(text: string): boolean {
+  return endsWithQuestion(text) && contentWeight(text, STATING_QUESTION_WORDS) < 1;
 }

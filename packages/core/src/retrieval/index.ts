@@ -10,6 +10,7 @@ export {
   type FusionOptions,
   fuseRankings,
 } from "./fuse-rankings.js";
+export { bestPassage, type FoundPassage, passageFilter, toTurns } from "./passage-results.js";
 export { rocchio } from "./query-feedback.js";
 export {
   asResult,

@@ -47,6 +47,14 @@ export interface RetrievePorts extends QueryPorts {
   segmentHeat(segment: MemoryRecord, now: Date): number;
 }
 
+/** The passage a turn was found by (or, found whole, the one that best matches the query). */
+export interface FoundPassage {
+  readonly text: string;
+  /** Its span in the turn's text. */
+  readonly start: number;
+  readonly end: number;
+}
+
 /** A memory the query path ranked, with why: the channels that listed it, and its score after every stage. */
 export interface SearchResult {
   readonly id: string;
@@ -60,10 +68,20 @@ export interface SearchResult {
   /** Why it was found: each channel that returned it, with its rank and raw score. */
   readonly channels: Partial<Record<Channel, ChannelScore>>;
   readonly memory: MemoryRecord;
+  /**
+   * For a long turn (searched by its passages): the passage it was found by, or the one that best matches
+   * the query; its span in `text`. Absent for anything else.
+   */
+  readonly passage?: FoundPassage;
 }
 
 /** A memory as a result of the query path, at `score`. */
-export function asResult(memory: MemoryRecord, score: number, channels: SearchResult["channels"] = {}) {
+export function asResult(
+  memory: MemoryRecord,
+  score: number,
+  channels: SearchResult["channels"] = {},
+  passage: FoundPassage | null = null,
+): SearchResult {
   return {
     id: memory.id,
     text: memory.text,
@@ -73,5 +91,6 @@ export function asResult(memory: MemoryRecord, score: number, channels: SearchRe
     at: memory.validFrom,
     channels,
     memory,
-  } satisfies SearchResult;
+    ...(passage ? { passage } : {}),
+  };
 }

@@ -19,6 +19,13 @@ export const retrievalConfigSchema = z
      * across sessions without crowding out what the query needs.
      */
     recentTurns: z.number().int().min(0).max(1000).default(6),
+    /** The share of the context's budget the recent turns may spend at most. */
+    recentShare: z.number().min(0).max(1).default(0.25),
+    /**
+     * Turns older than this many hours before now are not the recent conversation: they are found by
+     * search like any other (a question asked days after a chat is not that chat). 0: no limit.
+     */
+    recentHours: z.number().min(0).max(1_000_000).default(24),
     /**
      * Score taken from a hit whose own text holds no content words (acknowledgements), less as it holds
      * more (up to four); 0 turns the prior off. In units of the fused score.
@@ -28,6 +35,22 @@ export const retrievalConfigSchema = z
     questionPrior: z.number().min(0).max(100).default(2),
     /** Score given to turns said by a speaker the query names (0 turns the prior off). Fused-score units. */
     speakerPrior: z.number().min(0).max(100).default(5),
+    /**
+     * Score given to the user's turns when the query is in the first person ("What did I buy?", "Any
+     * tips for my camera?"), and to the assistant's when it asks what the assistant said or suggested;
+     * not when the query names a speaker (the speaker prior decides then). 0 turns the prior off.
+     */
+    rolePrior: z.number().min(0).max(100).default(2),
+    /**
+     * Score given to the user's turns that say what they like, use, own or avoid, when the query asks for
+     * suggestions or advice ("Any tips for my camera?"). 0 turns the prior off.
+     */
+    preferencePrior: z.number().min(0).max(100).default(0),
+    /**
+     * A user turn that restates something an earlier one said (most of its content words shared) ranks
+     * just above it: the later value is the current one ("I now do 5k in 24 minutes").
+     */
+    updatePrior: z.boolean().default(true),
     /**
      * When the query names one speaker ("What does Melanie paint?"), the channels search it as that
      * speaker would say it: in the first person for the vector channel, without the name for full-text.

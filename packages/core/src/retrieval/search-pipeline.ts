@@ -2,12 +2,15 @@ import type { MemoryRecord } from "../model/index.js";
 import { type ChannelQuery, runChannels } from "./channels.js";
 import { applyContentPrior } from "./content-prior.js";
 import type { FusedHit } from "./fuse-rankings.js";
+import { passageFilter, toTurns } from "./passage-results.js";
 import { rocchio } from "./query-feedback.js";
 import { asResult, type QueryPorts, type SearchResult } from "./query-ports.js";
 import type { RetrievalConfig } from "./retrieval-config.js";
-import { applySpeakerPrior } from "./speaker-prior.js";
+import { applyPreferencePrior, applyRolePrior, askedRole } from "./role-prior.js";
+import { applySpeakerPrior, namedSpeakers } from "./speaker-prior.js";
 import { storedTimeMentions } from "./time-mentions.js";
 import { applyTimePrior, queryTimeRange } from "./time-prior.js";
+import { applyUpdatePrior } from "./update-prior.js";
 
 /** Best hits whose vectors the feedback moves the query toward. */
 const FEEDBACK_HITS = 3;
@@ -79,8 +82,16 @@ export function applyPriors<T extends { id: string; score: number }>(
     config.questionPrior,
   );
   const spoken = applySpeakerPrior(content, query, (hit) => record(hit)?.name, config.speakerPrior);
-  return applyTimePrior(
-    spoken,
+  const named =
+    config.speakerPrior > 0 &&
+    namedSpeakers(
+      query,
+      hits.map((hit) => record(hit)?.name),
+    ).size > 0;
+  const roled = applyRolePrior(spoken, query, (hit) => record(hit)?.role, config.rolePrior, named);
+  const liked = applyPreferencePrior(roled, query, (hit) => record(hit), config.preferencePrior, named);
+  const timed = applyTimePrior(
+    liked,
     query,
     now,
     (hit) => {
@@ -89,11 +100,29 @@ export function applyPriors<T extends { id: string; score: number }>(
     },
     { when: config.whenPrior, range: config.rangePrior },
   );
+  return applyUpdatePrior(
+    timed,
+    (hit) => {
+      const memory = record(hit);
+      // What was said: turns (and their passages), not the facts read from them.
+      const said = memory && (memory.kind === "message" || memory.kind === "passage");
+      return said ? { role: memory.role, text: memory.text, at: memory.validFrom } : undefined;
+    },
+    // About the user's own state ("What time do I wake up?"); not when the query names a speaker.
+    config.updatePrior && !named && askedRole(query) === "user",
+  );
 }
 
 /** Whether any prior is switched on, so that a window wider than k is worth reading. */
 const anyPrior = (c: RetrievalConfig) =>
-  c.contentPrior > 0 || c.speakerPrior > 0 || c.questionPrior > 0 || c.whenPrior > 0 || c.rangePrior > 0;
+  c.contentPrior > 0 ||
+  c.speakerPrior > 0 ||
+  c.questionPrior > 0 ||
+  c.rolePrior > 0 ||
+  c.preferencePrior > 0 ||
+  c.updatePrior ||
+  c.whenPrior > 0 ||
+  c.rangePrior > 0;
 
 /**
  * The ranked search: channels and fusion, optional feedback expansion, priors over a window a few times
@@ -104,10 +133,15 @@ export async function rankMemories(
   q: ChannelQuery,
   stages: { feedback?: number } = {},
 ): Promise<SearchResult[]> {
-  const answers = await runChannels(ports, q);
-  const fused = await expandByFeedback(ports, q, answers, stages.feedback ?? 0);
-  const window = anyPrior(ports.retrieval) ? Math.max(q.k * 3, PRIOR_WINDOW) : q.k;
-  const ranked = await addTimeChannel(ports, q, fused.slice(0, window));
+  // A search of turns searches long turns' passages too, and gives back the turns.
+  const { filter, mapped } = await passageFilter(ports, q.scope, q.filter);
+  const query = { ...q, filter };
+  const answers = await runChannels(ports, query);
+  const fused = await expandByFeedback(ports, query, answers, stages.feedback ?? 0);
+  // Several passages of one turn can fill a window: a wider one leaves room for k turns.
+  const wanted = mapped ? q.k * 2 : q.k;
+  const window = anyPrior(ports.retrieval) ? Math.max(wanted * 3, PRIOR_WINDOW) : wanted;
+  const ranked = await addTimeChannel(ports, query, fused.slice(0, window));
   const records = new Map(
     (
       await ports.storage.get(
@@ -117,10 +151,16 @@ export async function rankMemories(
     ).map((r) => [r.id, r]),
   );
   const ordered = applyPriors(ranked, q.text, records, ports.retrieval, ports.clock());
-  return ordered
-    .flatMap((f) => {
-      const memory = records.get(f.id);
-      return memory ? [asResult(memory, f.score, f.channels)] : [];
-    })
-    .slice(0, q.k);
+  if (!mapped) {
+    return ordered
+      .flatMap((f) => {
+        const memory = records.get(f.id);
+        return memory ? [asResult(memory, f.score, f.channels)] : [];
+      })
+      .slice(0, q.k);
+  }
+  const turns = await toTurns(ports, q.scope, ordered, records, q.text, q.filter.tiers);
+  return turns
+    .slice(0, q.k)
+    .map(({ hit, memory, passage }) => asResult(memory, hit.score, hit.channels, passage));
 }

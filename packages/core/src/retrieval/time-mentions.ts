@@ -49,10 +49,22 @@ export function resolveTimeMentions(text: string, at: Date): TimeMention[] {
   if (Number.isNaN(at.getTime())) return [];
   const mentions: TimeMention[] = [];
   const seen = new Set<string>();
-  for (const result of chrono().en.casual.parse(text, { instant: at, timezone: 0 })) {
+  const reference = { instant: at, timezone: 0 };
+  const results = chrono().en.casual.parse(text, reference);
+  // The same expressions read as dates to come ("September" in February: this September, not last).
+  const ahead = new Map(
+    chrono()
+      .en.casual.parse(text, reference, { forwardDate: true })
+      .map((r) => [r.index, r] as const),
+  );
+  for (const parsed of results) {
+    const later = ahead.get(parsed.index);
+    const result = later && saysFuture(text, parsed.index) ? later : parsed;
     const said = result.text.replace(/[\s,;.]+$/, "");
     if (DURATION.test(said) || NOT_A_DATE.test(said)) continue;
-    const date = preciseDate(result.start);
+    const found = preciseDate(result.start);
+    const past = found !== null && result === parsed && saysPast(text, parsed.index);
+    const date = past ? earlier(found, result.start, at) : found;
     const key = `${said.toLowerCase()}|${date}`;
     if (date === null || seen.has(key)) continue;
     seen.add(key);
@@ -61,6 +73,47 @@ export function resolveTimeMentions(text: string, at: Date): TimeMention[] {
   const covered = mentions.map((m) => m.date.slice(0, 4));
   for (const year of bareYears(text)) if (!covered.includes(year.date)) mentions.push(year);
   return mentions;
+}
+
+// What makes a date in a sentence one to come: "we're moving the trip to September", "I'll start in March".
+const FUTURE =
+  /\b(will|shall|won't|going to|gonna|plan(s|ned|ning)? (to|for|on)|moving|move|postpon\w*|reschedul\w*|next|upcoming|coming up|scheduled|booked|hop(e|ing) to|want to|intend\w* to|look(ing)? forward|soon|expect\w* to|about to)\b|'ll\b/i;
+
+// What makes a date in a sentence one gone by: "I went hiking on Saturday", "we met in March".
+const PAST =
+  /\b(went|was|were|did|had|got|bought|visited|saw|met|made|took|came|left|finished|started|moved|attended|ran|spent|tried|found|ago|yesterday|last)\b/i;
+
+/** The sentence around `index`. */
+function sentenceAt(text: string, index: number): string {
+  const start = Math.max(...[".", "!", "?", "\n"].map((c) => text.lastIndexOf(c, index - 1))) + 1;
+  const ends = [".", "!", "?", "\n"].map((c) => text.indexOf(c, index)).filter((i) => i >= 0);
+  return text.slice(start, ends.length ? Math.min(...ends) : text.length);
+}
+
+/** Whether the sentence around `index` speaks of the future (a plan, an intent, something scheduled). */
+function saysFuture(text: string, index: number): boolean {
+  return FUTURE.test(sentenceAt(text, index));
+}
+
+/** Whether the sentence around `index` tells of the past, and of nothing to come. */
+function saysPast(text: string, index: number): boolean {
+  const sentence = sentenceAt(text, index);
+  return PAST.test(sentence) && !FUTURE.test(sentence);
+}
+
+/**
+ * A date read as one to come moved back to the last one before `at`, when the sentence is in the past: a
+ * weekday alone a week back ("I went hiking on Saturday"), a month without its year a year back.
+ */
+function earlier(date: string, component: Chrono.ParsedComponents, at: Date): string {
+  if (date.slice(0, 10) <= at.toISOString().slice(0, 10)) return date;
+  if (component.isCertain("weekday") && !component.isCertain("day") && date.length === 10) {
+    const back = new Date(`${date}T00:00:00Z`);
+    back.setUTCDate(back.getUTCDate() - 7);
+    return back.toISOString().slice(0, 10);
+  }
+  if (!component.isCertain("year")) return `${Number(date.slice(0, 4)) - 1}${date.slice(4)}`;
+  return date;
 }
 
 /** The time mentions stored on a memory's metadata by ingest (`metadata.times`), validated. */

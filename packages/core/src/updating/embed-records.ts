@@ -1,5 +1,13 @@
 import { EngramError } from "../errors/index.js";
-import { type MemoryRecord, type StoredMemory, searchText } from "../model/index.js";
+import {
+  embeddingText,
+  type MemoryRecord,
+  passageCount,
+  passageEmbedded,
+  passageIds,
+  passageOf,
+  type StoredMemory,
+} from "../model/index.js";
 import type { EngineContext } from "./engine-context.js";
 
 export interface EmbedOutcome {
@@ -8,9 +16,32 @@ export interface EmbedOutcome {
   readonly error: EngramError | null;
 }
 
+/** Whether a record gets a vector of its own: all but the passages of a long turn left unembedded. */
+function isEmbedded(record: MemoryRecord): boolean {
+  const of = passageOf(record);
+  return of === null || passageEmbedded(of.index, of.of);
+}
+
+/** The unit mean of vectors, or null when there are none. */
+function meanOf(vectors: readonly Float32Array[]): Float32Array | null {
+  const first = vectors[0];
+  if (!first) return null;
+  const out = new Float32Array(first.length);
+  for (const v of vectors)
+    for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) + (v[i] as number);
+  let norm = 0;
+  for (const x of out) norm += x * x;
+  norm = Math.sqrt(norm);
+  if (norm > 0) for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) / norm;
+  return out;
+}
+
 /**
- * Embeds records' searchable text. A failing model never loses the records: they are returned without
- * vectors and marked pending, so the caller stores them (full-text searchable) and queues the embedding.
+ * Embeds records' text (`embeddingText`: own line, then context). A turn searched by its passages is not
+ * embedded itself: its vector is the mean of its passages' vectors, from this call's records or from
+ * storage, so the whole turn is represented (the offline model reads only its first 128 tokens or so).
+ * A failing model never loses the records: they are returned without vectors and marked pending, so the
+ * caller stores them (full-text searchable) and queues the embedding.
  */
 export async function embedRecords(
   ctx: EngineContext,
@@ -20,8 +51,26 @@ export async function embedRecords(
     return { stored: records.map((record) => ({ record, vector: null })), error: null };
   }
   try {
-    const vectors = await ctx.embedder.embed(records.map(searchText));
-    return { stored: records.map((record, i) => ({ record, vector: vectors[i] ?? null })), error: null };
+    const direct = records.filter((r) => passageCount(r) === 0 && isEmbedded(r));
+    const vectors = await ctx.embedder.embed(direct.map(embeddingText));
+    const byId = new Map(direct.map((r, i) => [r.id, vectors[i] ?? null]));
+    for (const turn of records.filter((r) => passageCount(r) > 0)) {
+      const count = passageCount(turn);
+      const ids = passageIds(turn).filter((_, i) => passageEmbedded(i, count));
+      const missing = ids.filter((id) => !byId.get(id));
+      const stored = missing.length
+        ? await ctx.storage.getVectors({ userId: turn.userId }, missing)
+        : new Map();
+      const parts = ids.flatMap((id) => {
+        const v = byId.get(id) ?? stored.get(id);
+        return v ? [v] : [];
+      });
+      byId.set(turn.id, parts.length === ids.length ? meanOf(parts) : null);
+    }
+    return {
+      stored: records.map((record) => ({ record, vector: byId.get(record.id) ?? null })),
+      error: null,
+    };
   } catch (cause) {
     if (!EngramError.isInstance(cause) || cause.code !== "MODEL") throw cause;
     const stored = records.map((record) => ({

@@ -6,6 +6,11 @@ function lastHumanIndex(messages: readonly BaseMessage[]): number {
 }
 
 /** The latest user message's text: what is recalled for and remembered. */
+/** The texts of the messages (those that hold any), as the model receives them. */
+export function messageTexts(messages: readonly BaseMessage[]): string[] {
+  return messages.map((m) => m.text.trim()).filter((text) => text !== "");
+}
+
 export function lastHumanText(messages: readonly BaseMessage[]): string {
   const message = messages[lastHumanIndex(messages)];
   return message ? message.text.trim() : "";

@@ -5,7 +5,14 @@ import { createMiddleware } from "langchain";
 import { z } from "zod";
 import { engramSchema } from "../engram-schema.js";
 import { TurnWriter, type WriteErrorInfo, warn } from "../turn-writer.js";
-import { agentAnswer, continuesTurn, lastHumanId, lastHumanText, withMemory } from "./agent-turn.js";
+import {
+  agentAnswer,
+  continuesTurn,
+  lastHumanId,
+  lastHumanText,
+  messageTexts,
+  withMemory,
+} from "./agent-turn.js";
 
 export interface EngramAgentMiddlewareOptions {
   engram: Engram;
@@ -91,6 +98,8 @@ export function engramAgentMiddleware(input: EngramAgentMiddlewareOptions) {
       userId,
       query,
       ...(budgetTokens === undefined ? {} : { budgetTokens }),
+      // The agent sends these messages to the model: the context leaves them out of its recent turns.
+      conversation: messageTexts(messages),
     });
     recent.delete(key);
     recent.set(key, text);

@@ -54,7 +54,13 @@ export class EngramMemory {
     const query = question ? textOf(question) : "";
     if (query === "") return "";
     const [context, items] = await Promise.all([
-      this.engram.retrieve({ userId, query, budgetTokens: this.options.budgetTokens }),
+      // The graph sends these messages to the model: the context leaves them out of its recent turns.
+      this.engram.retrieve({
+        userId,
+        query,
+        budgetTokens: this.options.budgetTokens,
+        conversation: messages.map(textOf).filter((text) => text !== ""),
+      }),
       this.options.items ? this.engram.search({ userId, query, kinds: ["item"], k: this.options.items }) : [],
     ]);
     const saved = items.map((i) => `- ${i.text}`).join("\n");

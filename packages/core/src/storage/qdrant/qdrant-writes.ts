@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { cubeKey, type Scope, type StoredMemory, searchText } from "../../model/index.js";
+import { cubeKey, fullTextBody, passageCount, type Scope, type StoredMemory } from "../../model/index.js";
 import type { WriteBatch } from "../storage-port.js";
 import { anyOf, isEmpty, match, type QFilter, scopeCondition } from "./filter.js";
 import { edgePayload, filterPayload, memoryPayload, versionPayload } from "./payload.js";
@@ -132,7 +132,10 @@ function upsertOp(points: NewPoint[]): Operation[] {
 /** Records with their BM25 sparse vector; a record keeps the write sequence it was first stored with. */
 function recordPoints(ctx: WriteContext, upserts: readonly StoredMemory[], existing: Existing): NewPoint[] {
   return upserts.map(({ record }) => {
-    const text = documentVector(searchText(record), ctx.textAvgLength);
+    const text = documentVector(
+      fullTextBody({ ...record, passages: passageCount(record) }),
+      ctx.textAvgLength,
+    );
     const seq = existing.seq.get(record.id) ?? ctx.nextSeq();
     return {
       id: pointIds.memory(record.id),

@@ -1,13 +1,14 @@
 import type Database from "better-sqlite3";
 import type { ForgetCounts } from "../storage-port.js";
 import { RowBlocks } from "./row-blocks.js";
-import { indexedText } from "./sqlite-writes.js";
+import { indexedText, PASSAGES_SQL } from "./sqlite-writes.js";
 
 interface IndexedRow {
   rowid: number;
   name: string | null;
   text: string;
   context: string | null;
+  passages: number | null;
 }
 
 /**
@@ -20,8 +21,13 @@ export function purgeUser(db: Database.Database, userId: string): ForgetCounts {
   );
   // Erased from the index pages at once (a batch of tier work may have left the setting off).
   db.exec("INSERT INTO memories_fts (memories_fts, rank) VALUES ('secure-delete', 1)");
-  const rows = db.prepare("SELECT rowid, name, text, context FROM memories WHERE user_id = ?").all(userId);
-  for (const r of rows as IndexedRow[]) ftsDelete.run(r.rowid, indexedText(r));
+  const rows = db
+    .prepare(`SELECT rowid, name, text, context, ${PASSAGES_SQL} AS passages FROM memories WHERE user_id = ?`)
+    .all(userId);
+  for (const r of rows as IndexedRow[]) {
+    const body = indexedText(r);
+    if (body) ftsDelete.run(r.rowid, body);
+  }
   // Unregistered first, so the deletes below log nothing; the caller deletes the index files on commit.
   db.prepare("DELETE FROM vector_sets WHERE user_id = ?").run(userId);
   db.prepare("DELETE FROM vector_log WHERE user_id = ?").run(userId);

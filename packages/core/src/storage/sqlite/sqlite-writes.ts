@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import { ScopeError } from "../../errors/index.js";
-import { cubeKey, type MemoryRecord, type Scope, searchText } from "../../model/index.js";
+import { cubeKey, fullTextBody, type MemoryRecord, passageCount, type Scope } from "../../model/index.js";
 import { expectationConflicts } from "../expected-records.js";
 import type { WriteBatch } from "../storage-port.js";
 import { RowBlocks } from "./row-blocks.js";
@@ -61,7 +61,9 @@ export function prepareWrites(db: Database.Database): WriteStatements {
     .map((c) => `${c} = @${c}`)
     .join(", ");
   return {
-    find: db.prepare("SELECT rowid, user_id, kind, name, text, context FROM memories WHERE id = ?"),
+    find: db.prepare(
+      `SELECT rowid, user_id, kind, name, text, context, ${PASSAGES_SQL} AS passages FROM memories WHERE id = ?`,
+    ),
     record: db.prepare(`SELECT ${RECORD_COLUMNS} FROM memories m WHERE m.user_id = ? AND m.id = ?`).raw(),
     insert: db.prepare(
       `INSERT INTO memories (rowid, ${MEMORY_COLUMNS.join(", ")}) VALUES (@rowid, ${placeholders})`,
@@ -112,11 +114,15 @@ interface FoundRow {
   name: string | null;
   text: string;
   context: string | null;
+  passages: number | null;
 }
 
-/** The body a stored row was indexed with. */
-export function indexedText(row: Pick<FoundRow, "name" | "text" | "context">): string {
-  return searchText(row);
+/** A row's passage count (`metadata.passages`), as SQL: read with the columns its index body needs. */
+export const PASSAGES_SQL = "json_extract(metadata, '$.passages')";
+
+/** The body a stored row was indexed with (empty: not in the index). */
+export function indexedText(row: Pick<FoundRow, "name" | "text" | "context" | "passages">): string {
+  return fullTextBody({ ...row, passages: row.passages ?? 0 });
 }
 
 type Upsert = NonNullable<WriteBatch["upsert"]>[number];
@@ -130,10 +136,12 @@ type Upsert = NonNullable<WriteBatch["upsert"]>[number];
 type FullTextOp = readonly ["insert" | "delete", number, string];
 
 function applyFullText(s: WriteStatements, ops: readonly FullTextOp[], secure: boolean): void {
+  // An empty body (a turn searched by its passages) is not in the index: neither added nor removed.
+  const changes = ops.filter(([, , body]) => body !== "");
   // Secure deletion rewrites the index pages that hold the deleted terms (erased at once); without it
   // FTS5 records the deletion and drops the terms when it next merges, several times cheaper.
-  if (ops.some(([op]) => op === "delete")) (secure ? s.secureDeleteOn : s.secureDeleteOff).run();
-  for (const [op, rowid, body] of ops) (op === "insert" ? s.ftsInsert : s.ftsDelete).run(rowid, body);
+  if (changes.some(([op]) => op === "delete")) (secure ? s.secureDeleteOn : s.secureDeleteOff).run();
+  for (const [op, rowid, body] of changes) (op === "insert" ? s.ftsInsert : s.ftsDelete).run(rowid, body);
 }
 
 /**
@@ -153,7 +161,7 @@ function upsertRecord(
   if (row && row.user_id !== scope.userId) {
     throw new ScopeError(`write: memory id ${record.id} is taken by another user; use a new id`);
   }
-  const body = searchText(record);
+  const body = fullTextBody({ ...record, passages: passageCount(record) });
   let rowid: number;
   if (row && row.kind === record.kind) {
     rowid = row.rowid;
