@@ -42,7 +42,7 @@ describe("offlineEmbeddingModel (USE-lite)", () => {
   it("is named and sized as documented", () => {
     const model = offlineEmbeddingModel();
     expect(embedder.id).toBe("engram/use-lite-512");
-    expect(model.maxEmbeddingsPerCall).toBe(32);
+    expect(model.maxEmbeddingsPerCall).toBe(64);
     expect(OFFLINE_EMBEDDING_DIMENSIONS).toBe(512);
   });
 

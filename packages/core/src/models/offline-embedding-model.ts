@@ -16,10 +16,15 @@ export interface UseLiteRunner {
  */
 let shared: UseLitePool | null = null;
 
+/** Texts per USE-lite call: the model pads a call to its longest text, so calls hold texts of like length. */
+const TEXTS_PER_CALL = 16;
+
 /**
- * USE-lite on up to `size` threads: a batch of several texts is shared out between them (by length), so
- * an ingest uses the machine's cores (two threads embed 1.7 times as fast as one on two cores); a single
- * text (a query) goes to the first, and a thread is started (about 130 MB) only when a batch needs it.
+ * USE-lite on up to `size` threads. A batch is sorted by length and cut into calls of like-length texts
+ * (USE-lite pads every text of a call to the longest, so a mixed call of short turns and one long answer
+ * costs as many long answers), and the calls are shared out between the threads by estimated cost, so an
+ * ingest uses the machine's cores (two threads embed 1.7 times as fast as one on two cores). A single
+ * text (a query) goes to the first thread; a thread is started (about 130 MB) only when a batch needs it.
  */
 export class UseLitePool implements UseLiteRunner {
   private readonly threads: UseLiteThread[] = [];
@@ -32,20 +37,29 @@ export class UseLitePool implements UseLiteRunner {
   async embed(texts: readonly string[]): Promise<number[][]> {
     const n = Math.max(1, Math.min(this.size, texts.length));
     while (this.threads.length < n) this.threads.push(this.create());
-    if (n === 1) return (this.threads[0] as UseLiteThread).embed(texts);
-    const total = texts.reduce((sum, t) => sum + t.length, 0);
-    const groups: string[][] = Array.from({ length: n }, () => []);
-    let seen = 0;
-    for (const text of texts) {
-      // Contiguous groups of about equal length, so the threads finish together.
-      const group = Math.min(n - 1, Math.floor((seen / Math.max(1, total)) * n));
-      (groups[group] as string[]).push(text);
-      seen += text.length;
-    }
-    const parts = await Promise.all(
-      groups.map((group, i) => (group.length ? (this.threads[i] as UseLiteThread).embed(group) : [])),
-    );
-    return parts.flat();
+    if (n === 1 && texts.length <= TEXTS_PER_CALL) return (this.threads[0] as UseLiteThread).embed(texts);
+    const order = texts
+      .map((_, i) => i)
+      .sort((a, b) => (texts[a] as string).length - (texts[b] as string).length);
+    const calls: number[][] = [];
+    for (let at = 0; at < order.length; at += TEXTS_PER_CALL)
+      calls.push(order.slice(at, at + TEXTS_PER_CALL));
+    // Longest calls first, each to the thread with the least work so far: the threads finish together.
+    const load = new Array<number>(n).fill(0);
+    const cost = (call: number[]) => call.length * (texts[call[call.length - 1] as number] as string).length;
+    const pending = calls.reverse().map((call) => {
+      const thread = load.indexOf(Math.min(...load));
+      load[thread] = (load[thread] as number) + cost(call);
+      return (this.threads[thread] as UseLiteThread).embed(call.map((i) => texts[i] as string));
+    });
+    const parts = await Promise.all(pending);
+    const out = new Array<number[]>(texts.length);
+    calls.forEach((call, c) => {
+      call.forEach((i, j) => {
+        out[i] = (parts[c] as number[][])[j] as number[];
+      });
+    });
+    return out;
   }
 }
 
@@ -58,7 +72,7 @@ export function useLiteModel(thread: UseLiteRunner): EmbeddingModelV4 {
     specificationVersion: "v4",
     provider: "engram",
     modelId: "use-lite-512",
-    maxEmbeddingsPerCall: 32,
+    maxEmbeddingsPerCall: 64,
     supportsParallelCalls: false,
     async doEmbed({ values }) {
       // USE-lite throws on empty input; a blank text gets the zero vector (it matches nothing).

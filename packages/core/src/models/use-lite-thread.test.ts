@@ -114,4 +114,25 @@ describe("UseLitePool", () => {
     expect(started).toBe(2);
     await expect(pool.embed(["x", "fail"])).rejects.toBeInstanceOf(ModelError);
   });
+
+  it("embeds a long mixed batch in calls of like-length texts and answers in the caller's order", async () => {
+    const calls: number[][] = [];
+    const spy = (): UseLiteThread => {
+      const thread = new UseLiteThread(() => standIn);
+      const embed = thread.embed.bind(thread);
+      thread.embed = (texts) => {
+        calls.push(texts.map((t) => t.length));
+        return embed(texts);
+      };
+      return thread;
+    };
+    const pool = new UseLitePool(spy, 2);
+    // 32 short and 32 long texts, alternating, so like-length texts are far apart in the caller's order.
+    const texts = Array.from({ length: 64 }, (_, i) => "x".repeat(i % 2 ? 400 - i : i + 1));
+    expect((await pool.embed(texts)).map((v) => v[0])).toEqual(texts.map((t) => t.length));
+    expect(calls.length).toBe(4);
+    for (const call of calls) expect(call.length).toBeLessThanOrEqual(16);
+    // Each call holds like lengths: no call mixes a short turn (< 100 characters) with a long one.
+    for (const call of calls) expect(Math.max(...call) < 100 || Math.min(...call) >= 100).toBe(true);
+  });
 });
