@@ -11,12 +11,12 @@ import { type PeerSystem, peerDocument, scopeOf } from "./peer-system.js";
 type Mem0 = import("mem0ai/oss").Memory;
 
 /** Counts and refuses every fetch while mem0 is in use: a network call would show in the report. */
-function guardFetch(): { attempts: string[]; restore: () => void } {
+export function guardFetch(run = "LoCoMo"): { attempts: string[]; restore: () => void } {
   const original = globalThis.fetch;
   const attempts: string[] = [];
   globalThis.fetch = async (input) => {
     attempts.push(String(input instanceof Request ? input.url : input));
-    throw new Error("bench: no network in the LoCoMo peer run");
+    throw new Error(`bench: no network in the ${run} peer run`);
   };
   const restore = () => {
     globalThis.fetch = original;

@@ -1,10 +1,10 @@
 // `pnpm bench`: ingest throughput, embedding throughput and search latency at 1k-100k memories per scope
-// and over many users, then the LoCoMo peer table and ablation (bench/locomo-bench.ts), then the procedural
-// benchmark (bench/skills.ts), then the persisted vector index's cold and warm figures (bench/vector-index.ts).
-// Writes docs/benchmarks/results.json, locomo.json, skills.json, vector-index.json and SVG plots, prints a
-// summary. Usage:
-//   pnpm bench [--quick] [--only perf|locomo|skills|vindex|import] [--data FILE] [--out DIR] [--keep]
-//              [--locomo-store DIR] [--skills-seed N]
+// and over many users, then the LoCoMo peer table and ablation (bench/locomo-bench.ts), then LongMemEval's
+// context against its peers (bench/lme-bench.ts), then the procedural benchmark (bench/skills.ts), then the
+// persisted vector index's cold and warm figures (bench/vector-index.ts). Writes docs/benchmarks/results.json,
+// locomo.json, longmemeval.json, skills.json, vector-index.json and SVG plots, prints a summary. Usage:
+//   pnpm bench [--quick] [--only perf|locomo|lme|skills|vindex|import] [--data FILE] [--lme FILE] [--out DIR]
+//              [--keep] [--locomo-store DIR] [--skills-seed N]
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -25,6 +25,7 @@ import type { EmbedderCheck } from "./embedder-check.js";
 import { importBench, importTables } from "./import-bench.js";
 import { ingestBench, tierBench } from "./ingest-bench.js";
 import { langgraphBench, langgraphSizes, langgraphTable } from "./langgraph.js";
+import { lmeBench, lmeTables, writeLmeResults } from "./lme-bench.js";
 import { type LocomoBenchResults, locomoBench, writeLocomoResults } from "./locomo-bench.js";
 import { locomoTables, retrieveGoal } from "./locomo-report.js";
 import { QDRANT_METHOD, qdrantBench } from "./qdrant.js";
@@ -43,14 +44,15 @@ const { values } = parseArgs({
     keep: { type: "boolean", default: false },
     only: { type: "string" },
     "locomo-store": { type: "string" },
+    lme: { type: "string", default: here("../../shared/data/longmemeval/longmemeval-s-dev.json.gz") },
     "skills-seed": { type: "string", default: "11" },
   },
 });
-if (values.only !== undefined && !["perf", "locomo", "skills", "vindex", "import"].includes(values.only)) {
-  throw new Error(`--only takes perf, locomo, skills, vindex or import, not ${values.only}`);
+const PARTS = ["perf", "locomo", "lme", "skills", "vindex", "import"] as const;
+if (values.only !== undefined && !(PARTS as readonly string[]).includes(values.only)) {
+  throw new Error(`--only takes ${PARTS.join(", ")}, not ${values.only}`);
 }
-const runs = (part: "perf" | "locomo" | "skills" | "vindex" | "import") =>
-  values.only === undefined || values.only === part;
+const runs = (part: (typeof PARTS)[number]) => values.only === undefined || values.only === part;
 const config: BenchConfig = values.quick ? QUICK : FULL;
 const log = (message: string): void => void console.error(`[bench] ${message}`);
 
@@ -238,6 +240,13 @@ async function main(): Promise<void> {
           store: values["locomo-store"] ?? (values.keep ? join(dir, "locomo") : undefined),
           log,
         });
+    const lme = runs("lme")
+      ? await lmeBench({
+          data: values.lme as string,
+          ...(config.mode === "quick" ? { limit: 2 } : {}),
+          log,
+        })
+      : null;
     const skills: SkillsFigures | null = runs("skills")
       ? await skillsBench({
           runsPerFamily: config.mode === "quick" ? 6 : 8,
@@ -259,6 +268,10 @@ async function main(): Promise<void> {
     if (locomo) {
       written.push(...(await writeLocomoResults(locomo, values.out as string)));
       console.log(`\n${toText(locomoTables(locomo))}`);
+    }
+    if (lme) {
+      written.push(...(await writeLmeResults(lme, values.out as string)));
+      console.log(`\n${lmeTables(lme)}`);
     }
     if (skills) {
       await writeFile(join(values.out as string, "skills.json"), `${JSON.stringify(skills, null, 2)}\n`);
