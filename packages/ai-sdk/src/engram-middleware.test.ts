@@ -67,6 +67,28 @@ describe("engramMiddleware with generateText", () => {
     });
   });
 
+  it("leaves the turns the prompt already carries out of the recent conversation, and keeps older ones", async () => {
+    const { engram } = await setup();
+    await engram.add({ userId: "ada", messages: [{ role: "user", content: "I live in Lisbon." }] });
+    const memory = middleware({ engram, userId: "ada" });
+    const { model, prompts } = scriptedModel(["Biscuit is a lovely name for a beagle.", "Kibble and walks."]);
+    const wrapped = wrapLanguageModel({ model, middleware: memory });
+    const adopted = "I just adopted a beagle called Biscuit.";
+    await generateText({ model: wrapped, prompt: adopted });
+    await memory.flush();
+    await generateText({
+      model: wrapped,
+      messages: [
+        { role: "user", content: adopted },
+        { role: "assistant", content: "Biscuit is a lovely name for a beagle." },
+        { role: "user", content: "What does he need every day?" },
+      ],
+    });
+    const recent = systemText(prompts[1]).split("## Recent conversation")[1] ?? "";
+    expect(recent).toContain("I live in Lisbon.");
+    expect(recent).not.toContain("Biscuit");
+  });
+
   it("writes the turn back: the user's message and the answer, once", async () => {
     const { engram } = await setup();
     const memory = middleware({ engram, userId: "ada", sessionId: "s1" });

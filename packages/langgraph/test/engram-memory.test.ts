@@ -49,6 +49,19 @@ for (const backend of BACKENDS) {
       expect(await memory.recall([], config())).toBe("");
     });
 
+    it("leaves the turns the graph already sends out of the recent conversation, and keeps older ones", async () => {
+      const adopted = new HumanMessage("I just adopted a beagle called Biscuit.");
+      const answer = new AIMessage("Biscuit is a lovely name for a beagle.");
+      await memory.remember([adopted, answer], config());
+      const recalled = await memory.recall(
+        [adopted, answer, new HumanMessage("What does he need every day?")],
+        config(),
+      );
+      const recent = recalled.split("## Recent conversation")[1]?.split("</memory>")[0] ?? "";
+      expect(recent).toContain("I moved to Lisbon last spring");
+      expect(recent).not.toContain("Biscuit");
+    });
+
     it("wrap: the model sees the memory as a leading system message, the state does not keep it", async () => {
       const seen: BaseMessage[][] = [];
       const node = memory.wrap(async (state: typeof EngramMemoryState.State) => {

@@ -51,6 +51,27 @@ describe("engramAgentMiddleware in a langchain v1 agent", () => {
     ]);
   });
 
+  it("leaves the turns the agent already sends out of the recent conversation, and keeps older ones", async () => {
+    const { engram, memory } = await setup();
+    await engram.add({ userId: "ada", messages: [{ role: "user", content: "I live in Lisbon." }] });
+    const model = fakeModel()
+      .respond(new AIMessage("Biscuit is a lovely name for a beagle."))
+      .respond(new AIMessage("Kibble and walks."));
+    const agent = createAgent({ model, tools: [], systemPrompt: SYSTEM, middleware: [memory] });
+    const adopted = "I just adopted a beagle called Biscuit.";
+    await agent.invoke(ask(adopted), { context: { userId: "ada" } });
+    await memory.flush();
+    const messages = [
+      { role: "user" as const, content: adopted },
+      { role: "assistant" as const, content: "Biscuit is a lovely name for a beagle." },
+      { role: "user" as const, content: "What does he need every day?" },
+    ];
+    await agent.invoke({ messages }, { context: { userId: "ada" } });
+    const recent = model.calls[1]?.messages[0]?.text.split("## Recent conversation")[1] ?? "";
+    expect(recent).toContain("I live in Lisbon.");
+    expect(recent).not.toContain("Biscuit");
+  });
+
   it("fails without a user id with a ScopeError and writes nothing", async () => {
     const { engram, memory } = await setup();
     const model = fakeModel().respond(new AIMessage("never"));
