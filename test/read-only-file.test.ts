@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -7,38 +6,12 @@ import { createEngram } from "@engram/core";
 import { SqliteStorage } from "@engram/core/sqlite";
 import { hashEmbeddingModel } from "@engram/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
+import { IS_ROOT, readerLauncher, spawnLaunched } from "./support/reader-launcher.js";
 import { makeTempDir } from "./support/temp-dir.js";
 
 const TEST_DIR = fileURLToPath(new URL(".", import.meta.url));
 const READER = join(TEST_DIR, "support", "read-only-reader.ts");
-const IS_ROOT = process.getuid?.() === 0;
-const NOBODY = 65534;
-/** Root without the two capabilities that let it ignore permission bits. */
-const SETPRIV = [
-  "setpriv",
-  "--bounding-set=-dac_override,-dac_read_search",
-  "--inh-caps=-dac_override,-dac_read_search",
-  "--",
-];
-
-/**
- * How to run the reader so that permission bits bind it. Root ignores them, so as root the reader runs
- * without the capabilities that let it (setpriv, from util-linux), else as `nobody` if `nobody` can reach
- * this checkout and its Node.js (not in a 0700 home, as a container's /root is); else the tests skip.
- */
-function readerLauncher(): { argv: string[]; uid?: number } | { skip: string } {
-  const node = [process.execPath, "-e", `require("fs").accessSync(${JSON.stringify(READER)})`];
-  if (!IS_ROOT) return { argv: [] };
-  if (spawnSync(SETPRIV[0] as string, [...SETPRIV.slice(1), ...node]).status === 0) return { argv: SETPRIV };
-  const [command, ...args] = node as [string, ...string[]];
-  if (spawnSync(command, args, { uid: NOBODY, gid: NOBODY }).status === 0) return { argv: [], uid: NOBODY };
-  return {
-    skip:
-      "running as root without setpriv, and the user nobody cannot reach this checkout or its Node.js: " +
-      "no process here is bound by permission bits",
-  };
-}
-const LAUNCHER = readerLauncher();
+const LAUNCHER = readerLauncher(READER);
 if ("skip" in LAUNCHER) console.warn(`read-only-file.test.ts: skipped: ${LAUNCHER.skip}`);
 
 const cleanups: (() => void)[] = [];
@@ -72,14 +45,12 @@ async function lockedStore(): Promise<{ path: string; store: string; jsonl: stri
 }
 
 function runReader(path: string, jsonl: string): Record<string, unknown> {
-  if ("skip" in LAUNCHER) throw new Error(LAUNCHER.skip);
-  const argv = [...LAUNCHER.argv, process.execPath, "--conditions=@engram/source", "--import", "tsx", READER];
-  const [command, ...args] = argv as [string, ...string[]];
-  const child = spawnSync(command, [...args, path, jsonl], {
-    cwd: TEST_DIR,
-    encoding: "utf8",
-    ...(LAUNCHER.uid === undefined ? {} : { uid: LAUNCHER.uid, gid: LAUNCHER.uid }),
-  });
+  const child = spawnLaunched(
+    LAUNCHER,
+    process.execPath,
+    ["--conditions=@engram/source", "--import", "tsx", READER, path, jsonl],
+    { cwd: TEST_DIR },
+  );
   if (child.status !== 0) throw new Error(`reader failed (${child.status}): ${child.stderr}`);
   return JSON.parse(child.stdout) as Record<string, unknown>;
 }

@@ -1,9 +1,12 @@
 import {
+  closeSync,
   linkSync,
   mkdtempSync,
+  openSync,
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -75,6 +78,24 @@ describe("engram export --out: never onto the store, never over a file it did no
     // Written beside the target and renamed: no temporary file is left behind.
     expect(readdirSync(dir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
     await expectStoreIntact();
+  });
+
+  it("writes a new file and renames it over the old export: a reader holding the old one keeps it whole", async () => {
+    const out = join(dir, `renamed${n}.json`);
+    expect((await run("export", "--user", "cara", "--out", out)).code).toBe(0);
+    const before = statSync(out).ino;
+    // A reader that opened the earlier export, as a backup job or an editor would.
+    const fd = openSync(out, "r");
+    try {
+      expect((await run("export", "--user", "dan", "--out", out)).code).toBe(0);
+      // Written in place, the open file would now hold dan's dump, or part of it.
+      expect(JSON.parse(readFileSync(fd, "utf8"))).toMatchObject({ format: "engram.export", userId: "cara" });
+    } finally {
+      closeSync(fd);
+    }
+    expect(statSync(out).ino).not.toBe(before);
+    expect(JSON.parse(readFileSync(out, "utf8"))).toMatchObject({ format: "engram.export", userId: "dan" });
+    expect(readdirSync(dir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
   });
 
   it("refuses a folder", async () => {

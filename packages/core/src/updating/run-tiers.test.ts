@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { createEngram, type Engram } from "../engine/create-engram.js";
 import type { StoragePort, WriteBatch } from "../storage/index.js";
 import { SqliteStorage } from "../storage/sqlite/sqlite-storage.js";
@@ -126,6 +126,57 @@ describe("tier work after a bulk import", () => {
     expect(eviction.at(-1)).toMatchObject({ done: eviction.at(-1)?.total });
     // The short-term backlog is read once (plus small reads per step), not once per step.
     expect(scanned()).toBeLessThan(5 * turns.length);
+  });
+
+  it("keeps its lease through minutes of work: another worker on the file cannot take the job meanwhile", async () => {
+    // The engine's clock runs 30 s further each time the event loop gets a turn during the work, and the
+    // lease keeper's 20 s beat (a fake interval) fires with it; a second connection to the file, as a
+    // second process's worker, tries to claim the tiers job at each of those times.
+    const path = join(dir, `lease${++n}.db`);
+    let now = Date.parse("2026-03-01T00:00:00Z");
+    const engram = await createEngram({
+      path,
+      embedder: hashEmbeddingModel(),
+      background: false,
+      clock: () => new Date(now),
+    });
+    open.push(engram);
+    await engram.add({ userId: "u", messages: turns });
+    const rival = new SqliteStorage({ path });
+    const taken: string[] = [];
+    let turnsOfLoop = 0;
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    try {
+      let running = true;
+      const ticker = (async () => {
+        while (running) {
+          await new Promise((resolve) => setTimeout(resolve, 0));
+          if (!running) break;
+          turnsOfLoop++;
+          now += 30_000;
+          vi.advanceTimersByTime(30_000);
+          const claimed = await rival.claimJobs({
+            now: new Date(now).toISOString(),
+            limit: 1,
+            leaseMs: 60_000,
+            types: ["tiers"],
+          });
+          taken.push(...claimed.map((j) => j.id));
+        }
+      })();
+      const report = await engram.flush().finally(() => {
+        running = false;
+      });
+      await ticker;
+      expect(report).toMatchObject({ completed: 1, failed: 0 });
+    } finally {
+      vi.useRealTimers();
+      await rival.close();
+    }
+    // Minutes in the engine's time (two leases at least), and the job never changed hands.
+    expect(turnsOfLoop).toBeGreaterThanOrEqual(4);
+    expect(taken).toEqual([]);
+    expect(await engram.jobs({ userId: "u", status: "done" })).toHaveLength(1);
   });
 
   it("stopped after any step and run again, ends exactly as a run that was never stopped", async () => {
