@@ -1,7 +1,15 @@
 import { z } from "zod";
 import { ClosedError, ValidationError } from "../errors/index.js";
 import { forgetRememberedTexts } from "../generation/build-candidates.js";
-import { type Clock, type IdGenerator, parseInput, randomIds, systemClock } from "../model/index.js";
+import {
+  type Clock,
+  EMBEDDED_CHARS,
+  EMBEDDED_PASSAGES,
+  type IdGenerator,
+  parseInput,
+  randomIds,
+  systemClock,
+} from "../model/index.js";
 import {
   type Embedder,
   type EmbeddingModel,
@@ -92,6 +100,13 @@ export interface EngramOptions {
   fusion?: FusionConfig;
   /** The query path behind `retrieve`: turns searched for the context, neighbours, stages on or off. */
   retrieval?: RetrievalOptions;
+  /**
+   * What of a memory is embedded: its first `maxChars` characters (default 320, cut at a word; the
+   * full-text index holds every word) and `passages` passages of a long turn (default 0: a long turn is
+   * found through its passages' full text). The defaults suit the offline model, which costs about a
+   * millisecond a token; an embedder with a long window and a low price can take more.
+   */
+  embedding?: { maxChars?: number; passages?: number };
   /** Search each message together with the turn before it in its session. Default true. */
   contextWindow?: boolean;
   /**
@@ -190,6 +205,7 @@ export class Engram {
     embedder: string | null;
     fusion: EngineContext["fusion"];
     retrieval: EngineContext["retrieval"];
+    embedding: EngineContext["embedding"];
     contextWindow: boolean;
   } {
     return {
@@ -197,6 +213,7 @@ export class Engram {
       embedder: this.ctx.embedder?.id ?? null,
       fusion: this.ctx.fusion,
       retrieval: this.ctx.retrieval,
+      embedding: this.ctx.embedding,
       contextWindow: this.ctx.contextWindow,
     };
   }
@@ -365,6 +382,13 @@ const optionsSchema = z.object({
   readonly: z.boolean().optional(),
   fusion: fusionConfigSchema.default(fusionConfigSchema.parse({})),
   retrieval: retrievalConfigSchema.default(retrievalConfigSchema.parse({})),
+  embedding: z
+    .object({
+      maxChars: z.number().int().min(16).max(1_000_000).default(EMBEDDED_CHARS),
+      passages: z.number().int().min(0).max(256).default(EMBEDDED_PASSAGES),
+    })
+    .strict()
+    .default({ maxChars: EMBEDDED_CHARS, passages: EMBEDDED_PASSAGES }),
   contextWindow: z.boolean().default(true),
   tiers: z.boolean().default(true),
   background: z.boolean().default(true),
@@ -375,8 +399,18 @@ const optionsSchema = z.object({
 
 /** Creates an Engram. With no options: the embedded SQLite store and the offline embedder. */
 export async function createEngram(options: EngramOptions = {}): Promise<Engram> {
-  const { fusion, retrieval, contextWindow, path, readonly, tiers, background, llmTimeoutMs, skills } =
-    parseInput(optionsSchema, options, "createEngram");
+  const {
+    fusion,
+    retrieval,
+    embedding,
+    contextWindow,
+    path,
+    readonly,
+    tiers,
+    background,
+    llmTimeoutMs,
+    skills,
+  } = parseInput(optionsSchema, options, "createEngram");
   if (options.storage && (path !== undefined || readonly !== undefined)) {
     throw new ValidationError(
       "createEngram: path and readonly configure the default SQLite store; with your own storage, pass them to sqliteStorage({ path, readonly })",
@@ -392,6 +426,7 @@ export async function createEngram(options: EngramOptions = {}): Promise<Engram>
     ids: options.ids ?? randomIds,
     fusion,
     retrieval,
+    embedding,
     contextWindow,
     tiers,
     policy: resolvePolicy(options.policy),

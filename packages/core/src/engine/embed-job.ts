@@ -1,5 +1,5 @@
 import { ModelError } from "../errors/index.js";
-import { embeddingText, type MemoryRecord, passageCount } from "../model/index.js";
+import { EMBEDDED_CHARS, embeddingText, type MemoryRecord, passageCount } from "../model/index.js";
 import type { Job } from "../storage/index.js";
 import { embedRecords } from "../updating/embed-records.js";
 import type { EngineContext } from "../updating/engine-context.js";
@@ -17,7 +17,8 @@ export function embedJobHandler(ctx: EngineContext) {
     const ids = (job.payload.ids as string[] | undefined) ?? [];
     // By embedded text (a turn searched by passages: by id), kept across redos.
     const vectors = new Map<string, Float32Array>();
-    const key = (r: MemoryRecord) => (passageCount(r) ? `turn:${r.id}` : embeddingText(r));
+    const maxChars = ctx.embedding?.maxChars ?? EMBEDDED_CHARS;
+    const key = (r: MemoryRecord) => (passageCount(r) ? `turn:${r.id}` : embeddingText(r, maxChars));
     await untilStored("embed job", async () => {
       // Deleted meanwhile: nothing to do. Idempotent: re-embedding a ready memory rewrites the same vector.
       const records = await ctx.storage.get(scope, ids);

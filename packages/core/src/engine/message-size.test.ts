@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ValidationError } from "../errors/index.js";
-import { EMBEDDED_PASSAGES, MAX_MESSAGE_BYTES, PASSAGE_CHARS } from "../model/index.js";
+import { EMBEDDED_CHARS, MAX_MESSAGE_BYTES, PASSAGE_CHARS } from "../model/index.js";
 import { hashEmbeddingModel } from "../testing/index.js";
 import { createEngram, type Engram } from "./create-engram.js";
 
@@ -13,13 +13,17 @@ afterEach(async () => {
 });
 
 /** An engine whose embedder records every text it is given. */
-async function recordingEngram(): Promise<{ engram: Engram; embedded: string[][] }> {
+async function recordingEngram(embedding?: {
+  maxChars?: number;
+  passages?: number;
+}): Promise<{ engram: Engram; embedded: string[][] }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-size-"));
   const embedded: string[][] = [];
   const engram = await createEngram({
     path: path.join(dir, "engram.db"),
     background: false,
     embedder: hashEmbeddingModel({ onCall: (values) => void embedded.push([...values]) }),
+    ...(embedding ? { embedding } : {}),
   });
   cleanups.push(async () => {
     await engram.close();
@@ -87,17 +91,33 @@ describe("the message size limit", () => {
     expect(error.message).toContain("memories.0.text");
   });
 
-  it("embeds a long message as a bounded number of passages (the embedder never sees the whole text)", async () => {
+  const sentence = "My sister moved to Lisbon last spring and opened a bakery near the river. ";
+  const long = sentence.repeat(Math.ceil(100_000 / sentence.length));
+
+  it("embeds no passage of a long message by default: every passage is found by full text", async () => {
     const { engram, embedded } = await recordingEngram();
-    const sentence = "My sister moved to Lisbon last spring and opened a bakery near the river. ";
-    const long = sentence.repeat(Math.ceil(100_000 / sentence.length));
+    await engram.add({ userId: "u", messages: [{ role: "user", content: long }] });
+    expect(embedded.flat()).toEqual([]);
+    const stats = await engram.stats({ userId: "u" });
+    expect(stats.byKind.passage).toBeGreaterThan(200);
+    // The end of the text is found too, and the hit is the turn.
+    const [hit] = await engram.search({ userId: "u", query: "sister bakery Lisbon", kinds: ["message"] });
+    expect(hit?.memory.text).toBe(long.trim());
+    const vector = await engram.search({
+      userId: "u",
+      query: "sister bakery Lisbon",
+      channels: ["vector"],
+      kinds: ["message"],
+    });
+    expect(vector).toEqual([]);
+  });
+
+  it("embeds a bounded number of passages when asked (the embedder never sees the whole text)", async () => {
+    const { engram, embedded } = await recordingEngram({ passages: 8, maxChars: PASSAGE_CHARS + 40 });
     await engram.add({ userId: "u", messages: [{ role: "user", content: long }] });
     const values = embedded.flat();
     expect(Math.max(...values.map((v) => v.length))).toBeLessThanOrEqual(PASSAGE_CHARS + 40);
-    expect(values.length).toBeLessThanOrEqual(EMBEDDED_PASSAGES);
-    // Every passage is in the full-text index, embedded or not: the end of the text is found too.
-    const stats = await engram.stats({ userId: "u" });
-    expect(stats.byKind.passage).toBeGreaterThan(200);
+    expect(values.length).toBe(8);
     const hits = await engram.search({
       userId: "u",
       query: "sister bakery Lisbon",
@@ -105,5 +125,37 @@ describe("the message size limit", () => {
       kinds: ["message"],
     });
     expect(hits).toHaveLength(1);
+  });
+
+  it("embeds at most the first EMBEDDED_CHARS characters of a turn and its context, cut at a word", async () => {
+    const { engram, embedded } = await recordingEngram();
+    const first =
+      "I finally booked the flights for our trip to Japan in April, and my brother is coming too. ";
+    const second =
+      "We will spend a week in Kyoto and then take the train to Hiroshima to see the museum there, and after that a few days by the sea.";
+    // Longer than EMBEDDED_CHARS and under PASSAGE_CHARS: one turn, embedded in part.
+    const said = `${first}${second} ${first}${first}`.trim();
+    expect(said.length).toBeGreaterThan(EMBEDDED_CHARS);
+    expect(said.length).toBeLessThanOrEqual(PASSAGE_CHARS);
+    await engram.add({
+      userId: "u",
+      sessionId: "s",
+      messages: [
+        { role: "user", content: said },
+        { role: "assistant", content: "That sounds wonderful." },
+      ],
+    });
+    const values = embedded.flat();
+    expect(values).toHaveLength(2);
+    for (const v of values) expect(v.length).toBeLessThanOrEqual(EMBEDDED_CHARS);
+    expect(values[0]).toBe(said.slice(0, (values[0] as string).length));
+    expect(said[(values[0] as string).length]).toBe(" ");
+    // The reply's own words come first, then as much of the turn before it as fits.
+    expect(values[1]?.startsWith("That sounds wonderful.\nuser: I finally booked")).toBe(true);
+  });
+
+  it("refuses an embedding policy out of range, naming the field", async () => {
+    await expect(createEngram({ path: ":memory:", embedding: { maxChars: 0 } })).rejects.toThrow(/maxChars/);
+    await expect(createEngram({ path: ":memory:", embedding: { passages: -1 } })).rejects.toThrow(/passages/);
   });
 });

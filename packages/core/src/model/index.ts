@@ -53,6 +53,7 @@ export {
 } from "./scope.js";
 export {
   contextLine,
+  EMBEDDED_CHARS,
   embeddingText,
   fullTextBody,
   isContextLineOf,

@@ -12,16 +12,18 @@ import { passageCount } from "./search-text.js";
 export const PASSAGE_CHARS = 480;
 
 /**
- * Passages of one turn given a vector at most, spread over the turn (the first and the last always): the
- * rest are searched by full text only. Embedding costs about a millisecond a token on the offline model,
- * so this bounds what one long turn costs (a 100 KB message has over 200 passages).
+ * Passages of one long turn given a vector by default: none. On the offline model a long turn is found
+ * through its passages' full text, as embedding its passages too would about halve the rate of an ingest of
+ * long chat histories (docs/benchmarks.md). `createEngram({ embedding: { passages } })` embeds up to that many, spread over the turn (the first and
+ * the last always), and the turn's vector is their mean.
  */
-export const EMBEDDED_PASSAGES = 8;
+export const EMBEDDED_PASSAGES = 0;
 
-/** Whether passage `index` of `count` is embedded (see EMBEDDED_PASSAGES). */
+/** Whether passage `index` of `count` is embedded when `max` passages of a turn are. */
 export function passageEmbedded(index: number, count: number, max = EMBEDDED_PASSAGES): boolean {
+  if (max <= 0) return false;
   if (count <= max) return true;
-  if (max <= 1) return index === 0;
+  if (max === 1) return index === 0;
   const step = (count - 1) / (max - 1);
   return Array.from({ length: max }, (_, i) => Math.round(i * step)).includes(index);
 }

@@ -38,12 +38,13 @@ export class UseLitePool implements UseLiteRunner {
     const n = Math.max(1, Math.min(this.size, texts.length));
     while (this.threads.length < n) this.threads.push(this.create());
     if (n === 1 && texts.length <= TEXTS_PER_CALL) return (this.threads[0] as UseLiteThread).embed(texts);
+    // A session's ten turns are still shared between the threads: no call larger than it needs to be.
+    const per = Math.min(TEXTS_PER_CALL, Math.ceil(texts.length / n));
     const order = texts
       .map((_, i) => i)
       .sort((a, b) => (texts[a] as string).length - (texts[b] as string).length);
     const calls: number[][] = [];
-    for (let at = 0; at < order.length; at += TEXTS_PER_CALL)
-      calls.push(order.slice(at, at + TEXTS_PER_CALL));
+    for (let at = 0; at < order.length; at += per) calls.push(order.slice(at, at + per));
     // Longest calls first, each to the thread with the least work so far: the threads finish together.
     const load = new Array<number>(n).fill(0);
     const cost = (call: number[]) => call.length * (texts[call[call.length - 1] as number] as string).length;

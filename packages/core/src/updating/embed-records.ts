@@ -1,5 +1,7 @@
 import { EngramError } from "../errors/index.js";
 import {
+  EMBEDDED_CHARS,
+  EMBEDDED_PASSAGES,
   embeddingText,
   type MemoryRecord,
   passageCount,
@@ -17,9 +19,9 @@ export interface EmbedOutcome {
 }
 
 /** Whether a record gets a vector of its own: all but the passages of a long turn left unembedded. */
-function isEmbedded(record: MemoryRecord): boolean {
+function isEmbedded(record: MemoryRecord, passages: number): boolean {
   const of = passageOf(record);
-  return of === null || passageEmbedded(of.index, of.of);
+  return of === null || passageEmbedded(of.index, of.of, passages);
 }
 
 /** The unit mean of vectors, or null when there are none. */
@@ -37,9 +39,10 @@ function meanOf(vectors: readonly Float32Array[]): Float32Array | null {
 }
 
 /**
- * Embeds records' text (`embeddingText`: own line, then context). A turn searched by its passages is not
- * embedded itself: its vector is the mean of its passages' vectors, from this call's records or from
- * storage, so the whole turn is represented (the offline model reads only its first 128 tokens or so).
+ * Embeds records' text (`embeddingText`: own line, then context, cut to the policy's characters). A turn
+ * searched by its passages is not embedded itself: its vector is the mean of its embedded passages'
+ * vectors, from this call's records or from storage; with none embedded (the default) it has no vector
+ * and is found through its passages' full text.
  * A failing model never loses the records: they are returned without vectors and marked pending, so the
  * caller stores them (full-text searchable) and queues the embedding.
  */
@@ -51,12 +54,15 @@ export async function embedRecords(
     return { stored: records.map((record) => ({ record, vector: null })), error: null };
   }
   try {
-    const direct = records.filter((r) => passageCount(r) === 0 && isEmbedded(r));
-    const vectors = await ctx.embedder.embed(direct.map(embeddingText));
+    const { maxChars, passages } = ctx.embedding ?? { maxChars: EMBEDDED_CHARS, passages: EMBEDDED_PASSAGES };
+    const direct = records.filter((r) => passageCount(r) === 0 && isEmbedded(r, passages));
+    const vectors = direct.length
+      ? await ctx.embedder.embed(direct.map((r) => embeddingText(r, maxChars)))
+      : [];
     const byId = new Map(direct.map((r, i) => [r.id, vectors[i] ?? null]));
     for (const turn of records.filter((r) => passageCount(r) > 0)) {
       const count = passageCount(turn);
-      const ids = passageIds(turn).filter((_, i) => passageEmbedded(i, count));
+      const ids = passageIds(turn).filter((_, i) => passageEmbedded(i, count, passages));
       const missing = ids.filter((id) => !byId.get(id));
       const stored = missing.length
         ? await ctx.storage.getVectors({ userId: turn.userId }, missing)
