@@ -93,7 +93,10 @@ export async function retrieveContext(
   const scope = { userId: input.userId };
   // The query is embedded once for every search below, in the words of the speaker it names.
   const forms = await speakerQuery(ctx, scope, input.query);
-  const vector = await embedQuery(ctx, forms.dense);
+  // Not awaited: the model embeds on its own thread while the full-text channels and reads run here.
+  const vector = embedQuery(ctx, forms.dense);
+  // Its failure reaches every search that awaits it; this only keeps it from counting as unhandled first.
+  vector.catch(() => {});
   const filter = {
     ...(input.at ? { at: input.at } : { current: true }),
     ...(input.cubes ? { cubes: input.cubes } : {}),
@@ -109,12 +112,14 @@ export async function retrieveContext(
     // Skills describe the present way of doing things: a point-in-time query gets none.
     input.at
       ? []
-      : matchSkills(ctx, {
-          userId: input.userId,
-          ...(input.agentId ? { agentId: input.agentId } : {}),
-          query: input.query,
-          vector,
-        }),
+      : vector.then((v) =>
+          matchSkills(ctx, {
+            userId: input.userId,
+            ...(input.agentId ? { agentId: input.agentId } : {}),
+            query: input.query,
+            vector: v,
+          }),
+        ),
   ]);
   const { facts, segments, pages } = ranked;
   const noteOf = (m: MemoryRecord) =>

@@ -22,8 +22,11 @@ export interface ChannelQuery {
   readonly text: string;
   /** What full-text searches, when not `text` (the speaker's query leaves a named speaker out). */
   readonly searchText?: string;
-  /** null: the vector channel does not run. */
-  readonly vector: Float32Array | null;
+  /**
+   * null: the vector channel does not run. A pending vector (the query still being embedded on the
+   * model's thread) lets the full-text channel run meanwhile.
+   */
+  readonly vector: Float32Array | null | Promise<Float32Array | null>;
   readonly k: number;
   readonly filter: MemoryFilter;
   readonly channels: ReadonlySet<Channel>;
@@ -74,7 +77,7 @@ export async function runChannels(ports: QueryPorts, q: ChannelQuery): Promise<C
   };
   const [fulltext, first] = await Promise.all([
     q.channels.has("fulltext") ? storage.textSearch(q.scope, textQuery) : [],
-    dense(q.vector),
+    Promise.resolve(q.vector).then(dense),
   ]);
   const textStats =
     fulltext.length && describes && storage.textStats ? await storage.textStats(q.scope, textQuery) : null;

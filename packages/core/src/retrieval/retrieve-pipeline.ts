@@ -11,7 +11,8 @@ export interface RetrieveQuery {
   readonly text: string;
   /** What full-text searches, when not `text` (see speakerQuery). */
   readonly searchText?: string;
-  readonly vector: Float32Array | null;
+  /** Pending while the query is embedded: full-text channels run meanwhile. */
+  readonly vector: Float32Array | null | Promise<Float32Array | null>;
   /** Point in time and cubes; kinds and ids are set per search. */
   readonly filter: MemoryFilter;
 }

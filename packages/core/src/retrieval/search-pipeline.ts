@@ -25,7 +25,7 @@ const PRIOR_WINDOW = 60;
  */
 export async function expandByFeedback(
   ports: QueryPorts,
-  q: ChannelQuery,
+  q: ChannelQuery & { readonly vector: Float32Array | null },
   answers: Awaited<ReturnType<typeof runChannels>>,
   weight: number,
 ): Promise<FusedHit[]> {
@@ -137,11 +137,12 @@ export async function rankMemories(
   const { filter, mapped } = await passageFilter(ports, q.scope, q.filter);
   const query = { ...q, filter };
   const answers = await runChannels(ports, query);
-  const fused = await expandByFeedback(ports, query, answers, stages.feedback ?? 0);
+  const resolved = { ...query, vector: await q.vector };
+  const fused = await expandByFeedback(ports, resolved, answers, stages.feedback ?? 0);
   // Several passages of one turn can fill a window: a wider one leaves room for k turns.
   const wanted = mapped ? q.k * 2 : q.k;
   const window = anyPrior(ports.retrieval) ? Math.max(wanted * 3, PRIOR_WINDOW) : wanted;
-  const ranked = await addTimeChannel(ports, query, fused.slice(0, window));
+  const ranked = await addTimeChannel(ports, resolved, fused.slice(0, window));
   const records = new Map(
     (
       await ports.storage.get(

@@ -18,6 +18,19 @@ export interface TimeRange {
  * when it names two ("between March and May 2023"). Null when it names none.
  */
 export function queryTimeRange(query: string, now: Date): TimeRange | null {
+  // One retrieve asks this of the same query in each of its searches; chrono takes milliseconds a parse.
+  // Spans are whole days and midnight is a minute's start, so within one minute the answer is the same.
+  const key = `${Math.floor(now.getTime() / 60_000)} ${query}`;
+  if (ranges.has(key)) return ranges.get(key) ?? null;
+  if (ranges.size >= 64) ranges.clear();
+  const range = parseTimeRange(query, now);
+  ranges.set(key, range);
+  return range;
+}
+
+const ranges = new Map<string, TimeRange | null>();
+
+function parseTimeRange(query: string, now: Date): TimeRange | null {
   for (const result of chrono().en.casual.parse(query, { instant: now, timezone: 0 })) {
     const start = preciseDate(result.start);
     if (start === null) continue;

@@ -13,7 +13,51 @@ export interface StatedHit {
   readonly at: string | null;
 }
 
-const stems = (text: string) => new Set(queryTerms(text).map((t) => stemmer(t)));
+/** Stem ids, so that two statements' stems are compared as sorted numbers. */
+const stemIds = new Map<string, number>();
+/** Sorted stem ids of recent texts: the same turns come back query after query, and stemming them is the cost. */
+const known = new Map<string, Int32Array>();
+
+function stems(text: string): Int32Array {
+  let out = known.get(text);
+  if (!out) {
+    if (known.size >= 4096) known.clear();
+    const ids = new Set<number>();
+    for (const term of queryTerms(text)) {
+      const stem = stemmer(term);
+      let id = stemIds.get(stem);
+      if (id === undefined) {
+        id = stemIds.size;
+        stemIds.set(stem, id);
+      }
+      ids.add(id);
+    }
+    out = Int32Array.from(ids).sort();
+    known.set(text, out);
+  }
+  return out;
+}
+
+/** Whether two sorted stem lists share at least `SAME_TOPIC` of the shorter one's stems. */
+function sameTopic(a: Int32Array, b: Int32Array): boolean {
+  const need = Math.ceil(SAME_TOPIC * Math.min(a.length, b.length));
+  let shared = 0;
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    // Too few left on one side to reach the share: stop early.
+    if (shared + Math.min(a.length - i, b.length - j) < need) return false;
+    const x = a[i] as number;
+    const y = b[j] as number;
+    if (x === y) {
+      shared++;
+      i++;
+      j++;
+    } else if (x < y) i++;
+    else j++;
+  }
+  return shared >= need;
+}
 
 /**
  * An update prior: when the user said something about the same thing twice ("I run 5k in 27 minutes", then
@@ -27,6 +71,11 @@ export function applyUpdatePrior<T extends { score: number }>(
   on: boolean,
 ): T[] {
   if (!on || hits.length < 2) return [...hits];
+  // Ids are only compared within one call: both maps start again when the vocabulary grows large.
+  if (stemIds.size >= 1 << 20) {
+    stemIds.clear();
+    known.clear();
+  }
   const info = hits.map((hit) => {
     const stated = statedOf(hit);
     return stated?.role === "user" && stated.at ? { at: stated.at, stems: stems(stated.text) } : null;
@@ -34,13 +83,11 @@ export function applyUpdatePrior<T extends { score: number }>(
   const out = hits.map((hit, rank) => ({ hit, rank }));
   for (let i = 1; i < out.length; i++) {
     const newer = info[out[i]?.rank as number];
-    if (!newer || newer.stems.size < MIN_TERMS) continue;
+    if (!newer || newer.stems.length < MIN_TERMS) continue;
     for (let j = 0; j < i; j++) {
       const older = info[out[j]?.rank as number];
-      if (!older || older.at >= newer.at || older.stems.size < MIN_TERMS) continue;
-      let shared = 0;
-      for (const s of newer.stems) if (older.stems.has(s)) shared++;
-      if (shared / Math.min(newer.stems.size, older.stems.size) < SAME_TOPIC) continue;
+      if (!older || older.at >= newer.at || older.stems.length < MIN_TERMS) continue;
+      if (!sameTopic(newer.stems, older.stems)) continue;
       // Just above the older statement: the newer one takes its score, plus a hair.
       const moved = out.splice(i, 1)[0] as (typeof out)[number];
       const score = (out[j] as (typeof out)[number]).hit.score + 1e-6;
