@@ -20,7 +20,13 @@ import {
   runLongMemEval,
   selectQuestions,
 } from "@engram/cli/longmemeval";
-import { type ContextPage, DEFAULT_CONTEXT_BUDGET, type Embedder } from "@engram/core";
+import {
+  type ContextPage,
+  DEFAULT_CONTEXT_BUDGET,
+  EMBEDDED_CHARS,
+  type Embedder,
+  embeddedPart,
+} from "@engram/core";
 import { assembleContext } from "@engram/core/integration";
 import { InMemoryStore } from "@langchain/langgraph";
 import Database from "better-sqlite3";
@@ -85,6 +91,25 @@ function hitsContext(
   });
   const block = assembleContext({ now, profile: [], facts: [], pages, recent: [], budgetTokens });
   return { text: block.text, tokens: block.tokens };
+}
+
+/**
+ * The shared embedder under Engram's own embedding policy: each text's first EMBEDDED_CHARS characters,
+ * cut at a word. USE-lite costs about a millisecond a token, and embedding the whole of 30,000 turns for
+ * each peer would take an hour; Engram's vectors are made the same way.
+ */
+function embeddingPolicy(inner: RememberingEmbedder): RememberingEmbedder {
+  const self: RememberingEmbedder = {
+    id: `${inner.id} (first ${EMBEDDED_CHARS} characters)`,
+    get live() {
+      return inner.live;
+    },
+    set live(value) {
+      inner.live = value;
+    },
+    embed: (texts) => inner.embed(texts.map((t) => embeddedPart(t))),
+  };
+  return self;
 }
 
 /** A peer that indexes one question's turns at a time and is searched by turn ids. */
@@ -237,7 +262,7 @@ export async function lmeBench(options: LmeBenchOptions): Promise<LmeBenchResult
       context: "retrieve",
       doc: engram,
     });
-    const embedder: RememberingEmbedder = rememberingEmbedder();
+    const embedder = embeddingPolicy(rememberingEmbedder());
     const dims = ((await embedder.embed(["dimensions"]))[0] as Float32Array).length;
     const peers: { name: string; method: string; open: () => Promise<TurnIndex> }[] = [
       {
@@ -248,13 +273,12 @@ export async function lmeBench(options: LmeBenchOptions): Promise<LmeBenchResult
       },
       {
         name: "LangGraph InMemoryStore",
-        method: `@langchain/langgraph InMemoryStore({ index: { dims: ${dims}, embeddings, fields: ["text"] } }), one per question; batch put of { text: "role: content" }; search(namespace, { query, limit }).`,
+        method: `@langchain/langgraph InMemoryStore({ index: { dims: ${dims}, embeddings, fields: ["text"] } }), one per question; batch put of { text: "role: content" } (its first ${EMBEDDED_CHARS} characters embedded, as Engram embeds); search(namespace, { query, limit }).`,
         open: langgraphIndex(embedder, dims),
       },
       {
         name: "mem0 OSS (infer: false)",
-        method:
-          'mem0ai/oss Memory per question: embedder provider "langchain" (the shared embedder), vectorStore "memory" (:memory:), history off, telemetry off; add("role: content", { userId, infer: false }); search(question, { topK, threshold: 0 }).',
+        method: `mem0ai/oss Memory per question: embedder provider "langchain" (the shared embedder, first ${EMBEDDED_CHARS} characters of a text), vectorStore "memory" (:memory:), history off, telemetry off; add("role: content", { userId, infer: false }); search(question, { topK, threshold: 0 }).`,
         open: mem0Index(embedder, dims, dir),
       },
     ];

@@ -54,6 +54,7 @@ export {
 export {
   contextLine,
   EMBEDDED_CHARS,
+  embeddedPart,
   embeddingText,
   fullTextBody,
   isContextLineOf,

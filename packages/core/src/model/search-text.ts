@@ -59,8 +59,12 @@ export const EMBEDDED_CHARS = 320;
  * most `maxChars` (the turn's own words must come before a long previous turn).
  */
 export function embeddingText(record: Searchable, maxChars = EMBEDDED_CHARS): string {
-  const full = record.context ? `${ownLine(record)}\n${record.context}` : ownLine(record);
-  if (full.length <= maxChars) return full;
-  const space = full.lastIndexOf(" ", maxChars);
-  return full.slice(0, space > maxChars / 2 ? space : maxChars);
+  return embeddedPart(record.context ? `${ownLine(record)}\n${record.context}` : ownLine(record), maxChars);
+}
+
+/** A text cut at a word to at most `maxChars` characters (anywhere when its first half holds no space). */
+export function embeddedPart(text: string, maxChars = EMBEDDED_CHARS): string {
+  if (text.length <= maxChars) return text;
+  const space = text.lastIndexOf(" ", maxChars);
+  return text.slice(0, space > maxChars / 2 ? space : maxChars);
 }
