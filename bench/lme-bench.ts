@@ -20,14 +20,8 @@ import {
   runLongMemEval,
   selectQuestions,
 } from "@engram/cli/longmemeval";
-import {
-  type ContextPage,
-  DEFAULT_CONTEXT_BUDGET,
-  EMBEDDED_CHARS,
-  type Embedder,
-  embeddedPart,
-} from "@engram/core";
-import { assembleContext } from "@engram/core/integration";
+import { type ContextPage, DEFAULT_CONTEXT_BUDGET, type Embedder } from "@engram/core";
+import { assembleContext, EMBEDDED_CHARS, embeddedPart } from "@engram/core/integration";
 import { InMemoryStore } from "@langchain/langgraph";
 import Database from "better-sqlite3";
 import { type RememberingEmbedder, rememberingEmbedder, SharedEmbeddings } from "./locomo-embedder.js";

@@ -16,6 +16,8 @@ export {
 export { assembleContext, type ContextInput, defaultTokenizer } from "./generation/index.js";
 export {
   cubeSchema,
+  EMBEDDED_CHARS,
+  embeddedPart,
   idString,
   type MessageIdentity,
   messageId,
