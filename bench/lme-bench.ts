@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import {
+  chronologicalSessions,
   evalLongMemEval,
   isoDate,
   LONGMEMEVAL_TYPES,
@@ -217,6 +218,8 @@ export interface LmeBenchOptions {
   /** The first N questions of each type (all by default). */
   readonly limit?: number;
   readonly log?: (message: string) => void;
+  /** Engram's figures as soon as they are measured, before the peers run. */
+  readonly onEngram?: (doc: Record<string, unknown>) => void;
 }
 
 export async function lmeBench(options: LmeBenchOptions): Promise<LmeBenchResults | null> {
@@ -256,8 +259,18 @@ export async function lmeBench(options: LmeBenchOptions): Promise<LmeBenchResult
       context: "retrieve",
       doc: engram,
     });
+    options.onEngram?.(engram);
     const embedder = embeddingPolicy(rememberingEmbedder());
     const dims = ((await embedder.embed(["dimensions"]))[0] as Float32Array).length;
+    // Every peer text embedded once, in large batches on both of the model's threads: LangGraph's store
+    // and mem0 embed a turn at a time, and then read the remembered vectors.
+    const texts = questions.flatMap(({ item }) =>
+      chronologicalSessions(item).flatMap((s) => s.turns.map(peerDocument)),
+    );
+    for (let at = 0; at < texts.length; at += 2048) {
+      await embedder.embed(texts.slice(at, at + 2048));
+      log(`  peers' texts embedded: ${Math.min(texts.length, at + 2048)}/${texts.length}`);
+    }
     const peers: { name: string; method: string; open: () => Promise<TurnIndex> }[] = [
       {
         name: "BM25 (FTS5)",

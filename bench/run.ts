@@ -245,6 +245,10 @@ async function main(): Promise<void> {
           data: values.lme as string,
           ...(config.mode === "quick" ? { limit: 2 } : {}),
           log,
+          onEngram: (doc) => {
+            const { per_question: _, ...figures } = doc;
+            log(`LongMemEval, Engram: ${JSON.stringify(figures)}`);
+          },
         })
       : null;
     const skills: SkillsFigures | null = runs("skills")
