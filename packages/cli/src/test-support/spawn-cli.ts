@@ -76,8 +76,8 @@ export async function waitForFile(path: string, cli: CliProcess, timeoutMs = 60_
   }
 }
 
-/** A JSONL file of `count` turns of one session, each about `chars` characters: minutes of embedding. */
-export function longIngestFile(path: string, count = 300, chars = 2000): string {
+/** A JSONL file of `count` turns of one session, each about `chars` characters (short enough to be embedded): minutes of embedding. */
+export function longIngestFile(path: string, count = 4000, chars = 400): string {
   const sentence = "We talked about gardens, rivers and the old bakery on the corner. ";
   const lines = Array.from({ length: count }, (_, i) =>
     JSON.stringify({
