@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ValidationError } from "../errors/index.js";
 import { messageId, sequentialIds } from "../model/index.js";
 import { hashEmbeddingModel } from "../testing/index.js";
-import { createEngram, type Engram, type EngramOptions } from "./create-engram.js";
+import { createEngram, type EngramOptions } from "./create-engram.js";
+import type { Engram } from "./engram.js";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {

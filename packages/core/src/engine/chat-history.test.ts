@@ -4,7 +4,8 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { PASSAGE_CHARS } from "../model/index.js";
 import { hashEmbeddingModel } from "../testing/index.js";
-import { createEngram, type Engram } from "./create-engram.js";
+import { createEngram } from "./create-engram.js";
+import type { Engram } from "./engram.js";
 
 // Small chat histories of the kind assistants keep: long answers with lists, many sessions on unrelated
 // tasks, preferences said in passing, values that change; each test knows where its answer is.

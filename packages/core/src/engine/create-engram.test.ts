@@ -7,8 +7,9 @@ import { rememberedTexts } from "../generation/build-candidates.js";
 import { sequentialIds } from "../model/index.js";
 import { embedderFromModel } from "../models/index.js";
 import { hashEmbeddingModel, testRecord } from "../testing/index.js";
-import { createEngram, type Engram, type EngramOptions } from "./create-engram.js";
+import { createEngram, type EngramOptions } from "./create-engram.js";
 import { storageOf } from "./engine-backends.js";
+import type { Engram } from "./engram.js";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {

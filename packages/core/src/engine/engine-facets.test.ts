@@ -4,7 +4,8 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { sequentialIds } from "../model/index.js";
 import { failingEmbeddingModel, hashEmbeddingModel } from "../testing/index.js";
-import { createEngram, type Engram, type EngramOptions } from "./create-engram.js";
+import { createEngram, type EngramOptions } from "./create-engram.js";
+import type { Engram } from "./engram.js";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {

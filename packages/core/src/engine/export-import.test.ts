@@ -6,7 +6,8 @@ import { ValidationError } from "../errors/index.js";
 import { sequentialIds } from "../model/index.js";
 import { hashEmbeddingModel } from "../testing/index.js";
 import { storageOf } from "../testing.js";
-import { createEngram, type Engram, type EngramOptions } from "./create-engram.js";
+import { createEngram, type EngramOptions } from "./create-engram.js";
+import type { Engram } from "./engram.js";
 import type { ExportDump } from "./export-import.js";
 
 const cleanups: Array<() => Promise<void>> = [];

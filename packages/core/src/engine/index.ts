@@ -1,5 +1,6 @@
 export type { AddResult } from "./add-messages.js";
-export { createEngram, Engram, type EngramOptions } from "./create-engram.js";
+export { createEngram, type EngramOptions } from "./create-engram.js";
+export { Engram } from "./engram.js";
 export {
   EXPORT_FORMAT,
   EXPORT_VERSION,

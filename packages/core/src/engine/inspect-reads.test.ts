@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { NotFoundError, ValidationError } from "../errors/index.js";
 import { sequentialIds } from "../model/index.js";
 import { hashEmbeddingModel } from "../testing/index.js";
-import { createEngram, type Engram } from "./create-engram.js";
+import { createEngram } from "./create-engram.js";
+import type { Engram } from "./engram.js";
 
 // The reads an inspector needs: a memory's edges, segments with their heat, a user's jobs.
 let dir: string;

@@ -6,7 +6,8 @@ import { NotFoundError, ValidationError } from "../errors/index.js";
 import { sequentialIds } from "../model/index.js";
 import { hashEmbeddingModel } from "../testing/index.js";
 import { storageOf } from "../testing.js";
-import { createEngram, type Engram } from "./create-engram.js";
+import { createEngram } from "./create-engram.js";
+import type { Engram } from "./engram.js";
 
 let dir: string;
 let engram: Engram;

@@ -4,7 +4,8 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { sequentialIds } from "../model/index.js";
 import { hashEmbeddingModel } from "../testing/index.js";
-import { createEngram, type Engram } from "./create-engram.js";
+import { createEngram } from "./create-engram.js";
+import type { Engram } from "./engram.js";
 
 const dirs: string[] = [];
 const open: Engram[] = [];

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { hashEmbeddingModel } from "../testing/index.js";
-import { createEngram, type Engram } from "./create-engram.js";
+import { createEngram } from "./create-engram.js";
+import type { Engram } from "./engram.js";
 
 describe("context of the following turn", () => {
   let dir: string;

@@ -8,7 +8,8 @@ import { embedderFromModel } from "../models/index.js";
 import type { VectorQuery } from "../storage/index.js";
 import { hashEmbeddingModel } from "../testing/index.js";
 import { storageOf } from "../testing.js";
-import { createEngram, type Engram } from "./create-engram.js";
+import { createEngram } from "./create-engram.js";
+import type { Engram } from "./engram.js";
 
 let dir: string;
 let engram: Engram;

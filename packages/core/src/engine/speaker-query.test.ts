@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { sequentialIds } from "../model/index.js";
 import type { RetrievalOptions } from "../retrieval/index.js";
 import { hashEmbeddingModel } from "../testing/index.js";
-import { createEngram, type Engram } from "./create-engram.js";
+import { createEngram } from "./create-engram.js";
+import type { Engram } from "./engram.js";
 
 const dirs: string[] = [];
 const open: Engram[] = [];

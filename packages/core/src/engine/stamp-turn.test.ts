@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ValidationError } from "../errors/index.js";
 import { messageId } from "../model/index.js";
 import { hashEmbeddingModel } from "../testing/index.js";
-import { createEngram, type Engram } from "./create-engram.js";
+import { createEngram } from "./create-engram.js";
+import type { Engram } from "./engram.js";
 import { stampTurn, type WrapperTurn } from "./stamp-turn.js";
 
 const cleanups: Array<() => Promise<void>> = [];

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createEngram, type Engram } from "../engine/create-engram.js";
+import { createEngram } from "../engine/create-engram.js";
+import type { Engram } from "../engine/engram.js";
 import { sequentialIds } from "../model/index.js";
 
 const dirs: string[] = [];

@@ -1,0 +1,282 @@
+import { z } from "zod";
+import { ClosedError } from "../errors/index.js";
+import { forgetRememberedTexts } from "../generation/build-candidates.js";
+import { parseInput } from "../model/index.js";
+import type { Embedder } from "../models/index.js";
+import {
+  type FlushOptions,
+  type RunControl,
+  type RunJobsReport,
+  runDueJobs,
+  Worker,
+} from "../scheduler/index.js";
+import {
+  distillSkills,
+  isAgentTenant,
+  type SkillContext,
+  type SkillsApi,
+  skillsApi,
+  type TracesApi,
+  tracesApi,
+} from "../skills/index.js";
+import {
+  assertWritable,
+  type Erasure,
+  type ForgetReport,
+  JOB_STATUSES,
+  type Job,
+  type JobStatus,
+  type StorageStats,
+} from "../storage/index.js";
+import { applyFeedback, type FeedbackResult } from "../updating/apply-feedback.js";
+import type { EngineContext } from "../updating/engine-context.js";
+import { recordVisits } from "../updating/record-visits.js";
+import { runTiers } from "../updating/run-tiers.js";
+import { type AddResult, addMessages } from "./add-messages.js";
+import { embedJobHandler } from "./embed-job.js";
+import { registerBackend } from "./engine-backends.js";
+import { type ExportDump, exportUser, type ImportResult, importDump } from "./export-import.js";
+import { type ItemsApi, itemsApi } from "./items-api.js";
+import { type KvApi, kvApi } from "./kv-api.js";
+import { type MemoriesApi, memoriesApi } from "./memories-api.js";
+import { type ProfileTrait, readProfile } from "./profile.js";
+import { type RetrieveInput, type RetrieveResult, retrieveContext } from "./retrieve-context.js";
+import {
+  type AddInput,
+  erasureInputSchema,
+  type FeedbackInput,
+  feedbackInputSchema,
+  flushOptionsSchema,
+  forgetInputSchema,
+  profileInputSchema,
+  type SearchInput,
+  type UserInput,
+  userInputSchema,
+} from "./schemas.js";
+import { type SearchResult, searchMemories } from "./search-memories.js";
+import { VisitLog } from "./visit-log.js";
+/** The Engram facade: memory for one application, many users, each call scoped by userId. */
+export class Engram {
+  readonly memories: MemoriesApi;
+  /** What the agent did: runs of tasks with their tool calls (`traces.add`), the raw material of skills. */
+  readonly traces: TracesApi;
+  /** Procedures distilled from recurring traces: list, read, edit, correct, share. */
+  readonly skills: SkillsApi;
+  /** The user's key-value space (checkpoints, integration registries), scoped on every call. */
+  readonly kv: KvApi;
+  /** Keyed JSON items in the user's cubes (the LangGraph store), with history and embeddings. */
+  readonly items: ItemsApi;
+  private closed = false;
+  private readonly worker: Worker;
+  private readonly background: boolean;
+  private readonly visits: VisitLog;
+
+  constructor(
+    private readonly ctx: SkillContext,
+    background = true,
+  ) {
+    registerBackend(this, ctx.storage);
+    this.memories = memoriesApi(ctx);
+    this.traces = tracesApi(ctx, () => {
+      if (this.background) this.worker.kick();
+    });
+    this.skills = skillsApi(ctx);
+    this.kv = kvApi(ctx.storage, () => this.open());
+    this.items = itemsApi(ctx, () => this.open());
+    // A read-only store runs no jobs and records no visits: both write.
+    this.background = background && !ctx.storage.readOnly;
+    this.worker = new Worker((control) => this.runJobs(control), this.background ? 2000 : 0);
+    this.visits = new VisitLog(async (userId, segmentIds) => {
+      const now = this.ctx.clock().toISOString();
+      const job = { id: `job_${this.ctx.ids()}`, type: "visit", payload: { segmentIds }, runAt: now };
+      await this.ctx.storage.write({ userId }, { jobs: [job] });
+      if (this.background) this.worker.kick();
+    });
+  }
+
+  get embedder(): Embedder | null {
+    return this.ctx.embedder;
+  }
+
+  /** Why the store is read-only (writes raise a ReadOnlyError), or null when it takes writes. */
+  get readOnly(): string | null {
+    return this.ctx.storage.readOnly ?? null;
+  }
+
+  /** The effective configuration, e.g. for reports: backend, embedder, fusion, context window. */
+  get config(): {
+    backend: string;
+    embedder: string | null;
+    fusion: EngineContext["fusion"];
+    retrieval: EngineContext["retrieval"];
+    embedding: EngineContext["embedding"];
+    contextWindow: boolean;
+  } {
+    return {
+      backend: this.ctx.storage.backend,
+      embedder: this.ctx.embedder?.id ?? null,
+      fusion: this.ctx.fusion,
+      retrieval: this.ctx.retrieval,
+      embedding: this.ctx.embedding,
+      contextWindow: this.ctx.contextWindow,
+    };
+  }
+
+  /** Stores dialogue turns. They are searchable when this resolves (read-your-writes). */
+  async add(input: AddInput): Promise<AddResult> {
+    this.open();
+    assertWritable(this.ctx.storage, "add");
+    const result = await addMessages(this.ctx, input);
+    if (result.status === "pending" && this.background) this.worker.kick();
+    return result;
+  }
+
+  /**
+   * The memory context for a query within a token budget: profile, facts, retrieved pages, recent turns;
+   * structured and rendered as a fenced block that marks stored text as data.
+   */
+  async retrieve(input: RetrieveInput): Promise<RetrieveResult> {
+    this.open();
+    return retrieveContext(this.ctx, input, async (userId, segmentIds) => {
+      if (!this.readOnly) this.visits.record(userId, segmentIds);
+    });
+  }
+
+  /** The user's structured profile (current user facts), or as it was at a point in time. */
+  async profile(input: UserInput & { at?: string | Date }): Promise<ProfileTrait[]> {
+    this.open();
+    // The time is checked like every other: an invalid one is a ValidationError, not a RangeError.
+    const { userId, at } = parseInput(profileInputSchema, input, "profile");
+    return readProfile(this.ctx.storage, { userId }, at);
+  }
+
+  /** Applies a natural-language correction; superseded facts stay in history. */
+  async feedback(input: FeedbackInput): Promise<FeedbackResult> {
+    this.open();
+    assertWritable(this.ctx.storage, "feedback");
+    const { userId, text, at } = parseInput(feedbackInputSchema, input, "feedback");
+    return applyFeedback(this.ctx, { userId }, text, at ?? this.ctx.clock().toISOString());
+  }
+
+  /** Hybrid full-text + vector search over the user's memories; each result says which channels found it. */
+  async search(input: SearchInput): Promise<SearchResult[]> {
+    this.open();
+    return searchMemories(this.ctx, input);
+  }
+
+  /** Removes every record, vector, history row, job and checkpoint of the user, and their bytes on disk. */
+  async forget(input: UserInput): Promise<ForgetReport> {
+    this.open();
+    assertWritable(this.ctx.storage, "forget");
+    const { userId } = parseInput(forgetInputSchema, input, "forget");
+    // No job may be mid-way for this user while it is erased, or it could write the user back.
+    return this.worker.exclusive(async () => {
+      this.visits.drop(userId);
+      await this.visits.flush();
+      const report = await this.ctx.storage.forgetUser({ userId });
+      forgetRememberedTexts();
+      return report;
+    });
+  }
+
+  /**
+   * Completes what earlier forgets left on disk, waiting up to `waitMs` (default 2,000) for readers of
+   * older pages, and says whether the forgotten users' bytes are gone from the store's files.
+   */
+  async erasure(input: { waitMs?: number } = {}): Promise<Erasure> {
+    this.open();
+    const { waitMs } = parseInput(erasureInputSchema, input, "erasure");
+    const storage = this.ctx.storage;
+    if (!storage.completeErasure)
+      return { state: "delegated", reason: `${storage.backend} frees deleted data itself` };
+    return storage.completeErasure(waitMs ?? 2000);
+  }
+
+  async export(input: UserInput): Promise<ExportDump> {
+    this.open();
+    const { userId } = parseInput(userInputSchema, input, "export");
+    return exportUser(this.ctx, userId);
+  }
+
+  async import(dump: unknown): Promise<ImportResult> {
+    this.open();
+    assertWritable(this.ctx.storage, "import");
+    return importDump(this.ctx, dump);
+  }
+
+  /** Counts for one user, or for the whole store. */
+  async stats(input?: UserInput): Promise<StorageStats> {
+    this.open();
+    if (input === undefined) return this.ctx.storage.stats();
+    const { userId } = parseInput(userInputSchema, input, "stats");
+    return this.ctx.storage.stats({ userId });
+  }
+
+  /** The user's durable jobs (tiers, embeddings, visits) with state, attempts and last error. */
+  async jobs(input: UserInput & { status?: JobStatus }): Promise<Job[]> {
+    this.open();
+    const { userId, status } = parseInput(jobsInputSchema, input, "jobs");
+    return this.ctx.storage.jobs({ userId }, status);
+  }
+
+  /** Users with stored memory (not the tenants that hold agents' shared skills). */
+  async users(): Promise<string[]> {
+    this.open();
+    return (await this.ctx.storage.users()).filter((id) => !isAgentTenant(id));
+  }
+
+  /**
+   * Runs queued work (tier work, embeddings that failed earlier) until nothing is due. Long tier work
+   * runs in bounded steps, each one atomic write: `signal` stops it after the current step (it rejects
+   * with the signal's reason, and the rest runs the next time jobs run), and `onProgress` hears of each.
+   */
+  async flush(options: FlushOptions = {}): Promise<RunJobsReport> {
+    this.open();
+    assertWritable(this.ctx.storage, "flush");
+    const { signal, onProgress } = parseInput(flushOptionsSchema, options, "flush");
+    await this.visits.flush();
+    return this.worker.flush({ signal, onProgress });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.visits.close();
+    await this.worker.stop();
+    await this.ctx.storage.close();
+  }
+
+  private runJobs(control: RunControl): Promise<RunJobsReport> {
+    const ctx = this.ctx;
+    return runDueJobs({
+      storage: ctx.storage,
+      clock: ctx.clock,
+      signal: control.signal,
+      ...(control.onProgress ? { onProgress: control.onProgress } : {}),
+      handlers: {
+        embed: embedJobHandler(ctx),
+        tiers: (job, steps) => runTiers(ctx, { userId: job.userId }, steps),
+        skills: async (job) => {
+          await distillSkills(ctx, { userId: job.userId });
+        },
+        // Visits only count; promotion runs in the (deduplicated) tiers job, so a retry never counts twice.
+        visit: async (job) => {
+          const scope = { userId: job.userId };
+          await recordVisits(ctx, scope, (job.payload.segmentIds as string[] | undefined) ?? [], {
+            id: `job_${ctx.ids()}`,
+            type: "tiers",
+            payload: {},
+            dedupeKey: "tiers",
+            runAt: ctx.clock().toISOString(),
+          });
+        },
+      },
+    });
+  }
+
+  private open(): void {
+    if (this.closed) throw new ClosedError("this Engram instance");
+  }
+}
+
+const jobsInputSchema = userInputSchema.extend({ status: z.enum(JOB_STATUSES).optional() });
