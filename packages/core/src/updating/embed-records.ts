@@ -11,6 +11,7 @@ import {
   type StoredMemory,
 } from "../model/index.js";
 import type { EngineContext } from "./engine-context.js";
+import { normalizedMean } from "./segment-record.js";
 
 export interface EmbedOutcome {
   readonly stored: StoredMemory[];
@@ -22,20 +23,6 @@ export interface EmbedOutcome {
 function isEmbedded(record: MemoryRecord, passages: number): boolean {
   const of = passageOf(record);
   return of === null || passageEmbedded(of.index, of.of, passages);
-}
-
-/** The unit mean of vectors, or null when there are none. */
-function meanOf(vectors: readonly Float32Array[]): Float32Array | null {
-  const first = vectors[0];
-  if (!first) return null;
-  const out = new Float32Array(first.length);
-  for (const v of vectors)
-    for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) + (v[i] as number);
-  let norm = 0;
-  for (const x of out) norm += x * x;
-  norm = Math.sqrt(norm);
-  if (norm > 0) for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) / norm;
-  return out;
 }
 
 /**
@@ -71,7 +58,7 @@ export async function embedRecords(
         const v = byId.get(id) ?? stored.get(id);
         return v ? [v] : [];
       });
-      byId.set(turn.id, parts.length === ids.length ? meanOf(parts) : null);
+      byId.set(turn.id, parts.length === ids.length ? normalizedMean(parts) : null);
     }
     return {
       stored: records.map((record) => ({ record, vector: byId.get(record.id) ?? null })),
