@@ -66,8 +66,12 @@ export {
   type Cube,
   cubeKey,
   type EdgeType,
+  type EngramEvent,
+  type EngramEventType,
   type HistoryEvent,
   type IdGenerator,
+  type JobRef,
+  type Logger,
   MAX_MESSAGE_BYTES,
   MEMORY_KINDS,
   type MemoryEdge,
@@ -79,9 +83,12 @@ export {
   ROLES,
   type Role,
   type Scope,
+  type SlowOperation,
+  type SpanLike,
   type StoredMemory,
   TIERS,
   type Tier,
+  type TracerLike,
   userCube,
 } from "./model/index.js";
 export {
@@ -93,7 +100,7 @@ export {
   offlineEmbeddingModel,
 } from "./models/index.js";
 export type { Channel, ChannelScore, RetrievalOptions } from "./retrieval/index.js";
-export type { FlushOptions, JobProgress, RunJobsReport } from "./scheduler/index.js";
+export type { FlushOptions, JobFailure, JobProgress, RunJobsReport } from "./scheduler/index.js";
 export type {
   DistillReport,
   Skill,

@@ -2,12 +2,18 @@ import { z } from "zod";
 import { ValidationError } from "../errors/index.js";
 import {
   type Clock,
+  consoleLogger,
   EMBEDDED_CHARS,
   EMBEDDED_PASSAGES,
+  type EngramEvent,
+  type EventSink,
+  eventSink,
   type IdGenerator,
+  type Logger,
   parseInput,
   randomIds,
   systemClock,
+  type TracerLike,
 } from "../model/index.js";
 import {
   type Embedder,
@@ -83,6 +89,25 @@ export interface EngramOptions {
   extractor?: Extractor;
   /** Process queued work in the background (default true); `flush()` always processes it. */
   background?: boolean;
+  /**
+   * Hears of what the engine handles without failing a call: a job retried or given up, the embedder
+   * failing (writes stored without vectors, queries answered by full text), a background run that failed,
+   * and with `slowMs` slow calls. Must not throw.
+   */
+  onEvent?: (event: EngramEvent) => void;
+  /**
+   * Where those events are written for people. Default: the console (stderr), warnings and errors, each
+   * distinct line at most once a minute. `false`: nowhere (`onEvent` still hears everything).
+   */
+  logger?: Logger | false;
+  /** `slow` events for add, search, retrieve, flush and jobs that take longer than this many ms. Default: none. */
+  slowMs?: number;
+  /**
+   * OpenTelemetry: spans `engram.add`, `engram.search`, `engram.retrieve`, `engram.flush` and one
+   * `engram.job` per job run, from `tracer` (e.g. `trace.getTracer("my-app")` from `@opentelemetry/api`).
+   * Spans carry the user id and counts, never stored text. Default: no spans.
+   */
+  telemetry?: { tracer: TracerLike };
   /** Seams for deterministic tests. */
   clock?: Clock;
   ids?: IdGenerator;
@@ -113,6 +138,7 @@ const optionsSchema = z.object({
   background: z.boolean().default(true),
   // At most a day: setTimeout fires at once past 2^31 - 1 ms.
   llmTimeoutMs: z.number().int().min(1).max(86_400_000).optional(),
+  slowMs: z.number().min(0).max(86_400_000).optional(),
   skills: skillsConfigSchema.default(skillsConfigSchema.parse({})),
 });
 
@@ -129,7 +155,9 @@ export async function createEngram(options: EngramOptions = {}): Promise<Engram>
     background,
     llmTimeoutMs,
     skills,
+    slowMs,
   } = parseInput(optionsSchema, options, "createEngram");
+  const events = eventSink(reportingOptions(options));
   if (options.storage && (path !== undefined || readonly !== undefined)) {
     throw new ValidationError(
       "createEngram: path and readonly configure the default SQLite store; with your own storage, pass them to sqliteStorage({ path, readonly })",
@@ -165,6 +193,48 @@ export async function createEngram(options: EngramOptions = {}): Promise<Engram>
           ...(llmTimeoutMs !== undefined ? { timeoutMs: llmTimeoutMs } : {}),
         }
       : null,
+    events,
   };
-  return new Engram(ctx, background);
+  return new Engram(ctx, {
+    background,
+    ...(slowMs === undefined ? {} : { slowMs }),
+    ...telemetryOption(options.telemetry),
+  });
+}
+
+/** `onEvent` and `logger` checked (functions are not in the options schema) and the default logger set. */
+function reportingOptions(options: EngramOptions): { onEvent?: EventSink; logger: Logger | null } {
+  const { onEvent, logger } = options;
+  if (onEvent !== undefined && typeof onEvent !== "function") {
+    throw new ValidationError(`createEngram: onEvent must be a function, got ${typeof onEvent}`, {
+      details: { onEvent: typeof onEvent },
+    });
+  }
+  const isLogger = (x: unknown): x is Logger =>
+    typeof x === "object" &&
+    x !== null &&
+    typeof (x as Logger).warn === "function" &&
+    typeof (x as Logger).error === "function";
+  if (logger !== undefined && logger !== false && !isLogger(logger)) {
+    throw new ValidationError(
+      "createEngram: logger must be an object with warn and error methods (console fits), or false",
+      { details: { logger: typeof logger } },
+    );
+  }
+  return {
+    ...(onEvent ? { onEvent } : {}),
+    logger: logger === false ? null : (logger ?? consoleLogger()),
+  };
+}
+
+function telemetryOption(telemetry: EngramOptions["telemetry"]): { tracer?: TracerLike } {
+  if (telemetry === undefined) return {};
+  const tracer = (telemetry as { tracer?: unknown } | null)?.tracer;
+  if (typeof (tracer as TracerLike | undefined)?.startActiveSpan !== "function") {
+    throw new ValidationError(
+      "createEngram: telemetry.tracer must be an OpenTelemetry Tracer (e.g. trace.getTracer(name) from @opentelemetry/api)",
+      { details: { telemetry: "tracer" } },
+    );
+  }
+  return { tracer: tracer as TracerLike };
 }

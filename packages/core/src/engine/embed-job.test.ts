@@ -57,7 +57,7 @@ describe("embedding failures", () => {
     const text = await engram.search({ ...u1, query: "plumber", channels: ["fulltext"] });
     expect(text.map((r) => r.id).sort()).toEqual(added.ids);
 
-    expect(await engram.flush()).toEqual({ completed: 1, retried: 0, failed: 0 });
+    expect(await engram.flush()).toEqual({ completed: 1, retried: 0, failed: 0, errors: [] });
     for (const id of added.ids) expect((await engram.memories.get({ ...u1, id })).status).toBe("ready");
     expect((await engram.stats(u1)).vectors).toBe(2);
     expect((await storageOf(engram).jobs(u1))[0]).toMatchObject({
@@ -67,7 +67,7 @@ describe("embedding failures", () => {
     });
     const dense = await engram.search({ ...u1, query: "plumber Thursday", channels: ["vector"] });
     expect(dense.map((r) => r.id)).toContain("mem_1");
-    expect(await engram.flush()).toEqual({ completed: 0, retried: 0, failed: 0 });
+    expect(await engram.flush()).toEqual({ completed: 0, retried: 0, failed: 0, errors: [] });
   });
 
   it("retries a job that keeps failing, then marks it failed with its error visible", async () => {
@@ -76,9 +76,18 @@ describe("embedding failures", () => {
     expect(added.status).toBe("pending");
 
     for (let attempt = 1; attempt <= 4; attempt++) {
-      expect(await engram.flush()).toEqual({ completed: 0, retried: 1, failed: 0 });
+      const report = await engram.flush();
+      expect(report).toMatchObject({ completed: 0, retried: 1, failed: 0 });
+      // flush() says why: the job, its attempt, the error and when it runs again.
+      expect(report.errors).toEqual([
+        {
+          job: { id: expect.any(String), type: "embed", userId: u1.userId, attempt },
+          error: expect.stringMatching(/embedding still failing: .*simulated embedding failure/),
+          retryAt: expect.any(String),
+        },
+      ]);
       // The retry is not due yet with the clock standing still.
-      expect(await engram.flush()).toEqual({ completed: 0, retried: 0, failed: 0 });
+      expect(await engram.flush()).toEqual({ completed: 0, retried: 0, failed: 0, errors: [] });
       const [job] = await storageOf(engram).jobs(u1);
       expect(job).toMatchObject({ status: "queued", attempts: attempt });
       expect(job?.lastError).toMatch(/embedding still failing: .*simulated embedding failure/);
@@ -88,14 +97,22 @@ describe("embedding failures", () => {
       expect(due).toBeLessThanOrEqual(300_000);
       advance(10 * 60_000);
     }
-    expect(await engram.flush()).toEqual({ completed: 0, retried: 0, failed: 1 });
+    const last = await engram.flush();
+    expect(last).toMatchObject({ completed: 0, retried: 0, failed: 1 });
+    expect(last.errors).toEqual([
+      {
+        job: expect.objectContaining({ type: "embed", attempt: 5 }),
+        error: expect.stringMatching(/simulated embedding failure #6/),
+        retryAt: null,
+      },
+    ]);
     const failed = await storageOf(engram).jobs(u1, "failed");
     expect(failed).toHaveLength(1);
     expect(failed[0]).toMatchObject({ type: "embed", attempts: 5 });
     expect(failed[0]?.lastError).toMatch(/simulated embedding failure #6/);
 
     advance(60 * 60_000);
-    expect(await engram.flush()).toEqual({ completed: 0, retried: 0, failed: 0 });
+    expect(await engram.flush()).toEqual({ completed: 0, retried: 0, failed: 0, errors: [] });
     // The raw turns are never lost.
     const kept = await engram.memories.list(u1);
     expect(kept.map((m) => m.status)).toEqual(["pending", "pending"]);
@@ -140,7 +157,7 @@ describe("embedding failures", () => {
     expect(queued.map((j) => j.payload.ids)).toContainEqual(["mem_1"]);
 
     broken = false;
-    expect(await engram.flush()).toEqual({ completed: queued.length, retried: 0, failed: 0 });
+    expect(await engram.flush()).toEqual({ completed: queued.length, retried: 0, failed: 0, errors: [] });
     expect((await engram.memories.get({ ...u1, id: "mem_1" })).status).toBe("ready");
     const after = (await storageOf(engram).getVectors(u1, ["mem_1"])).get("mem_1");
     expect(after).toEqual((await inner.embed(["The electrician comes on Friday"]))[0]);

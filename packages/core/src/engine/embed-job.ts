@@ -27,6 +27,7 @@ export function embedJobHandler(ctx: EngineContext) {
       const { stored, error } = await embedRecords(
         ctx,
         ready.filter((r) => !vectors.has(key(r))),
+        { report: false },
       );
       if (error) throw new ModelError(`embedding still failing: ${error.message}`, { cause: error });
       for (const { record, vector } of stored) if (vector) vectors.set(key(record), vector);

@@ -1,7 +1,16 @@
 import { z } from "zod";
 import { ClosedError } from "../errors/index.js";
 import { forgetRememberedTexts } from "../generation/build-candidates.js";
-import { parseInput } from "../model/index.js";
+import {
+  errorMessage,
+  inSpan,
+  parseInput,
+  reportSlow,
+  type SlowOperation,
+  type SpanAttribute,
+  type SpanLike,
+  type TracerLike,
+} from "../model/index.js";
 import type { Embedder } from "../models/index.js";
 import {
   type FlushOptions,
@@ -70,11 +79,16 @@ export class Engram {
   private readonly worker: Worker;
   private readonly background: boolean;
   private readonly visits: VisitLog;
+  private readonly slowMs: number | undefined;
+  private readonly tracer: TracerLike | undefined;
 
   constructor(
     private readonly ctx: SkillContext,
-    background = true,
+    options: { readonly background?: boolean; readonly slowMs?: number; readonly tracer?: TracerLike } = {},
   ) {
+    const background = options.background ?? true;
+    this.slowMs = options.slowMs;
+    this.tracer = options.tracer;
     registerBackend(this, ctx.storage);
     this.memories = memoriesApi(ctx);
     this.traces = tracesApi(ctx, () => {
@@ -85,12 +99,35 @@ export class Engram {
     this.items = itemsApi(ctx, () => this.open());
     // A read-only store runs no jobs and records no visits: both write.
     this.background = background && !ctx.storage.readOnly;
-    this.worker = new Worker((control) => this.runJobs(control), this.background ? 2000 : 0);
+    const reportError = (error: unknown) =>
+      ctx.events?.({ type: "background.error", at: ctx.clock().toISOString(), error: errorMessage(error) });
+    this.worker = new Worker((control) => this.runJobs(control), this.background ? 2000 : 0, reportError);
     this.visits = new VisitLog(async (userId, segmentIds) => {
       const now = this.ctx.clock().toISOString();
       const job = { id: `job_${this.ctx.ids()}`, type: "visit", payload: { segmentIds }, runAt: now };
       await this.ctx.storage.write({ userId }, { jobs: [job] });
       if (this.background) this.worker.kick();
+    }, reportError);
+  }
+
+  /**
+   * Runs `fn` in an `engram.<operation>` span when a tracer is set (`describe` adds what the result
+   * says), and reports it as a `slow` event when it takes longer than the `slowMs` option.
+   */
+  private observed<T>(
+    operation: SlowOperation,
+    userId: string | null,
+    fn: () => Promise<T>,
+    describe: (result: T) => Record<string, SpanAttribute> = () => ({}),
+  ): Promise<T> {
+    const attributes: Record<string, SpanAttribute> = userId === null ? {} : { "engram.user_id": userId };
+    return inSpan(this.tracer, `engram.${operation}`, attributes, async (span: SpanLike | null) => {
+      const started = performance.now();
+      const result = await fn();
+      if (span) for (const [key, value] of Object.entries(describe(result))) span.setAttribute(key, value);
+      const options = { clock: this.ctx.clock, onEvent: this.ctx.events, slowMs: this.slowMs };
+      reportSlow(options, operation, performance.now() - started, userId);
+      return result;
     });
   }
 
@@ -126,7 +163,12 @@ export class Engram {
   async add(input: AddInput): Promise<AddResult> {
     this.open();
     assertWritable(this.ctx.storage, "add");
-    const result = await addMessages(this.ctx, input);
+    const result = await this.observed(
+      "add",
+      userIdOf(input),
+      () => addMessages(this.ctx, input),
+      (r) => ({ "engram.memories": r.ids.length, "engram.status": r.status }),
+    );
     if (result.status === "pending" && this.background) this.worker.kick();
     return result;
   }
@@ -137,9 +179,15 @@ export class Engram {
    */
   async retrieve(input: RetrieveInput): Promise<RetrieveResult> {
     this.open();
-    return retrieveContext(this.ctx, input, async (userId, segmentIds) => {
-      if (!this.readOnly) this.visits.record(userId, segmentIds);
-    });
+    return this.observed(
+      "retrieve",
+      userIdOf(input),
+      () =>
+        retrieveContext(this.ctx, input, async (userId, segmentIds) => {
+          if (!this.readOnly) this.visits.record(userId, segmentIds);
+        }),
+      (r) => ({ "engram.context.tokens": r.context.tokens }),
+    );
   }
 
   /** The user's structured profile (current user facts), or as it was at a point in time. */
@@ -161,7 +209,12 @@ export class Engram {
   /** Hybrid full-text + vector search over the user's memories; each result says which channels found it. */
   async search(input: SearchInput): Promise<SearchResult[]> {
     this.open();
-    return searchMemories(this.ctx, input);
+    return this.observed(
+      "search",
+      userIdOf(input),
+      () => searchMemories(this.ctx, input),
+      (r) => ({ "engram.results": r.length }),
+    );
   }
 
   /** Removes every record, vector, history row, job and checkpoint of the user, and their bytes on disk. */
@@ -235,7 +288,16 @@ export class Engram {
     assertWritable(this.ctx.storage, "flush");
     const { signal, onProgress } = parseInput(flushOptionsSchema, options, "flush");
     await this.visits.flush();
-    return this.worker.flush({ signal, onProgress });
+    return this.observed(
+      "flush",
+      null,
+      () => this.worker.flush({ signal, onProgress }),
+      (r) => ({
+        "engram.jobs.completed": r.completed,
+        "engram.jobs.retried": r.retried,
+        "engram.jobs.failed": r.failed,
+      }),
+    );
   }
 
   async close(): Promise<void> {
@@ -253,6 +315,9 @@ export class Engram {
       clock: ctx.clock,
       signal: control.signal,
       ...(control.onProgress ? { onProgress: control.onProgress } : {}),
+      ...(ctx.events ? { onEvent: ctx.events } : {}),
+      ...(this.slowMs === undefined ? {} : { slowMs: this.slowMs }),
+      ...(this.tracer ? { tracer: this.tracer } : {}),
       handlers: {
         embed: embedJobHandler(ctx),
         tiers: (job, steps) => runTiers(ctx, { userId: job.userId }, steps),
@@ -280,3 +345,9 @@ export class Engram {
 }
 
 const jobsInputSchema = userInputSchema.extend({ status: z.enum(JOB_STATUSES).optional() });
+
+/** The user a call names, for a `slow` event (the call itself validates it). */
+function userIdOf(input: unknown): string | null {
+  const userId = (input as { userId?: unknown } | null)?.userId;
+  return typeof userId === "string" ? userId : null;
+}

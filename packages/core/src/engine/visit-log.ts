@@ -16,7 +16,11 @@ export class VisitLog {
   private writing: Promise<void> = Promise.resolve();
   private failure: unknown = null;
 
-  constructor(private readonly write: (userId: string, segmentIds: string[]) => Promise<void>) {}
+  /** `onError` hears of the first failed write after a good one (the visits are kept and tried again). */
+  constructor(
+    private readonly write: (userId: string, segmentIds: string[]) => Promise<void>,
+    private readonly onError: (error: unknown) => void = () => {},
+  ) {}
 
   /** The last write error (cleared by the next successful flush). */
   get error(): unknown {
@@ -66,6 +70,7 @@ export class VisitLog {
         await this.write(userId, segmentIds);
         this.failure = null;
       } catch (error) {
+        if (this.failure === null) this.onError(error);
         this.failure = error;
         const later = this.pending.get(userId) ?? [];
         this.pending.set(userId, [...segmentIds, ...later].slice(-MAX_PENDING_PER_USER));

@@ -1,3 +1,18 @@
+export {
+  consoleLogger,
+  describeEvent,
+  type EngramEvent,
+  type EngramEventType,
+  type EventLevel,
+  type EventSink,
+  errorMessage,
+  eventLevel,
+  eventSink,
+  type JobRef,
+  type Logger,
+  reportSlow,
+  type SlowOperation,
+} from "./events.js";
 export { type Clock, type IdGenerator, randomIds, sequentialIds, systemClock } from "./ids.js";
 export {
   EDGE_TYPES,
@@ -62,5 +77,6 @@ export {
   passageCount,
   searchText,
 } from "./search-text.js";
+export { inSpan, SPAN_ERROR, type SpanAttribute, type SpanLike, type TracerLike } from "./telemetry.js";
 export { MAX_MESSAGE_BYTES, oversizeMessage, utf8Length, withinTextLimit } from "./text-limits.js";
 export { timeSchema } from "./time-schema.js";

@@ -5,14 +5,22 @@ import { type Channel, type FusedHit, fuseRankings } from "./fuse-rankings.js";
 import type { QueryPorts } from "./query-ports.js";
 
 /** The query's vector, or null without an embedder or when the embedding model is down. */
-export async function embedQuery(ports: Pick<QueryPorts, "embedder">, query: string) {
+export async function embedQuery(ports: Pick<QueryPorts, "embedder" | "events" | "clock">, query: string) {
   if (!ports.embedder) return null;
   try {
     const [vector] = await ports.embedder.embed([query]);
     return vector ?? null;
   } catch (cause) {
-    // The embedding model is down: answer from full-text rather than fail the read.
-    if (EngramError.isInstance(cause) && cause.code === "MODEL") return null;
+    // The embedding model is down: answer from full-text rather than fail the read, and say so.
+    if (EngramError.isInstance(cause) && cause.code === "MODEL") {
+      ports.events?.({
+        type: "embedder.unavailable",
+        at: ports.clock().toISOString(),
+        fallback: "fulltext",
+        error: cause.message,
+      });
+      return null;
+    }
     throw cause;
   }
 }

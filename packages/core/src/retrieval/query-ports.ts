@@ -1,4 +1,4 @@
-import type { Clock, MemoryRecord } from "../model/index.js";
+import type { Clock, EventSink, MemoryRecord } from "../model/index.js";
 import type { Embedder } from "../models/index.js";
 import type { StoragePort } from "../storage/index.js";
 import type { Channel, ChannelScore, FusionMethod } from "./fuse-rankings.js";
@@ -28,6 +28,8 @@ export interface QueryPorts {
   readonly fusion: FusionSettings;
   readonly retrieval: RetrievalConfig;
   readonly clock: Clock;
+  /** Where a query answered without its vector (the embedder failing) is reported. */
+  readonly events?: EventSink;
 }
 
 /** The sizes and rerank constants of the tier policy that `retrieve` reads. */

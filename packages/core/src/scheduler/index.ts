@@ -1,6 +1,8 @@
 export {
   backoffMs,
+  emptyReport,
   type JobControl,
+  type JobFailure,
   type JobHandler,
   type JobProgress,
   type RunJobsOptions,

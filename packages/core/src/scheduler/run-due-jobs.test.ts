@@ -44,7 +44,7 @@ describe("runDueJobs", () => {
     });
     expect(await rival).toEqual([]);
     expect(ran).toEqual(["slow", "next"]);
-    expect(report).toEqual({ completed: 2, retried: 0, failed: 0 });
+    expect(report).toEqual({ completed: 2, retried: 0, failed: 0, errors: [] });
     expect((await storage.jobs({ userId: "u1" }, "done")).map((j) => j.id).sort()).toEqual(["next", "slow"]);
   });
 
@@ -119,7 +119,7 @@ describe("runDueJobs", () => {
       },
     });
     expect(steps).toBeLessThanOrEqual(2);
-    expect(report).toEqual({ completed: 0, retried: 0, failed: 0 });
+    expect(report).toEqual({ completed: 0, retried: 0, failed: 0, errors: [] });
     // Still the rival's: running under its lease, not completed or failed by the worker that lost it.
     expect((await storage.jobs({ userId: "u1" })).map((j) => [j.id, j.status, j.attempts])).toEqual([
       ["long", "running", 2],
@@ -156,6 +156,6 @@ describe("runDueJobs", () => {
       },
     });
     expect(rivals).toEqual([]);
-    expect(report).toEqual({ completed: 1, retried: 0, failed: 0 });
+    expect(report).toEqual({ completed: 1, retried: 0, failed: 0, errors: [] });
   });
 });

@@ -1,6 +1,16 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { EngramError } from "../errors/index.js";
-import type { Clock } from "../model/index.js";
+import {
+  type Clock,
+  type EventSink,
+  errorMessage,
+  inSpan,
+  type JobRef,
+  reportSlow,
+  SPAN_ERROR,
+  type SpanLike,
+  type TracerLike,
+} from "../model/index.js";
 import type { Job, StoragePort } from "../storage/index.js";
 
 /** How far a running job has come: `done` of `total` units of its current `stage`. */
@@ -42,6 +52,11 @@ export interface RunJobsOptions {
    */
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: JobProgress) => void;
+  /** Hears of each retried and failed job, and (with `slowMs`) of each job that ran longer. */
+  readonly onEvent?: EventSink;
+  readonly slowMs?: number;
+  /** An `engram.job` span per job run, with its type, attempt and outcome. */
+  readonly tracer?: TracerLike;
 }
 
 /** Thrown by a checkpoint: the job stops where it is (not a failure of the job). */
@@ -51,11 +66,23 @@ class JobStopped extends Error {
   }
 }
 
+/** A job that failed in a run: retried at `retryAt`, or given up (null) and kept as failed. */
+export interface JobFailure {
+  readonly job: JobRef;
+  readonly error: string;
+  readonly retryAt: string | null;
+}
+
 export interface RunJobsReport {
   completed: number;
   retried: number;
   failed: number;
+  /** Why each retried or failed job failed, in the order they ran. */
+  errors: JobFailure[];
 }
+
+/** A report of nothing run. */
+export const emptyReport = (): RunJobsReport => ({ completed: 0, retried: 0, failed: 0, errors: [] });
 
 /** Exponential back-off with full jitter: 1 s, 2 s, 4 s ... capped at 5 minutes. */
 export function backoffMs(attempt: number): number {
@@ -92,7 +119,7 @@ function leaseKeeper(options: RunJobsOptions, jobs: readonly Job[], leaseMs: num
 
 /** Runs every due job until none is due. Jobs are idempotent, so a job retaken after a crash is safe. */
 export async function runDueJobs(options: RunJobsOptions): Promise<RunJobsReport> {
-  const report: RunJobsReport = { completed: 0, retried: 0, failed: 0 };
+  const report = emptyReport();
   const maxAttempts = options.maxAttempts ?? 5;
   const leaseMs = options.leaseMs ?? 60_000;
   for (;;) {
@@ -113,7 +140,9 @@ export async function runDueJobs(options: RunJobsOptions): Promise<RunJobsReport
           await requeue(options, jobs.slice(i), "not started: the run was stopped");
           throw options.signal.reason;
         }
-        const stopped = await runJob(options, job, now, maxAttempts, report, control(options, job, leases));
+        const stopped = await inSpan(options.tracer, "engram.job", jobAttributes(job), (span) =>
+          runJob(options, job, now, maxAttempts, report, control(options, job, leases), span),
+        );
         leases.release(job);
         if (stopped) {
           await requeue(options, jobs.slice(i + 1), "not started: the run was stopped");
@@ -145,6 +174,13 @@ async function requeue(options: RunJobsOptions, jobs: readonly Job[], why: strin
   for (const job of jobs) await options.storage.failJob(job.id, why, now, job.attempts);
 }
 
+/** A job's span attributes at its start; the outcome is added when it ends. */
+const jobAttributes = (job: Job) => ({
+  "engram.job.type": job.type,
+  "engram.job.attempt": job.attempts,
+  "engram.user_id": job.userId,
+});
+
 /** Runs one job; true when a checkpoint stopped it because the run was stopped. */
 async function runJob(
   options: RunJobsOptions,
@@ -153,26 +189,42 @@ async function runJob(
   maxAttempts: number,
   report: RunJobsReport,
   jobControl: JobControl,
+  span: SpanLike | null,
 ): Promise<boolean> {
   const handler = options.handlers[job.type] as JobHandler;
+  const outcome = (value: string) => span?.setAttribute("engram.job.outcome", value);
+  const ref: JobRef = { id: job.id, type: job.type, userId: job.userId, attempt: job.attempts };
+  const started = performance.now();
   try {
     await handler(job, jobControl);
     await options.storage.completeJob(job.id, job.attempts);
     report.completed++;
+    outcome("completed");
+    reportSlow(options, "job", performance.now() - started, job.userId);
     return false;
   } catch (cause) {
     if (cause instanceof JobStopped) {
       // Its finished steps are stored; it resumes from them. A lost lease means another worker runs it.
+      outcome(cause.why === "lease" ? "taken over" : "stopped");
       if (cause.why === "lease") return false;
       await requeue(options, [job], "interrupted: the finished steps are stored, the rest runs next time");
       return true;
     }
-    const message = EngramError.isInstance(cause) || cause instanceof Error ? cause.message : String(cause);
+    const message = EngramError.isInstance(cause) ? cause.message : errorMessage(cause);
     const retry = job.attempts < maxAttempts;
     const retryAt = retry ? new Date(now.getTime() + backoffMs(job.attempts)).toISOString() : null;
     await options.storage.failJob(job.id, message, retryAt, job.attempts);
     if (retry) report.retried++;
     else report.failed++;
+    report.errors.push({ job: ref, error: message, retryAt });
+    outcome(retry ? "retried" : "failed");
+    span?.setStatus({ code: SPAN_ERROR, message });
+    const at = options.clock().toISOString();
+    options.onEvent?.(
+      retryAt === null
+        ? { type: "job.failed", at, job: ref, error: message }
+        : { type: "job.retry", at, job: ref, error: message, retryAt },
+    );
     return false;
   }
 }

@@ -1,4 +1,4 @@
-import type { JobProgress, RunJobsReport } from "./run-due-jobs.js";
+import { emptyReport, type JobProgress, type RunJobsReport } from "./run-due-jobs.js";
 
 /** What a run is given: a signal that stops it at the running job's next checkpoint, and progress. */
 export interface RunControl {
@@ -34,12 +34,16 @@ export class Worker {
   private timer: NodeJS.Timeout | null = null;
   private poll: NodeJS.Timeout | null = null;
   private stopped = false;
-  private lastError: unknown = null;
   private gate: Promise<void> = Promise.resolve();
 
+  /**
+   * `onError` hears of a background run that failed (a flush's failure goes to its caller instead): the
+   * run is tried again on the next kick or poll.
+   */
   constructor(
     private readonly runOnce: (control: RunControl) => Promise<RunJobsReport>,
     pollMs = 2000,
+    private readonly onError: (error: unknown) => void = () => {},
   ) {
     if (pollMs > 0) {
       this.poll = setInterval(() => this.kick(), pollMs);
@@ -47,30 +51,24 @@ export class Worker {
     }
   }
 
-  /** The last error a background run hit (background runs never throw into the caller). */
-  get error(): unknown {
-    return this.lastError;
-  }
-
   kick(): void {
     if (this.stopped || this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.start({}).catch((e: unknown) => {
-        this.lastError = e;
-      });
+      this.start({}).catch((e: unknown) => this.onError(e));
     }, 0);
     this.timer.unref();
   }
 
   /** Runs until no job is due, including work queued while it runs. */
   async flush(options: FlushOptions = {}): Promise<RunJobsReport> {
-    const total: RunJobsReport = { completed: 0, retried: 0, failed: 0 };
+    const total = emptyReport();
     for (;;) {
       const { report, paused } = await this.start(options);
       total.completed += report.completed;
       total.retried += report.retried;
       total.failed += report.failed;
+      total.errors.push(...report.errors);
       if (this.stopped) return total;
       if (report.completed + report.retried + report.failed === 0 && !paused) return total;
     }
@@ -117,7 +115,7 @@ export class Worker {
         // Paused by the worker itself: not an error; the stopped job is queued again, due now.
         if (error === PAUSED) {
           this.again = !this.stopped;
-          return { report: { completed: 0, retried: 0, failed: 0 }, paused: true };
+          return { report: emptyReport(), paused: true };
         }
         throw error;
       })

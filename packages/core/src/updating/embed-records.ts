@@ -31,11 +31,13 @@ function isEmbedded(record: MemoryRecord, passages: number): boolean {
  * vectors, from this call's records or from storage; with none embedded (the default) it has no vector
  * and is found through its passages' full text.
  * A failing model never loses the records: they are returned without vectors and marked pending, so the
- * caller stores them (full-text searchable) and queues the embedding.
+ * caller stores them (full-text searchable) and queues the embedding; the failure is reported to
+ * `ctx.events` unless `report` is false (the embed job, whose retry is reported instead).
  */
 export async function embedRecords(
   ctx: EngineContext,
   records: readonly MemoryRecord[],
+  { report = true }: { readonly report?: boolean } = {},
 ): Promise<EmbedOutcome> {
   if (!ctx.embedder || records.length === 0) {
     return { stored: records.map((record) => ({ record, vector: null })), error: null };
@@ -66,6 +68,14 @@ export async function embedRecords(
     };
   } catch (cause) {
     if (!EngramError.isInstance(cause) || cause.code !== "MODEL") throw cause;
+    if (report) {
+      ctx.events?.({
+        type: "embedder.unavailable",
+        at: ctx.clock().toISOString(),
+        fallback: "pending",
+        error: cause.message,
+      });
+    }
     const stored = records.map((record) => ({
       record: { ...record, status: "pending" as const },
       vector: null,

@@ -1,4 +1,4 @@
-import type { Clock, IdGenerator } from "../model/index.js";
+import type { Clock, EventSink, IdGenerator } from "../model/index.js";
 import type { Embedder } from "../models/index.js";
 import type { FusionSettings, RetrievalConfig } from "../retrieval/index.js";
 import type { StoragePort } from "../storage/index.js";
@@ -25,4 +25,6 @@ export interface EngineContext {
   readonly contextWindow: boolean;
   /** Run the tiers (short-term overflow, segments, promotion to persona memory) after each add. */
   readonly tiers: boolean;
+  /** Where failures handled in the background (a failing embedder, a retried job) are reported. */
+  readonly events?: EventSink;
 }
