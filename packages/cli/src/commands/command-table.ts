@@ -225,7 +225,8 @@ export const statsCommand: Command = {
   summary: "counts for the whole store, or for one user (0 for a user with nothing stored)",
   details: [
     '--json prints {"memories", "byKind", "byTier", "vectors", "history", "edges", "kv", "jobs", "users"}',
-    '(plus "userId" with --user); "memories" counts every memory record in all tiers.',
+    '(plus "userId" and "failingJobs" with --user); "memories" counts every memory record in all tiers.',
+    "With --user, background jobs that failed (retried, or failed for good) are listed with their error.",
   ],
   run: lazy(async () => (await import("./stats-command.js")).runStats),
 };

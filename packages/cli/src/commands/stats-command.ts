@@ -1,4 +1,4 @@
-import type { StorageStats } from "@engram/core";
+import type { Job, StorageStats } from "@engram/core";
 import { formatFields, respond } from "../cli-output.js";
 import { parseCommandArgs, READONLY_OPTION } from "../command-args.js";
 import { storeTarget, withEngram } from "../open-engram.js";
@@ -9,7 +9,49 @@ function counts(record: Readonly<Record<string, number | undefined>>): string {
   return parts.length > 0 ? parts.join(", ") : "-";
 }
 
-function renderStats(stats: StorageStats, path: string, userId: string | undefined): string {
+/** A job that failed and is retried, or failed for good: what a person should see. */
+interface FailingJob {
+  readonly id: string;
+  readonly type: string;
+  readonly status: Job["status"];
+  readonly attempts: number;
+  readonly lastError: string;
+  /** When it runs again; null once it has failed for good. */
+  readonly retryAt: string | null;
+}
+
+function failingJobs(jobs: readonly Job[]): FailingJob[] {
+  return jobs.flatMap((job) =>
+    job.lastError !== null && (job.status === "failed" || job.status === "queued")
+      ? [
+          {
+            id: job.id,
+            type: job.type,
+            status: job.status,
+            attempts: job.attempts,
+            lastError: job.lastError,
+            retryAt: job.status === "failed" ? null : job.runAt,
+          },
+        ]
+      : [],
+  );
+}
+
+function describeFailing(job: FailingJob): string {
+  const when =
+    job.retryAt === null
+      ? `failed for good after ${job.attempts} attempts`
+      : `failed ${job.attempts} times, retried at ${job.retryAt}`;
+  return `${job.type} ${when}: ${job.lastError}`;
+}
+
+function renderStats(
+  stats: StorageStats,
+  path: string,
+  userId: string | undefined,
+  failing: readonly FailingJob[],
+): string {
+  const storeFailed = userId === undefined ? (stats.jobs.failed ?? 0) : 0;
   return formatFields([
     ["store", path],
     ...(userId === undefined
@@ -23,6 +65,10 @@ function renderStats(stats: StorageStats, path: string, userId: string | undefin
     ["edges", String(stats.edges)],
     ["key-value", String(stats.kv)],
     ["jobs", counts(stats.jobs)],
+    ...(failing.length > 0 ? [["failing", failing.map(describeFailing).join("\n")] as [string, string]] : []),
+    ...(storeFailed > 0
+      ? [["failing", `${storeFailed} failed for good; engram stats --user U shows why`] as [string, string]]
+      : []),
   ]);
 }
 
@@ -32,9 +78,11 @@ export async function runStats(args: readonly string[], ctx: CommandContext) {
   const target = storeTarget(values, ctx.env);
   const path = target.kind === "sqlite" ? target.path : target.url;
   // A store that does not exist is "no store", as for every reading command, not a column of zeros.
-  const stats = await withEngram(values, ctx.env, { mustExist: true }, (engram) =>
-    engram.stats(userId === undefined ? undefined : { userId }),
-  );
-  const json = userId === undefined ? stats : { ...stats, userId };
-  return respond(values.json, json, () => renderStats(stats, path, userId));
+  const { stats, failing } = await withEngram(values, ctx.env, { mustExist: true }, async (engram) => {
+    if (userId === undefined) return { stats: await engram.stats(), failing: [] };
+    return { stats: await engram.stats({ userId }), failing: failingJobs(await engram.jobs({ userId })) };
+  });
+  // A user's failing jobs, with why: background work that failed is never only stored.
+  const json = userId === undefined ? stats : { ...stats, userId, failingJobs: failing };
+  return respond(values.json, json, () => renderStats(stats, path, userId, failing));
 }
