@@ -73,6 +73,18 @@ describe("module dependencies", () => {
     expect(wrong).toEqual([]);
   });
 
+  it("keeps the storage port free of backends: no port file imports sqlite/ or qdrant/", () => {
+    const port = files.filter((f) => /^storage\/[^/]+\.ts$/.test(relative(SRC, f)));
+    expect(port.map((f) => relative(SRC, f))).toContain("storage/storage-port.ts");
+    const wrong = port.flatMap((file) =>
+      [...readFileSync(file, "utf8").matchAll(/from "(\.{1,2}\/[^"]+)"/g)]
+        .map((m) => relative(SRC, resolve(dirname(file), m[1] as string)))
+        .filter((target) => /^storage\/(sqlite|qdrant)\//.test(target))
+        .map((target) => `${relative(SRC, file)} -> ${target}`),
+    );
+    expect(wrong).toEqual([]);
+  });
+
   it("keeps storage adapters off the engine and the models", () => {
     const adapters = edges.filter((e) => e.file.startsWith("storage/sqlite/"));
     expect(adapters.length).toBeGreaterThan(0);

@@ -24,7 +24,8 @@ import {
 } from "../models/index.js";
 import { type RetrievalOptions, retrievalConfigSchema } from "../retrieval/index.js";
 import { type SkillContext, type SkillsOptions, skillsConfigSchema } from "../skills/index.js";
-import { type StoragePort, sqliteStorage } from "../storage/index.js";
+import type { StoragePort } from "../storage/index.js";
+import { sqliteStorage } from "../storage/sqlite/index.js";
 import { modelExtractor } from "../updating/model-extractor.js";
 import { offlineExtractor } from "../updating/offline-extractor.js";
 import { type PolicyOption, resolvePolicy } from "../updating/policy.js";

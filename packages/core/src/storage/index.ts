@@ -1,12 +1,6 @@
-// The Qdrant backend is imported from ./qdrant/ by those who use it, so the engine never loads it.
+// The storage port alone. Backends (./sqlite/, ./qdrant/) are imported by those who use them: the
+// default SQLite store by createEngram, the Qdrant one by the user, so a program loads only its own.
 export { assertWritable } from "./read-only.js";
-export {
-  DEFAULT_DB_PATH,
-  READ_ONLY_SNAPSHOT_MAX_BYTES,
-  SqliteStorage,
-  type SqliteStorageOptions,
-  sqliteStorage,
-} from "./sqlite/index.js";
 export type {
   ClaimOptions,
   EdgeQuery,

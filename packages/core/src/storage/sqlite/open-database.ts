@@ -1,8 +1,9 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { StorageError } from "../../errors/index.js";
 import { BUSY_TIMEOUT_MS, optimize, retryBusySync } from "./busy.js";
+import { sqliteDriver } from "./driver.js";
 import { assertSchemaSupported, migrate } from "./migrations.js";
 
 /**
@@ -14,7 +15,8 @@ export function openDatabase(path: string, durability: "full" | "normal"): Datab
   try {
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
     // The busy timeout is set first: another process may be creating or migrating the same file.
-    db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+    const Sqlite = sqliteDriver();
+    db = new Sqlite(path, { timeout: BUSY_TIMEOUT_MS });
     const opened = db;
     // Refuse a newer schema before changing anything about the file (such as its journal mode).
     retryBusySync(`open ${path}`, () => {

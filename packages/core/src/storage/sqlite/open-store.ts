@@ -9,8 +9,9 @@ import {
   statSync,
 } from "node:fs";
 import { dirname } from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { StorageError } from "../../errors/index.js";
+import { sqliteDriver } from "./driver.js";
 import { assertSchemaSupported, SCHEMA_VERSION } from "./migrations.js";
 
 /**
@@ -68,20 +69,21 @@ export function openReadOnly(path: string): Database.Database {
   if (path === ":memory:") throw new Error("an in-memory store cannot be opened read-only");
   if (!existsSync(path)) throw new Error("no such file");
   const wal = `${path}-wal`;
+  const Sqlite = sqliteDriver();
   let db: Database.Database;
   if (canWrite(path) && (canWrite(dirname(path)) || existsSync(wal))) {
-    db = new Database(path, { fileMustExist: true });
+    db = new Sqlite(path, { fileMustExist: true });
     db.pragma("query_only = ON");
   } else if (header(path)[18] !== 2 || existsSync(wal)) {
-    db = new Database(path, { readonly: true, fileMustExist: true });
+    db = new Sqlite(path, { readonly: true, fileMustExist: true });
   } else if (statSync(path).size <= READ_ONLY_SNAPSHOT_MAX_BYTES) {
     const bytes = readFileSync(path);
     // Only the copy is marked as a rollback-journal database; SQLite refuses to deserialize a WAL one.
     bytes[18] = 1;
     bytes[19] = 1;
-    db = new Database(bytes, { readonly: true });
+    db = new Sqlite(bytes, { readonly: true });
   } else {
-    db = new Database(path, { readonly: true, fileMustExist: true });
+    db = new Sqlite(path, { readonly: true, fileMustExist: true });
   }
   try {
     db.pragma("busy_timeout = 5000");
