@@ -48,6 +48,9 @@ const optionsSchema = z.object({
   budgetTokens: z.number().int().min(0).max(1_000_000).optional(),
   waitForWritesMs: z.number().int().min(0).max(60_000).default(500),
   writeTimeoutMs: z.number().int().min(0).max(600_000).default(5000),
+  // Used as given (the write-behind queue and its error callback); checked for their shape here.
+  writeBehind: z.custom<WriteBehindOptions>((v) => typeof v === "object" && v !== null).optional(),
+  onError: z.custom<OnError>((v) => typeof v === "function", { message: "expected a function" }).optional(),
 });
 
 /** The named value, or the only one; several values and no key is a setup mistake worth failing on. */

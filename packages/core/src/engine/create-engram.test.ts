@@ -167,3 +167,26 @@ describe("createEngram", () => {
     }
   });
 });
+
+describe("unknown keys at the public surface", () => {
+  it("createEngram and every call refuse a key they do not know, naming it", async () => {
+    await expect(createEngram({ embedder: null, polcy: "paper" } as never)).rejects.toThrow(
+      /^createEngram: unknown key "polcy"; known: .*policy/,
+    );
+    const engram = await createEngram({ path: ":memory:", embedder: null, background: false, logger: false });
+    try {
+      await expect(
+        engram.search({ userId: "u", query: "x", limit: 3, filter: { a: 1 } } as never),
+      ).rejects.toThrow(/^search: unknown keys "limit", "filter"; known: userId, query, k,/);
+      await expect(engram.retrieve({ userId: "u", query: "x", max_tokens: 300 } as never)).rejects.toThrow(
+        /^retrieve: unknown key "max_tokens"/,
+      );
+      const messages = [{ role: "user", content: "hi" }];
+      await expect(engram.add({ userId: "u", messages, sesionId: "s" } as never)).rejects.toThrow(
+        /^add: unknown key "sesionId"/,
+      );
+    } finally {
+      await engram.close();
+    }
+  });
+});

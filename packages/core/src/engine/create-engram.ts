@@ -141,6 +141,22 @@ const optionsSchema = z.object({
   llmTimeoutMs: z.number().int().min(1).max(86_400_000).optional(),
   slowMs: z.number().min(0).max(86_400_000).optional(),
   skills: skillsConfigSchema.default(skillsConfigSchema.parse({})),
+  // Checked where they are used (objects and functions); listed so that an unknown key is refused.
+  ...Object.fromEntries(
+    [
+      "storage",
+      "embedder",
+      "policy",
+      "llm",
+      "onModelCall",
+      "extractor",
+      "clock",
+      "ids",
+      "onEvent",
+      "logger",
+      "telemetry",
+    ].map((key) => [key, z.unknown().optional()]),
+  ),
 });
 
 /** Creates an Engram. With no options: the embedded SQLite store and the offline embedder. */

@@ -19,6 +19,20 @@ function failure(value: unknown): ValidationError {
 }
 
 describe("parseInput", () => {
+  it("refuses keys the input does not know, by name, with the known ones (a typo is never dropped)", () => {
+    const error = failure({ userId: "u1", messages: [], limit: 3, filter: {} });
+    expect(error.message).toBe('add: unknown keys "limit", "filter"; known: userId, messages');
+    expect(failure({ userId: "u1", mesages: [] }).message).toMatch(/^add: unknown key "mesages"; known:/);
+    // A nested object of the schema is its own business (loose unless it says otherwise).
+    expect(parseInput(schema, { userId: "u1", messages: [{ content: "x", extra: 1 }] }, "add")).toEqual({
+      userId: "u1",
+      messages: [{ content: "x" }],
+    });
+    // A schema that takes any key (catchall) keeps doing so.
+    const open = z.object({ userId: z.string() }).catchall(z.number());
+    expect(parseInput(open, { userId: "u", n: 1 }, "x")).toEqual({ userId: "u", n: 1 });
+  });
+
   it("returns the parsed value", () => {
     const value = { userId: "u1", messages: [{ content: "hi" }] };
     expect(parseInput(schema, value, "add")).toEqual(value);

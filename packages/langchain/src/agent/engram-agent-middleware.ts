@@ -4,7 +4,7 @@ import { SystemMessage } from "@langchain/core/messages";
 import { createMiddleware } from "langchain";
 import { z } from "zod";
 import { engramSchema } from "../engram-schema.js";
-import { TurnWriter, type WriteErrorInfo, warn } from "../turn-writer.js";
+import { type OnError, TurnWriter, type WriteErrorInfo, warn } from "../turn-writer.js";
 import {
   agentAnswer,
   continuesTurn,
@@ -43,6 +43,9 @@ const optionsSchema = z.object({
   toolResults: z.enum(["skip", "summarize"]).default("skip"),
   waitForWritesMs: z.number().int().min(0).max(60_000).default(500),
   writeTimeoutMs: z.number().int().min(0).max(600_000).default(5000),
+  // Used as given (the write-behind queue and its error callback); checked for their shape here.
+  writeBehind: z.custom<WriteBehindOptions>((v) => typeof v === "object" && v !== null).optional(),
+  onError: z.custom<OnError>((v) => typeof v === "function", { message: "expected a function" }).optional(),
 });
 
 /** What an invocation may pass as `context` to choose the user and the conversation. */
