@@ -173,6 +173,15 @@ describe("unknown keys at the public surface", () => {
     await expect(createEngram({ embedder: null, polcy: "paper" } as never)).rejects.toThrow(
       /^createEngram: unknown key "polcy"; known: .*policy/,
     );
+    // Nested option objects too: fusion, its weights, skills, the policy's overrides.
+    for (const [options, key] of [
+      [{ fusion: { candidate: 10 } }, 'fusion: unknown key "candidate"'],
+      [{ fusion: { weights: { text: 2 } } }, 'fusion.weights: unknown key "text"'],
+      [{ skills: { enable: false } }, 'skills: unknown key "enable"'],
+      [{ policy: { heatThresold: 3 } }, 'policy: unknown key "heatThresold"'],
+    ] as const) {
+      await expect(createEngram({ embedder: null, ...options } as never)).rejects.toThrow(key);
+    }
     const engram = await createEngram({ path: ":memory:", embedder: null, background: false, logger: false });
     try {
       await expect(
