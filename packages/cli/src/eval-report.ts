@@ -95,3 +95,46 @@ export function formatLongMemEvalReport(doc: Record<string, unknown>): string {
   ].join(" · ");
   return `LongMemEval\n${table}\n${footer}`;
 }
+
+/** The persona-facts benchmark as text: precision, recall and F1 per slot, then the overall figures. */
+export function formatFactsReport(doc: Record<string, unknown>): string {
+  type Scores = {
+    tp: number;
+    fp: number;
+    fn: number;
+    precision: number | null;
+    recall: number | null;
+    f1: number | null;
+  };
+  type Report = {
+    statements: number;
+    positives: number;
+    negatives: number;
+    overall: Scores;
+    by_slot: Record<string, Scores>;
+    supersession: { statements: number; correct: number; accuracy: number | null };
+    false_facts: { statements: number; with_facts: number; facts: number; rate: number | null };
+  };
+  const report = doc as unknown as Report & { halves: { tune: Report; check: Report } };
+  const f3 = (x: number | null) => (x === null ? "-" : x.toFixed(3));
+  const row = (label: string, s: Scores) => [
+    label,
+    String(s.tp + s.fn),
+    f3(s.precision),
+    f3(s.recall),
+    f3(s.f1),
+  ];
+  const slots = formatTable(
+    ["slot", "expected", "precision", "recall", "F1"],
+    [...Object.entries(report.by_slot).map(([slot, s]) => row(slot, s)), row("overall", report.overall)],
+  );
+  const line = (label: string, r: Report) =>
+    `${label}: F1 ${f3(r.overall.f1)} (precision ${f3(r.overall.precision)}, recall ${f3(r.overall.recall)}), supersession ${r.supersession.correct}/${r.supersession.statements}, false facts on ${r.false_facts.with_facts} of ${r.false_facts.statements} statements that state none`;
+  return [
+    `Persona facts: ${report.statements} statements (${report.positives} with facts, ${report.negatives} with none)`,
+    slots,
+    line("overall", report),
+    line("tuning half", report.halves.tune),
+    line("check half", report.halves.check),
+  ].join("\n");
+}

@@ -70,7 +70,7 @@ describe("engram eval locomo", () => {
     const other = await runCliCaptured(["eval", "squad", "--data", "x"]);
     expect(other.code).toBe(2);
     expect(other.stderr).toBe(
-      'engram eval: unknown benchmark "squad"; the ones available are locomo and longmemeval\n',
+      'engram eval: unknown benchmark "squad"; the ones available are locomo, longmemeval, facts\n',
     );
     const missing = await runCliCaptured(["eval", "locomo", "--data", join(dir, "none.json")]);
     expect(missing.code).toBe(1);

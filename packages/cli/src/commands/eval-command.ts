@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { InputError, UsageError } from "../cli-error.js";
 import { respond } from "../cli-output.js";
 import { parseCommandArgs, requireFlag } from "../command-args.js";
-import { formatEvalReport, formatLongMemEvalReport } from "../eval-report.js";
+import { formatEvalReport, formatFactsReport, formatLongMemEvalReport } from "../eval-report.js";
 import { connectQdrant, embedderChoice, storeTarget } from "../open-engram.js";
 import { type ProgressBar, progressBar } from "../progress-bar.js";
 import type { CommandContext } from "./command.js";
@@ -40,7 +40,7 @@ function phaseProgress(ctx: CommandContext): {
   };
 }
 
-const BENCHMARKS = ["locomo", "longmemeval"] as const;
+const BENCHMARKS = ["locomo", "longmemeval", "facts"] as const;
 
 export async function runEval(args: readonly string[], ctx: CommandContext) {
   const { values, positionals } = parseCommandArgs(
@@ -51,9 +51,10 @@ export async function runEval(args: readonly string[], ctx: CommandContext) {
   const benchmark = positionals[0];
   if (!(BENCHMARKS as readonly string[]).includes(benchmark as string)) {
     throw new UsageError(
-      `unknown benchmark ${JSON.stringify(benchmark)}; the ones available are ${BENCHMARKS.join(" and ")}`,
+      `unknown benchmark ${JSON.stringify(benchmark)}; the ones available are ${BENCHMARKS.join(", ")}`,
     );
   }
+  if (benchmark === "facts") return runFactsEval(values);
   if (benchmark === "locomo" && (values.limit !== undefined || values.types !== undefined)) {
     throw new UsageError("--limit and --types go with eval longmemeval");
   }
@@ -125,4 +126,26 @@ async function parseTypes(value: string | undefined) {
     );
   }
   return types as (typeof LONGMEMEVAL_TYPES)[number][];
+}
+
+/** `eval facts`: the offline extractor on the labelled persona-facts statements; no store is opened. */
+async function runFactsEval(values: {
+  data?: string | undefined;
+  json?: boolean | undefined;
+  k?: string | undefined;
+  limit?: string | undefined;
+  types?: string | undefined;
+}) {
+  if (values.k !== undefined || values.limit !== undefined || values.types !== undefined) {
+    throw new UsageError("eval facts takes --data FILE (and --json) only");
+  }
+  const dataPath = requireFlag(
+    values.data,
+    "data",
+    "FILE (a persona-facts JSON file, e.g. bench/data/persona-facts.json)",
+  );
+  if (!existsSync(dataPath)) throw new InputError(`cannot read ${dataPath}: no such file`);
+  const { evalFacts } = await import("../facts/eval-facts.js");
+  const doc = await evalFacts({ dataPath });
+  return respond(values.json, doc, () => formatFactsReport(doc));
 }
