@@ -1,9 +1,11 @@
 // `pnpm bench`: ingest throughput, embedding throughput and search latency at 1k-100k memories per scope
 // and over many users, then the LoCoMo peer table and ablation (bench/locomo-bench.ts), then LongMemEval's
 // context against its peers (bench/lme-bench.ts), then the procedural benchmark (bench/skills.ts), then the
-// persisted vector index's cold and warm figures (bench/vector-index.ts). Writes docs/benchmarks/results.json,
-// locomo.json, longmemeval.json, skills.json, vector-index.json and SVG plots, prints a summary. Usage:
-//   pnpm bench [--quick] [--only perf|locomo|lme|skills|vindex|import] [--data FILE] [--lme FILE] [--out DIR]
+// persisted vector index's cold and warm figures (bench/vector-index.ts), the import part and the offline
+// extractor on the persona-facts statements (bench/facts-bench.ts). Writes docs/benchmarks/results.json,
+// locomo.json, longmemeval.json, skills.json, vector-index.json, import.json, persona-facts.json and SVG
+// plots, prints a summary. Usage:
+//   pnpm bench [--quick] [--only perf|locomo|lme|skills|vindex|import|facts] [--data FILE] [--lme FILE] [--out DIR]
 //              [--keep] [--locomo-store DIR] [--skills-seed N]
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -22,6 +24,7 @@ import { type BenchResults, type CorpusBuild, goals } from "./bench-results.js";
 import { buildCorpus, type Pool } from "./corpus.js";
 import { type EmbeddedTexts, embedTexts } from "./embed-bench.js";
 import type { EmbedderCheck } from "./embedder-check.js";
+import { factsBench, factsTables, writeFactsResults } from "./facts-bench.js";
 import { importBench, importTables } from "./import-bench.js";
 import { ingestBench, tierBench } from "./ingest-bench.js";
 import { langgraphBench, langgraphSizes, langgraphTable } from "./langgraph.js";
@@ -48,7 +51,7 @@ const { values } = parseArgs({
     "skills-seed": { type: "string", default: "11" },
   },
 });
-const PARTS = ["perf", "locomo", "lme", "skills", "vindex", "import"] as const;
+const PARTS = ["perf", "locomo", "lme", "skills", "vindex", "import", "facts"] as const;
 if (values.only !== undefined && !(PARTS as readonly string[]).includes(values.only)) {
   throw new Error(`--only takes ${PARTS.join(", ")}, not ${values.only}`);
 }
@@ -266,6 +269,7 @@ async function main(): Promise<void> {
           log,
         })
       : null;
+    const facts = runs("facts") ? await factsBench() : null;
     machine.loadAverageAtEnd = loadavg().map((x) => Number(x.toFixed(2)));
     await mkdir(values.out as string, { recursive: true });
     const written = perf ? await writePerf(perf, locomo) : [];
@@ -296,6 +300,10 @@ async function main(): Promise<void> {
       await writeFile(join(values.out as string, "import.json"), `${JSON.stringify(results, null, 2)}\n`);
       written.push("import.json");
       console.log(`\n${importTables(imported)}`);
+    }
+    if (facts) {
+      written.push(...(await writeFactsResults(facts, values.out as string)));
+      console.log(`\n${factsTables(facts)}`);
     }
     const seconds = Math.round((performance.now() - started) / 1000);
     log(`wrote ${written.join(", ")} to ${values.out} in ${seconds} s`);
