@@ -1,6 +1,7 @@
 import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
 import { MAX_MESSAGE_BYTES } from "@engram/core";
+import { type ChatExportFormat, parseChatExport } from "./chat-exports.js";
 import { InputError } from "./cli-error.js";
 import { isLocomoData, type LocomoConversation, parseLocomo } from "./locomo/load-locomo.js";
 import { type JsonlLine, parseJsonlLine } from "./read-jsonl.js";
@@ -21,7 +22,7 @@ import {
 export const MAX_JSONL_LINE_BYTES = 6 * MAX_MESSAGE_BYTES + 65_536;
 
 export type IngestFile =
-  | { readonly format: "jsonl"; readonly lines: JsonlLine[] }
+  | { readonly format: "jsonl" | ChatExportFormat; readonly lines: JsonlLine[] }
   | { readonly format: "locomo"; readonly conversations: LocomoConversation[] };
 
 const NEWLINE = 0x0a;
@@ -146,4 +147,10 @@ export async function readIngestFile(path: string): Promise<IngestFile> {
     );
   }
   return { format: "locomo", conversations: parseLocomo(json) };
+}
+
+/** A ChatGPT or Claude data export (`conversations.json`) as messages, each checked before any is stored. */
+export async function readChatExport(path: string, format: ChatExportFormat): Promise<IngestFile> {
+  const json = parseJsonFile(await readTextFile(path), path);
+  return { format, lines: parseChatExport(json, format, path) };
 }

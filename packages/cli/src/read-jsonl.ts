@@ -16,11 +16,16 @@ export function parseJsonlLine(raw: string, line: number): JsonlLine {
   } catch (error) {
     throw new InputError(`line ${line}: not valid JSON (${(error as Error).message})`);
   }
+  return checkLine(value, `line ${line}`, line);
+}
+
+/** Validates one message object as a JSONL line holds it; errors start with `where`. */
+export function checkLine(value: unknown, where: string, line: number): JsonlLine {
   const result = jsonlLineSchema.safeParse(value);
   if (!result.success) {
     const issue = result.error.issues[0];
     const field = issue?.path.length ? `${issue.path.join(".")}: ` : "";
-    throw new InputError(`line ${line}: ${field}${issue?.message ?? "invalid message"}`);
+    throw new InputError(`${where}: ${field}${issue?.message ?? "invalid message"}`);
   }
   return { ...result.data, line };
 }

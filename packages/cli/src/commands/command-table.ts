@@ -116,8 +116,8 @@ export const importCommand: Command = {
 
 export const ingestCommand: Command = {
   name: "ingest",
-  usage: "--user U FILE",
-  summary: "store dialogue turns from a JSONL file or a LoCoMo JSON file",
+  usage: "--user U [--format chatgpt|claude] FILE",
+  summary: "store dialogue turns from a JSONL file, a LoCoMo JSON file, or a ChatGPT or Claude data export",
   details: [
     'JSONL: one {"role": "user"|"assistant"|"system"|"tool", "content": "...", "at"?: ISO time, "name"?, "session"?, "id"?} per line.',
     "The whole file is validated first and stored in one transaction: a bad line or a failure stores nothing.",
@@ -125,6 +125,9 @@ export const ingestCommand: Command = {
     "running the same file again stores nothing twice.",
     "LoCoMo (an array of {sample_id, conversation}): without --user each conversation becomes the user named",
     "by its sample_id; with --user U a single conversation goes to U and several to U/<sample_id>.",
+    "--format chatgpt|claude: the conversations.json of the service's data export. Each conversation becomes a",
+    "session with its times; system prompts, tool traffic, hidden messages and edited-away branches are left out.",
+    "Stored in steps of 1,000 turns: run it again after an interruption to store the rest (nothing twice).",
     '--json prints {"format", "memories", "added", "users": [{"userId", "memories", "added", "pending", "heldUntil"?}]};',
     "pending: the user's jobs not done (a retry, or tier work a stopped run holds until heldUntil, its lease).",
     "A message holds at most 1 MiB of UTF-8 text; a longer one is refused before anything is stored.",

@@ -1,4 +1,5 @@
 import type { Engram } from "@engram/core";
+import { CHAT_EXPORT_FORMATS, type ChatExportFormat } from "../chat-exports.js";
 import { UsageError } from "../cli-error.js";
 import { formatTable, respond } from "../cli-output.js";
 import { parseCommandArgs } from "../command-args.js";
@@ -13,11 +14,11 @@ import { interruptibleEngram, throwIfInterrupted } from "../interrupt.js";
 import { ingestLocomo, type LocomoConversation } from "../locomo/load-locomo.js";
 import { withEngram } from "../open-engram.js";
 import { progressBar } from "../progress-bar.js";
-import { readIngestFile } from "../read-ingest-file.js";
+import { readChatExport, readIngestFile } from "../read-ingest-file.js";
 import type { CommandContext } from "./command.js";
 
 interface IngestReport {
-  readonly format: "jsonl" | "locomo";
+  readonly format: "jsonl" | "locomo" | ChatExportFormat;
   readonly memories: number;
   /** Memories this run stored; the rest were stored already (the same file ingested before). */
   readonly added: number;
@@ -62,9 +63,17 @@ async function ingestConversations(
 }
 
 export async function runIngest(args: readonly string[], ctx: CommandContext) {
-  const { values, positionals } = parseCommandArgs(args, { user: { type: "string" } }, { names: ["FILE"] });
+  const { values, positionals } = parseCommandArgs(
+    args,
+    { user: { type: "string" }, format: { type: "string" } },
+    { names: ["FILE"] },
+  );
   const path = positionals[0] as string;
-  const parsed = await readIngestFile(path);
+  const format = exportFormat(values.format);
+  if (format && values.user === undefined) {
+    throw new UsageError(`missing --user U: a ${format} export is one person's history; name whose`);
+  }
+  const parsed = format ? await readChatExport(path, format) : await readIngestFile(path);
   throwIfInterrupted(ctx.signal);
   if (parsed.format === "jsonl" && values.user === undefined) {
     throw new UsageError("missing --user U: JSONL messages need the user they belong to");
@@ -92,7 +101,7 @@ export async function runIngest(args: readonly string[], ctx: CommandContext) {
       };
       const result = await ingestJsonl(engram, values.user as string, parsed.lines, onStored, tiers);
       const { memories, added } = result;
-      return { format: "jsonl", memories, added, users: [result] } satisfies IngestReport;
+      return { format: parsed.format, memories, added, users: [result] } satisfies IngestReport;
     } finally {
       bar.finish();
       tierBar.finish();
@@ -137,4 +146,15 @@ function renderIngest(report: IngestReport, path: string): string {
           ),
         ];
   return [...lines, ...pending].join("\n");
+}
+
+/** `--format`: a chat service's data export; absent, the file's own shape decides (JSONL or LoCoMo). */
+function exportFormat(value: string | undefined): ChatExportFormat | null {
+  if (value === undefined) return null;
+  if (!(CHAT_EXPORT_FORMATS as readonly string[]).includes(value)) {
+    throw new UsageError(
+      `bad --format ${JSON.stringify(value)}: expected ${CHAT_EXPORT_FORMATS.join(" or ")} (a JSONL or LoCoMo file needs no --format)`,
+    );
+  }
+  return value as ChatExportFormat;
 }
