@@ -46,8 +46,10 @@ function matches(namespace: readonly string[], condition: MatchCondition): boole
 
 /**
  * A LangGraph store whose items are Engram memories: a namespace is a cube, an item a memory of kind
- * `item`. Search with a query runs Engram's hybrid search; filter, limit and offset behave as in
- * InMemoryStore. Items are visible to `engram.search` and the CLI under their owner.
+ * `item`. Search with a query runs Engram's hybrid search and scores each item as InMemoryStore does, by
+ * the cosine similarity of the query to it (an item only the full-text channel found follows, without a
+ * score); filter, limit and offset behave as in InMemoryStore. Items are visible to `engram.search` and
+ * the CLI under their owner.
  */
 export class EngramStore extends BaseStore {
   private readonly options: StoreOptions;

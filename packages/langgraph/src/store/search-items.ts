@@ -28,22 +28,36 @@ async function candidates(deps: SearchDeps, op: SearchOperation): Promise<Map<st
   return byOwner;
 }
 
-/** Ranked by Engram's hybrid search (full-text and vector channels fused), best first, across owners. */
+/**
+ * Found by Engram's hybrid search (full-text and vector channels) across owners, scored as LangGraph's
+ * stores score: the cosine similarity of the query to the item, best first. Items the full-text channel
+ * alone found (no similarity known) follow those, without a score, in the search's order.
+ */
 async function ranked(
   deps: SearchDeps,
   byOwner: Map<string, MemoryRecord[]>,
   query: string,
   k: number,
-): Promise<{ record: MemoryRecord; score: number }[]> {
+): Promise<{ record: MemoryRecord; score: number | undefined }[]> {
   const hits = await Promise.all(
     [...byOwner].map(async ([userId, records]) => {
       const ids = records.filter((r) => itemMetadata(r).indexed).map((r) => r.id);
       if (ids.length === 0) return [];
-      const found = await deps.engram.search({ userId, query, kinds: ["item"], ids, k });
-      return found.map((f) => ({ record: f.memory, score: f.score }));
+      // Every indexed item (up to k) is scored, so the similarity order is complete, as InMemoryStore's.
+      const found = await deps.engram.search({
+        userId,
+        query,
+        kinds: ["item"],
+        ids,
+        k: Math.max(k, Math.min(MAX_RANKED, ids.length)),
+      });
+      return found.map((f, rank) => ({ record: f.memory, score: f.channels.vector?.score, rank }));
     }),
   );
-  return hits.flat().sort((a, b) => b.score - a.score);
+  const all = hits.flat();
+  const scored = all.filter((h) => h.score !== undefined).sort((a, b) => (b.score ?? 0) - (a.score ?? 0));
+  const textOnly = all.filter((h) => h.score === undefined).sort((a, b) => a.rank - b.rank);
+  return [...scored, ...textOnly];
 }
 
 /** One owner, no filter, no query: the page is read by the storage itself, not sliced from every item. */
