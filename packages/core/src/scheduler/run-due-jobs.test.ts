@@ -9,7 +9,8 @@ afterEach(async () => {
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const LEASE_MS = 150;
+// Long enough that a renewal (a third of it apart) survives a busy event loop on a loaded machine.
+const LEASE_MS = 400;
 
 describe("runDueJobs", () => {
   it("keeps the leases of the jobs it holds alive, so no other worker takes one while it runs or waits", async () => {
