@@ -36,10 +36,12 @@ async function tempEngram(options: EngramOptions = {}): Promise<Engram> {
 const message = (content: string) => ({ role: "user" as const, content });
 
 describe("createEngram", () => {
-  it("adapts a model to an embedder, takes an Embedder as is, and allows none", async () => {
+  it("adapts a model to an embedder, takes an Embedder (its answers checked), and allows none", async () => {
     expect((await tempEngram()).embedder?.id).toBe("engram-test/hash-64");
     const own = embedderFromModel(hashEmbeddingModel({ dimensions: 8 }));
-    expect((await tempEngram({ embedder: own })).embedder).toBe(own);
+    const taken = (await tempEngram({ embedder: own })).embedder;
+    expect(taken?.id).toBe(own.id);
+    expect(await taken?.embed(["rainy harbour"])).toEqual(await own.embed(["rainy harbour"]));
 
     const textOnly = await tempEngram({ embedder: null });
     expect(textOnly.embedder).toBeNull();

@@ -16,6 +16,7 @@ import {
   type TracerLike,
 } from "../model/index.js";
 import {
+  checkedEmbedder,
   type Embedder,
   type EmbeddingModel,
   embedderFromModel,
@@ -114,12 +115,15 @@ export interface EngramOptions {
   ids?: IdGenerator;
 }
 
+/** The engine's embedder, every answer checked (checkedEmbedder): a bad vector is never stored. */
 function toEmbedder(option: EngramOptions["embedder"]): Embedder | null {
   if (option === null) return null;
-  if (option === undefined) return embedderFromModel(offlineEmbeddingModel());
-  return "embed" in option && typeof option.embed === "function"
-    ? option
-    : embedderFromModel(option as EmbeddingModel);
+  if (option === undefined) return checkedEmbedder(embedderFromModel(offlineEmbeddingModel()));
+  return checkedEmbedder(
+    "embed" in option && typeof option.embed === "function"
+      ? option
+      : embedderFromModel(option as EmbeddingModel),
+  );
 }
 
 const optionsSchema = z.object({

@@ -85,3 +85,48 @@ export function embedderFromModel(model: EmbeddingModel, options: EmbedderOption
     },
   };
 }
+
+/** Why a vector cannot be stored or searched with, or null when it can. */
+function vectorProblem(v: unknown, dimensions: number | null): string | null {
+  if (!(v instanceof Float32Array)) return `not a Float32Array (${Object.prototype.toString.call(v)})`;
+  if (v.length === 0) return "an empty vector";
+  if (dimensions !== null && v.length !== dimensions) {
+    return `${v.length} dimensions where its earlier vectors had ${dimensions}`;
+  }
+  let norm = 0;
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i] as number;
+    if (!Number.isFinite(x)) return `a value that is not a finite number (${x}) at ${i}`;
+    norm += x * x;
+  }
+  return norm === 0 ? "a vector of zeros" : null;
+}
+
+/**
+ * The engine's guard around any embedder: one vector per text, each non-empty, finite, not all zeros, and
+ * of one size for the engine's lifetime. A bad answer is a ModelError naming the problem, so the write it
+ * was for is stored without vectors and its embedding retried, and a query falls back to full text: a
+ * vector that would corrupt search is never stored.
+ */
+export function checkedEmbedder(inner: Embedder): Embedder {
+  let dimensions: number | null = null;
+  return {
+    id: inner.id,
+    async embed(texts) {
+      const vectors = await inner.embed(texts);
+      if (!Array.isArray(vectors) || vectors.length !== texts.length) {
+        const got = Array.isArray(vectors) ? `${vectors.length} vectors` : "no list of vectors";
+        throw new ModelError(`embedder ${inner.id} returned ${got} for ${texts.length} texts`);
+      }
+      for (const [i, v] of vectors.entries()) {
+        const problem = vectorProblem(v, dimensions);
+        if (problem)
+          throw new ModelError(
+            `embedder ${inner.id} returned ${problem} for text ${i + 1} of ${texts.length}`,
+          );
+        dimensions ??= (v as Float32Array).length;
+      }
+      return vectors;
+    },
+  };
+}

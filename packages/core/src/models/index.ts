@@ -1,4 +1,5 @@
 export {
+  checkedEmbedder,
   type Embedder,
   type EmbedderOptions,
   type EmbeddingModel,
