@@ -93,18 +93,17 @@ function vectorProblem(v: unknown, dimensions: number | null): string | null {
   if (dimensions !== null && v.length !== dimensions) {
     return `${v.length} dimensions where its earlier vectors had ${dimensions}`;
   }
-  let norm = 0;
+  // A zero vector is allowed: it is what a blank text gets, and it matches nothing.
   for (let i = 0; i < v.length; i++) {
     const x = v[i] as number;
     if (!Number.isFinite(x)) return `a value that is not a finite number (${x}) at ${i}`;
-    norm += x * x;
   }
-  return norm === 0 ? "a vector of zeros" : null;
+  return null;
 }
 
 /**
- * The engine's guard around any embedder: one vector per text, each non-empty, finite, not all zeros, and
- * of one size for the engine's lifetime. A bad answer is a ModelError naming the problem, so the write it
+ * The engine's guard around any embedder: one vector per text, each non-empty, finite, and of one size for
+ * the engine's lifetime. A bad answer is a ModelError naming the problem, so the write it
  * was for is stored without vectors and its embedding retried, and a query falls back to full text: a
  * vector that would corrupt search is never stored.
  */
