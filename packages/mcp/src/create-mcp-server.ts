@@ -1,6 +1,7 @@
 import { type Engram, ValidationError } from "@engram/core";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { inCallOrder } from "./call-order.js";
 import { registerMemoryPrompts } from "./memory-prompts.js";
 import { registerMemoryResources } from "./memory-resources.js";
 import { registerReadTools } from "./read-tools.js";
@@ -68,10 +69,12 @@ export function createEngramMcpServer(options: EngramMcpServerOptions): McpServe
     { name: SERVER_NAME, version: SERVER_VERSION },
     { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} } },
   );
-  registerReadTools(server, options.engram, scope);
-  registerWriteTools(server, options.engram, scope);
-  registerSkillTools(server, options.engram, scope);
-  registerMemoryResources(server, options.engram, scope);
-  registerMemoryPrompts(server, options.engram, scope);
+  // One user's calls in the order they arrive: a read right behind a write sees it.
+  const engram = inCallOrder(options.engram);
+  registerReadTools(server, engram, scope);
+  registerWriteTools(server, engram, scope);
+  registerSkillTools(server, engram, scope);
+  registerMemoryResources(server, engram, scope);
+  registerMemoryPrompts(server, engram, scope);
   return server;
 }
