@@ -6,8 +6,8 @@ export default defineProject({
     name: "core",
     include: ["src/**/*.test.ts"],
     testTimeout: 60_000,
-    // No file depends on module state another leaves behind (each makes its own engines and stores), so the
-    // loaded modules are reused across files: the run takes half as long.
-    isolate: false,
+    // Each file in a process of its own: the scheduler's lease tests time real intervals, which an engine
+    // another file left running in the same process could hold up.
+    isolate: true,
   },
 });
