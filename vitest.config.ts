@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { TIMING_FILES as CORE_TIMING_FILES } from "./packages/core/vitest.config.js";
 import { atLeast, requiredNode } from "./scripts/node-runtime.mjs";
 
 // The suite runs on the Node.js the packages declare, never an older one: `pnpm test` after
@@ -13,6 +14,17 @@ if (!atLeast(process.versions.node, lowest)) {
 
 export default defineConfig({
   test: {
-    projects: ["packages/*", "examples/*", "test", "bench"],
+    projects: [
+      "packages/*",
+      "examples/*",
+      "test",
+      "bench",
+      // Core's timing tests, each file in a process of its own (see packages/core/vitest.config.ts).
+      {
+        root: "packages/core",
+        ssr: { resolve: { conditions: ["@engram/source"] } },
+        test: { name: "core-timing", include: CORE_TIMING_FILES, testTimeout: 60_000, isolate: true },
+      },
+    ],
   },
 });
