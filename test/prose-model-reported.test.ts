@@ -1,25 +1,12 @@
 import { join } from "node:path";
-import type { LanguageModelV4GenerateResult } from "@ai-sdk/provider";
 import { runCliCaptured } from "@engram/cli";
 import { createEngram, type EngramEvent } from "@engram/core";
-import { hashEmbeddingModel } from "@engram/core/testing";
-import { MockLanguageModelV4 } from "ai/test";
+import { hashEmbeddingModel, proseLanguageModel } from "@engram/core/testing";
 import { afterAll, expect, it } from "vitest";
 import { makeTempDir } from "./support/temp-dir.js";
 
 const dir = makeTempDir("engram-prose-model-");
 afterAll(() => dir.remove());
-
-/** A language model that answers prose where JSON is asked for, as a misconfigured one does. */
-const prose: LanguageModelV4GenerateResult = {
-  content: [{ type: "text", text: "Sure! Here is a summary: the user likes hiking near the coast." }],
-  finishReason: { unified: "stop", raw: "stop" },
-  usage: {
-    inputTokens: { total: 3, noCache: 3, cacheRead: undefined, cacheWrite: undefined },
-    outputTokens: { total: 2, text: 2, reasoning: undefined },
-  },
-  warnings: [],
-};
 
 it("a model that answers prose: the event stream reports the failed tier job, and engram stats shows it", async () => {
   const db = join(dir.path, "engram.db");
@@ -27,7 +14,7 @@ it("a model that answers prose: the event stream reports the failed tier job, an
   const engram = await createEngram({
     path: db,
     embedder: hashEmbeddingModel(),
-    llm: new MockLanguageModelV4({ doGenerate: async () => prose }),
+    llm: proseLanguageModel(),
     background: false,
     logger: false,
     onEvent: (event) => events.push(event),

@@ -5,6 +5,7 @@ export {
   failingEmbeddingModel,
   type HashEmbeddingOptions,
   hashEmbeddingModel,
+  proseLanguageModel,
   seededRandom,
   testRecord,
 } from "./testing/index.js";

@@ -1,12 +1,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { LanguageModelV4GenerateResult } from "@ai-sdk/provider";
-import { MockLanguageModelV4 } from "ai/test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ValidationError } from "../errors/index.js";
 import { consoleLogger, type EngramEvent, type Logger, sequentialIds } from "../model/index.js";
-import { failingEmbeddingModel, hashEmbeddingModel } from "../testing/index.js";
+import { failingEmbeddingModel, hashEmbeddingModel, proseLanguageModel } from "../testing/index.js";
 import { storageOf } from "../testing.js";
 import { createEngram, type EngramOptions } from "./create-engram.js";
 
@@ -37,20 +35,6 @@ async function engine(options: EngramOptions = {}) {
   return { engram, events, advance: (ms: number) => (now += ms) };
 }
 
-/** A language model that answers every request with prose where JSON is asked for. */
-function proseModel() {
-  const answer: LanguageModelV4GenerateResult = {
-    content: [{ type: "text", text: "Sure! The user seems to enjoy hiking and lives near the coast." }],
-    finishReason: { unified: "stop", raw: "stop" },
-    usage: {
-      inputTokens: { total: 3, noCache: 3, cacheRead: undefined, cacheWrite: undefined },
-      outputTokens: { total: 2, text: 2, reasoning: undefined },
-    },
-    warnings: [],
-  };
-  return new MockLanguageModelV4({ doGenerate: async () => answer });
-}
-
 const u1 = { userId: "u1" };
 const said = (content: string) => ({ ...u1, messages: [{ role: "user" as const, content }] });
 const ofType = <T extends EngramEvent["type"]>(events: EngramEvent[], type: T) =>
@@ -58,7 +42,7 @@ const ofType = <T extends EngramEvent["type"]>(events: EngramEvent[], type: T) =
 
 describe("events: nothing fails silently", () => {
   it("reports a language model that answers prose: each retry, then the job given up, in flush() and jobs()", async () => {
-    const { engram, events, advance } = await engine({ llm: proseModel() });
+    const { engram, events, advance } = await engine({ llm: proseLanguageModel() });
     // Enough turns that the tier work has to ask the model.
     for (let i = 0; i < 20; i++)
       await engram.add(said(`I moved to Leeds in ${2000 + i} and I love hiking there.`));
