@@ -95,11 +95,12 @@ const round = (x: number) => Math.round(x * 1000) / 1000;
 function scores({ tp, fp, fn }: Counts): Scores {
   const precision = tp + fp ? tp / (tp + fp) : null;
   const recall = tp + fn ? tp / (tp + fn) : null;
+  // Undefined while either is; 0 when both are 0.
   const f1 =
-    precision !== null && recall !== null && precision + recall > 0
-      ? (2 * precision * recall) / (precision + recall)
-      : precision === null || recall === null
-        ? null
+    precision === null || recall === null
+      ? null
+      : precision + recall > 0
+        ? (2 * precision * recall) / (precision + recall)
         : 0;
   return {
     tp,

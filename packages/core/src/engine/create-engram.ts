@@ -126,6 +126,21 @@ function toEmbedder(option: EngramOptions["embedder"]): Embedder | null {
   );
 }
 
+/** Options validated where they are used (objects and functions), not by the options schema. */
+const CHECKED_WHERE_USED = [
+  "storage",
+  "embedder",
+  "policy",
+  "llm",
+  "onModelCall",
+  "extractor",
+  "clock",
+  "ids",
+  "onEvent",
+  "logger",
+  "telemetry",
+] as const satisfies readonly (keyof EngramOptions)[];
+
 const optionsSchema = z.object({
   path: z.string().min(1).optional(),
   readonly: z.boolean().optional(),
@@ -146,22 +161,17 @@ const optionsSchema = z.object({
   slowMs: z.number().min(0).max(86_400_000).optional(),
   skills: skillsConfigSchema.default(skillsConfigSchema.parse({})),
   // Checked where they are used (objects and functions); listed so that an unknown key is refused.
-  ...Object.fromEntries(
-    [
-      "storage",
-      "embedder",
-      "policy",
-      "llm",
-      "onModelCall",
-      "extractor",
-      "clock",
-      "ids",
-      "onEvent",
-      "logger",
-      "telemetry",
-    ].map((key) => [key, z.unknown().optional()]),
-  ),
+  ...Object.fromEntries(CHECKED_WHERE_USED.map((key) => [key, z.unknown().optional()])),
 });
+
+// Every option is in the schema or in CHECKED_WHERE_USED: a new option left out of both fails to compile
+// here, instead of being refused at run time as an unknown key.
+type Unlisted = Exclude<
+  keyof EngramOptions,
+  keyof typeof optionsSchema.shape | (typeof CHECKED_WHERE_USED)[number]
+>;
+const everyOptionListed: [Unlisted] extends [never] ? true : Unlisted = true;
+void everyOptionListed;
 
 /** Creates an Engram. With no options: the embedded SQLite store and the offline embedder. */
 export async function createEngram(options: EngramOptions = {}): Promise<Engram> {
