@@ -41,7 +41,7 @@ describe("qdrantStorage collections settings", () => {
       await port.write({ userId: "u" }, { upsert: [stored({ id: "m1", userId: "u" }, unit(1, 0, 0))] });
       const made = creates(double);
       expect([...made.keys()].sort()).toEqual(
-        ["s_edges", "s_history", "s_jobs", "s_kv", "s_memories", "s_vectors_3"].sort(),
+        ["s_edges", "s_history", "s_jobs", "s_kv", "s_memories", "s_settings", "s_vectors_3"].sort(),
       );
       for (const [name, { body, status }] of made) {
         // The double answers 400/422 to a body that does not validate against the official spec.

@@ -9,6 +9,8 @@ export const COMMON_OPTIONS = {
   "qdrant-url": { type: "string" },
   json: { type: "boolean" },
   "no-embed": { type: "boolean" },
+  embedder: { type: "string" },
+  "embedder-url": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const satisfies OptionsConfig;
 
@@ -41,6 +43,8 @@ const GLOBAL_OPTIONS = {
   "qdrant-url": COMMON_OPTIONS["qdrant-url"],
   json: COMMON_OPTIONS.json,
   "no-embed": COMMON_OPTIONS["no-embed"],
+  embedder: COMMON_OPTIONS.embedder,
+  "embedder-url": COMMON_OPTIONS["embedder-url"],
   readonly: READONLY_OPTION.readonly,
 } as const;
 

@@ -14,7 +14,9 @@ const API_PREFIX = /^[a-z][A-Za-z]*(?:\.[a-z][A-Za-z]*)?: /;
 
 const ENGINE_HINTS: Partial<Record<EngramErrorCode, (message: string) => string>> = {
   STORAGE: (m) => `storage error: ${m}`,
-  MODEL: (m) => `${m}; pass --no-embed (or set ENGRAM_EMBEDDER=none) to use full-text search only`,
+  MODEL: (m) =>
+    `${m}; pass --no-embed (or set ENGRAM_EMBEDDER=none) to use full-text search only, or another --embedder`,
+  EMBEDDER_MISMATCH: (m) => `${m}; choose the embedder with --embedder SPEC (or ENGRAM_EMBEDDER)`,
   READ_ONLY: (m) => `${m} (drop --readonly, or check the file's and its directory's permissions)`,
 };
 

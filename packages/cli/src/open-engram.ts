@@ -1,23 +1,27 @@
 import { existsSync } from "node:fs";
 import {
   createEngram,
+  type Embedder,
   type Engram,
+  EngramError,
   type EngramOptions,
   embedderFromModel,
   offlineEmbeddingModel,
   type StoragePort,
 } from "@engram/core";
+import { type EmbedderSpec, embedderFromSpec, parseEmbedderSpec } from "@engram/core/integration";
 import { DEFAULT_DB_PATH } from "@engram/core/sqlite";
 import { InputError, UsageError } from "./cli-error.js";
 import { interruptibleEmbedder } from "./interrupt.js";
-
-export const EMBEDDER_CHOICES = ["offline", "none"] as const;
-export type EmbedderChoice = (typeof EMBEDDER_CHOICES)[number];
 
 export interface StoreFlags {
   readonly db?: string | undefined;
   readonly "qdrant-url"?: string | undefined;
   readonly "no-embed"?: boolean | undefined;
+  /** `offline` (default), `none`, or `openai:MODEL`; else ENGRAM_EMBEDDER. */
+  readonly embedder?: string | undefined;
+  /** The OpenAI-compatible API of an `openai:` embedder; else ENGRAM_EMBEDDER_URL. */
+  readonly "embedder-url"?: string | undefined;
   /** Open the SQLite store read-only (reading commands and serve). */
   readonly readonly?: boolean | undefined;
 }
@@ -73,17 +77,28 @@ export async function connectQdrant(target: Extract<StoreTarget, { kind: "qdrant
   return storage;
 }
 
-/** `none` with --no-embed or ENGRAM_EMBEDDER=none (full-text only); else the offline embedder. */
-export function embedderChoice(flags: StoreFlags, env: Env): EmbedderChoice {
-  if (flags["no-embed"]) return "none";
-  const value = env.ENGRAM_EMBEDDER;
-  if (value === undefined || value === "") return "offline";
-  if (!(EMBEDDER_CHOICES as readonly string[]).includes(value)) {
-    throw new UsageError(
-      `bad ENGRAM_EMBEDDER ${JSON.stringify(value)}: expected ${EMBEDDER_CHOICES.join(" or ")}`,
-    );
+/**
+ * The embedder the flags name: `none` with --no-embed, else --embedder, else ENGRAM_EMBEDDER, else the
+ * offline model. A bad spec is a usage error listing the accepted forms.
+ */
+export function embedderSpecOf(flags: StoreFlags, env: Env): EmbedderSpec {
+  if (flags["no-embed"]) {
+    if (flags.embedder !== undefined && flags.embedder !== "none") {
+      throw new UsageError(`pass either --no-embed or --embedder ${flags.embedder}, not both`);
+    }
+    return { kind: "none" };
   }
-  return value as EmbedderChoice;
+  const [text, source] =
+    flags.embedder !== undefined
+      ? [flags.embedder, "--embedder"]
+      : env.ENGRAM_EMBEDDER
+        ? [env.ENGRAM_EMBEDDER, "ENGRAM_EMBEDDER"]
+        : ["offline", "--embedder"];
+  try {
+    return parseEmbedderSpec(text, source);
+  } catch (error) {
+    throw EngramError.isInstance(error) ? new UsageError(error.message) : error;
+  }
 }
 
 export interface OpenOptions {
@@ -97,10 +112,40 @@ export interface OpenOptions {
   readonly background?: boolean;
 }
 
-function embedderOption(choice: EmbedderChoice, signal: AbortSignal | undefined): EngramOptions {
-  if (choice === "none") return { embedder: null };
-  if (signal === undefined) return {};
-  return { embedder: interruptibleEmbedder(embedderFromModel(offlineEmbeddingModel()), signal) };
+/**
+ * The engine's embedder option. An `openai:` embedder calls --embedder-url (else ENGRAM_EMBEDDER_URL, else
+ * OpenAI's API) with the key in OPENAI_API_KEY; a key on the command line would end up in shell history.
+ */
+async function embedderOption(
+  flags: StoreFlags,
+  env: Env,
+  signal: AbortSignal | undefined,
+): Promise<EngramOptions> {
+  const spec = embedderSpecOf(flags, env);
+  if (flags["embedder-url"] !== undefined && spec.kind !== "openai") {
+    throw new UsageError("--embedder-url applies to an openai:MODEL embedder (--embedder openai:MODEL)");
+  }
+  if (spec.kind === "none") return { embedder: null };
+  if (spec.kind === "offline") {
+    if (signal === undefined) return {};
+    return { embedder: interruptibleEmbedder(embedderFromModel(offlineEmbeddingModel()), signal) };
+  }
+  const url = flags["embedder-url"] ?? (env.ENGRAM_EMBEDDER_URL || undefined);
+  const model = await embedderFromSpec(spec, { url, apiKey: env.OPENAI_API_KEY || undefined });
+  const embedder = embedderFromModel(model as NonNullable<typeof model>);
+  return { embedder: signal ? interruptibleEmbedder(embedder, signal) : embedder };
+}
+
+/** The embedder the flags name, as the benchmarks take it: the offline model and `none` by name. */
+export async function evalEmbedder(flags: StoreFlags, env: Env): Promise<"offline" | "none" | Embedder> {
+  const spec = embedderSpecOf(flags, env);
+  if (spec.kind !== "openai") {
+    if (flags["embedder-url"] !== undefined) {
+      throw new UsageError("--embedder-url applies to an openai:MODEL embedder (--embedder openai:MODEL)");
+    }
+    return spec.kind;
+  }
+  return (await embedderOption(flags, env, undefined)).embedder as Embedder;
 }
 
 const background = (options: OpenOptions) =>
@@ -109,7 +154,7 @@ const background = (options: OpenOptions) =>
 /** Opens the store named by the flags. The offline model loads only when something is embedded. */
 export async function openEngram(flags: StoreFlags, env: Env, options: OpenOptions): Promise<Engram> {
   const target = storeTarget(flags, env);
-  const embedder = embedderOption(embedderChoice(flags, env), options.signal);
+  const embedder = await embedderOption(flags, env, options.signal);
   if (target.kind === "qdrant") {
     if (flags.readonly) throw new UsageError("--readonly applies to a SQLite store (--db), not to Qdrant");
     return createEngram({ storage: await connectQdrant(target), ...embedder, ...background(options) });

@@ -70,7 +70,7 @@ describe("runCli", () => {
     const flagFirst = await runCliCaptured(["--user", "u", "search", "q"]);
     expect(flagFirst.code).toBe(2);
     expect(flagFirst.stderr).toContain(
-      "only --db, --qdrant-url, --json, --no-embed and --readonly may come before",
+      "only --db, --qdrant-url, --json, --no-embed, --embedder, --embedder-url and --readonly may come before",
     );
     const noCommand = await runCliCaptured(["--db", "x.db"]);
     expect(noCommand.code).toBe(2);
@@ -123,6 +123,8 @@ describe("runCli", () => {
       env: { ENGRAM_EMBEDDER: "gpt" },
     });
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe('engram search: bad ENGRAM_EMBEDDER "gpt": expected offline or none\n');
+    expect(run.stderr).toBe(
+      'engram search: bad ENGRAM_EMBEDDER "gpt": expected offline, none, openai:MODEL (e.g. openai:text-embedding-3-small)\n',
+    );
   });
 });

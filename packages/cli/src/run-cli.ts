@@ -38,7 +38,7 @@ export async function runCli(
   const command = findCommand(name);
   if (!command) {
     const hint = name.startsWith("-")
-      ? "only --db, --qdrant-url, --json, --no-embed and --readonly may come before the command, e.g. engram --db x.db search --user U QUERY"
+      ? "only --db, --qdrant-url, --json, --no-embed, --embedder, --embedder-url and --readonly may come before the command, e.g. engram --db x.db search --user U QUERY"
       : "";
     io.stderr.write(
       `engram: unknown command ${JSON.stringify(name)}; ${hint || "run engram help for the list"}\n`,

@@ -29,6 +29,9 @@ export {
   type KvListInput,
   type MemoriesApi,
   type ProfileTrait,
+  type ReembedInput,
+  type ReembedProgress,
+  type ReembedResult,
   type RetrieveInput,
   type RetrieveResult,
   type SearchResult,
@@ -38,6 +41,7 @@ export {
 export {
   ClosedError,
   ConflictError,
+  EmbedderMismatchError,
   EngramError,
   type EngramErrorCode,
   type EngramErrorOptions,

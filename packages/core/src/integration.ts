@@ -31,6 +31,13 @@ export {
   withinTextLimit,
 } from "./model/index.js";
 export {
+  EMBEDDER_SPEC_FORMS,
+  type EmbedderSpec,
+  type EmbedderSpecOptions,
+  embedderFromSpec,
+  parseEmbedderSpec,
+} from "./models/index.js";
+export {
   type JobControl,
   type JobHandler,
   type JobProgress,

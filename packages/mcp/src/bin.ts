@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
-import { createEngram, EngramError } from "@engram/core";
+import { createEngram, type EmbeddingModel, EngramError, ValidationError } from "@engram/core";
+import { embedderFromSpec, parseEmbedderSpec } from "@engram/core/integration";
 import { DEFAULT_DB_PATH } from "@engram/core/sqlite";
 import { runMcpServer } from "./run-mcp-server.js";
 import { serveSettings } from "./serve-settings.js";
 
-const USAGE = `Usage: engram-mcp [--db PATH] [--user U] [--no-embed] [--http [--host H] [--port P]
+const USAGE = `Usage: engram-mcp [--db PATH] [--user U] [--no-embed | --embedder SPEC [--embedder-url URL]]
+                  [--http [--host H] [--port P]
                   [--token T | --token-file F] [--allowed-hosts LIST] [--allowed-origins LIST]
                   [--max-streams N] [--max-streams-per-token N] [--stream-idle-timeout S]]
 
@@ -15,6 +17,10 @@ or over Streamable HTTP at http://127.0.0.1:8787/mcp with --http.
   --db PATH     the store (default ${DEFAULT_DB_PATH}, or $ENGRAM_DB); use an absolute path in client configs
   --user U      the user for calls that pass no user_id (or $ENGRAM_USER)
   --no-embed    full-text only, no embedding model (or ENGRAM_EMBEDDER=none)
+  --embedder SPEC  the embedding model: offline (default), none, or openai:MODEL (or $ENGRAM_EMBEDDER);
+                the store records the model that made its vectors and refuses another
+  --embedder-url URL  the OpenAI-compatible API of openai:MODEL: OpenAI, Ollama, vLLM, LM Studio
+                (or $ENGRAM_EMBEDDER_URL; the key in $OPENAI_API_KEY)
   --http        serve Streamable HTTP instead of stdio
   --host H      address to bind (default 127.0.0.1; any other address needs --token or --token-file)
   --port P      port (default 8787; 0 picks a free one)
@@ -38,6 +44,8 @@ async function main(argv: string[]): Promise<number> {
       db: { type: "string" },
       user: { type: "string" },
       "no-embed": { type: "boolean" },
+      embedder: { type: "string" },
+      "embedder-url": { type: "string" },
       http: { type: "boolean" },
       host: { type: "string" },
       port: { type: "string" },
@@ -57,10 +65,9 @@ async function main(argv: string[]): Promise<number> {
   }
   const env = process.env;
   const settings = serveSettings(values, env);
-  const noEmbed = values["no-embed"] || env.ENGRAM_EMBEDDER === "none";
   const engram = await createEngram({
     path: values.db ?? (env.ENGRAM_DB || DEFAULT_DB_PATH),
-    ...(noEmbed ? { embedder: null } : {}),
+    ...(await embedderOption(values, env)),
   });
   try {
     await runMcpServer({ engram, ...settings });
@@ -68,6 +75,30 @@ async function main(argv: string[]): Promise<number> {
     await engram.close();
   }
   return 0;
+}
+
+/** --no-embed, else --embedder, else ENGRAM_EMBEDDER, else the offline model (the CLI's rule). */
+async function embedderOption(
+  values: { "no-embed"?: boolean; embedder?: string; "embedder-url"?: string },
+  env: NodeJS.ProcessEnv,
+): Promise<{ embedder?: EmbeddingModel | null }> {
+  if (values["no-embed"]) {
+    if (values.embedder !== undefined && values.embedder !== "none") {
+      throw new ValidationError(`pass either --no-embed or --embedder ${values.embedder}, not both`);
+    }
+    return { embedder: null };
+  }
+  const [text, source] =
+    values.embedder !== undefined
+      ? [values.embedder, "--embedder"]
+      : [env.ENGRAM_EMBEDDER || "offline", "ENGRAM_EMBEDDER"];
+  const spec = parseEmbedderSpec(text, source);
+  if (values["embedder-url"] !== undefined && spec.kind !== "openai") {
+    throw new ValidationError("--embedder-url applies to an openai:MODEL embedder (--embedder openai:MODEL)");
+  }
+  if (spec.kind === "offline") return {};
+  const url = values["embedder-url"] ?? (env.ENGRAM_EMBEDDER_URL || undefined);
+  return { embedder: await embedderFromSpec(spec, { url, apiKey: env.OPENAI_API_KEY || undefined }) };
 }
 
 try {

@@ -114,6 +114,20 @@ export const importCommand: Command = {
   run: lazy(async () => (await import("./import-command.js")).runImport),
 };
 
+export const reembedCommand: Command = {
+  name: "reembed",
+  usage: "--embedder SPEC [--embedder-url URL] [--batch-size N]",
+  summary: "move the store's vectors to another embedding model",
+  details: [
+    "Every memory that has a vector gets one from the embedder --embedder names (offline, or openai:MODEL",
+    "with --embedder-url and OPENAI_API_KEY); the store then records that embedder, so opening it with the",
+    "old one is refused. The move is recorded as it goes: an interrupted run (Ctrl-C, a failing model) is",
+    "finished by running it again, and until then the store refuses both embedders rather than mix them.",
+    '--json prints {"from", "to", "users", "memories", "resumed"}.',
+  ],
+  run: lazy(async () => (await import("./reembed-command.js")).runReembed),
+};
+
 export const ingestCommand: Command = {
   name: "ingest",
   usage: "--user U [--format chatgpt|claude] FILE",

@@ -3,7 +3,7 @@ import { InputError, UsageError } from "../cli-error.js";
 import { respond } from "../cli-output.js";
 import { parseCommandArgs, requireFlag } from "../command-args.js";
 import { formatEvalReport, formatFactsReport, formatLongMemEvalReport } from "../eval-report.js";
-import { connectQdrant, embedderChoice, storeTarget } from "../open-engram.js";
+import { connectQdrant, evalEmbedder, storeTarget } from "../open-engram.js";
 import { type ProgressBar, progressBar } from "../progress-bar.js";
 import type { CommandContext } from "./command.js";
 
@@ -80,7 +80,7 @@ export async function runEval(args: readonly string[], ctx: CommandContext) {
         dbPath: values.db ?? DEFAULT_EVAL_DB,
         ...(storage ? { storage } : {}),
         ks,
-        embedder: embedderChoice(values, ctx.env),
+        embedder: await evalEmbedder(values, ctx.env),
         onProgress: progress.update,
       });
     } else {
@@ -91,7 +91,7 @@ export async function runEval(args: readonly string[], ctx: CommandContext) {
         ...(storage ? { storage } : {}),
         ...(limit !== undefined ? { limit } : {}),
         ...(types ? { types } : {}),
-        embedder: embedderChoice(values, ctx.env),
+        embedder: await evalEmbedder(values, ctx.env),
         onProgress: progress.update,
       });
     }

@@ -18,6 +18,7 @@ const STATUS_OF_CODE: Record<EngramErrorCode, number> = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   READ_ONLY: 409,
+  EMBEDDER_MISMATCH: 409,
   UNSUPPORTED: 501,
   STORAGE: 500,
   MODEL: 500,

@@ -32,6 +32,7 @@ import { offlineExtractor } from "../updating/offline-extractor.js";
 import { type PolicyOption, resolvePolicy } from "../updating/policy.js";
 import type { Extractor } from "../updating/tier-context.js";
 import { Engram } from "./engram.js";
+import { recordedEmbedder } from "./recorded-embedder.js";
 import { type FusionConfig, fusionConfigSchema } from "./schemas.js";
 
 export interface EngramOptions {
@@ -195,11 +196,14 @@ export async function createEngram(options: EngramOptions = {}): Promise<Engram>
       { details: { path: path !== undefined ? "path" : "readonly" } },
     );
   }
+  const storage =
+    options.storage ??
+    sqliteStorage({ ...(path ? { path } : {}), ...(readonly === undefined ? {} : { readonly }) });
+  const embedder = toEmbedder(options.embedder);
   const ctx: SkillContext = {
-    storage:
-      options.storage ??
-      sqliteStorage({ ...(path ? { path } : {}), ...(readonly === undefined ? {} : { readonly }) }),
-    embedder: toEmbedder(options.embedder),
+    storage,
+    // Bound to the store: a store whose vectors another embedder made is refused, never mixed.
+    embedder: embedder && recordedEmbedder(storage, embedder),
     clock: options.clock ?? systemClock,
     ids: options.ids ?? randomIds,
     fusion,
@@ -228,6 +232,7 @@ export async function createEngram(options: EngramOptions = {}): Promise<Engram>
   };
   return new Engram(ctx, {
     background,
+    moveEmbedder: embedder,
     ...(slowMs === undefined ? {} : { slowMs }),
     ...telemetryOption(options.telemetry),
   });

@@ -49,6 +49,7 @@ import { type ItemsApi, itemsApi } from "./items-api.js";
 import { type KvApi, kvApi } from "./kv-api.js";
 import { type MemoriesApi, memoriesApi } from "./memories-api.js";
 import { type ProfileTrait, readProfile } from "./profile.js";
+import { type ReembedInput, type ReembedResult, reembedStore } from "./reembed.js";
 import { type RetrieveInput, type RetrieveResult, retrieveContext } from "./retrieve-context.js";
 import {
   type AddInput,
@@ -81,12 +82,20 @@ export class Engram {
   private readonly visits: VisitLog;
   private readonly slowMs: number | undefined;
   private readonly tracer: TracerLike | undefined;
+  /** The embedder unbound from the store's record, which only `reembed` uses (to replace that record). */
+  private readonly moveEmbedder: Embedder | null;
 
   constructor(
     private readonly ctx: SkillContext,
-    options: { readonly background?: boolean; readonly slowMs?: number; readonly tracer?: TracerLike } = {},
+    options: {
+      readonly background?: boolean;
+      readonly slowMs?: number;
+      readonly tracer?: TracerLike;
+      readonly moveEmbedder?: Embedder | null;
+    } = {},
   ) {
     const background = options.background ?? true;
+    this.moveEmbedder = options.moveEmbedder ?? ctx.embedder;
     this.slowMs = options.slowMs;
     this.tracer = options.tracer;
     registerBackend(this, ctx.storage);
@@ -255,6 +264,15 @@ export class Engram {
     this.open();
     assertWritable(this.ctx.storage, "import");
     return importDump(this.ctx, dump);
+  }
+
+  /**
+   * Moves the store to this engine's embedder: a new vector for every memory that has one, then the store
+   * records the new embedder. Resumable: after an interruption, run it again. No job runs meanwhile.
+   */
+  async reembed(input: ReembedInput = {}): Promise<ReembedResult> {
+    this.open();
+    return this.worker.exclusive(() => reembedStore(this.ctx, this.moveEmbedder, input));
   }
 
   /** Counts for one user, or for the whole store. */

@@ -17,6 +17,7 @@ import {
 import type { NewJob } from "../storage/index.js";
 import { embedJob, embedRecords } from "../updating/embed-records.js";
 import type { EngineContext } from "../updating/engine-context.js";
+import { readEmbedderRecord } from "./recorded-embedder.js";
 
 export const EXPORT_FORMAT = "engram.export";
 export const EXPORT_VERSION = 1;
@@ -143,7 +144,8 @@ export async function exportUser(ctx: EngineContext, userId: string): Promise<Ex
     version: EXPORT_VERSION,
     exportedAt: ctx.clock().toISOString(),
     userId,
-    embedder: ctx.embedder?.id ?? null,
+    // The embedder that made the stored vectors, which need not be this engine's.
+    embedder: (await readEmbedderRecord(ctx.storage))?.id ?? ctx.embedder?.id ?? null,
     memories: records.map((r) => {
       const v = vectors.get(r.id);
       return { ...r, cube: [...r.cube], vector: v ? vectorToBase64(v) : null };
@@ -197,6 +199,9 @@ export async function importDump(ctx: EngineContext, raw: unknown): Promise<Impo
       `import: the dump is for user ${dump.userId} but holds data of user ${foreign.userId}`,
     );
   }
+  // Binds the store to this engine's embedder first (one made by another is refused), even when every
+  // vector of the dump is kept and nothing is embedded.
+  await ctx.embedder?.embed([]);
   const sameEmbedder = dump.embedder !== null && dump.embedder === (ctx.embedder?.id ?? null);
   const keep: StoredMemory[] = [];
   const redo: MemoryRecord[] = [];

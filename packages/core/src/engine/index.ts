@@ -12,6 +12,7 @@ export type { ItemChanges, ItemListInput, ItemMetadata, ItemPut, ItemsApi } from
 export type { KvApi, KvChanges, KvListInput } from "./kv-api.js";
 export type { MemoriesApi, SegmentsInput, SegmentView } from "./memories-api.js";
 export type { ProfileTrait } from "./profile.js";
+export type { ReembedInput, ReembedProgress, ReembedResult } from "./reembed.js";
 export { type RetrieveInput, type RetrieveResult, retrieveInputSchema } from "./retrieve-context.js";
 export type {
   AddInput,

@@ -113,6 +113,15 @@ export const flushOptionsSchema = z
       .optional(),
   })
   .strict();
+export const reembedInputSchema = z
+  .object({
+    onProgress: z
+      .custom<(progress: unknown) => void>((v) => typeof v === "function", "expected a function")
+      .optional(),
+    batchSize: z.number().int().min(1).max(4096).default(64),
+  })
+  .strict();
+
 export const erasureInputSchema = z
   .object({ waitMs: z.number().int().min(0).max(600_000).optional() })
   .strict();

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   ClosedError,
   ConflictError,
+  EmbedderMismatchError,
   EngramError,
   ERROR_CODES,
   ModelError,
@@ -25,6 +26,7 @@ describe("EngramError", () => {
       [new ClosedError("the store"), "CLOSED", "ClosedError"],
       [new UnsupportedError("m"), "UNSUPPORTED", "UnsupportedError"],
       [new ReadOnlyError("m"), "READ_ONLY", "ReadOnlyError"],
+      [new EmbedderMismatchError("m"), "EMBEDDER_MISMATCH", "EmbedderMismatchError"],
     ];
     for (const [error, code, name] of cases) {
       expect(error.code).toBe(code);

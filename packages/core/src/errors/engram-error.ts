@@ -11,6 +11,7 @@ export const ERROR_CODES = [
   "CLOSED",
   "UNSUPPORTED",
   "READ_ONLY",
+  "EMBEDDER_MISMATCH",
 ] as const;
 export type EngramErrorCode = (typeof ERROR_CODES)[number];
 
@@ -121,5 +122,17 @@ export class ReadOnlyError extends EngramError {
   constructor(message: string, options?: EngramErrorOptions) {
     super("READ_ONLY", message, options);
     this.name = "ReadOnlyError";
+  }
+}
+
+/**
+ * The store's vectors were made by another embedder than the one configured (or one with another number
+ * of dimensions), or a move to a new embedder is under way: searching or writing would mix two vector
+ * spaces. `details.stored` and `details.configured` name both; `engram reembed` moves a store.
+ */
+export class EmbedderMismatchError extends EngramError {
+  constructor(message: string, options?: EngramErrorOptions) {
+    super("EMBEDDER_MISMATCH", message, options);
+    this.name = "EmbedderMismatchError";
   }
 }

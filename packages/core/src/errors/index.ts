@@ -1,6 +1,7 @@
 export {
   ClosedError,
   ConflictError,
+  EmbedderMismatchError,
   EngramError,
   type EngramErrorCode,
   type EngramErrorOptions,

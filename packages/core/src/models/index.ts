@@ -7,6 +7,13 @@ export {
   normalize,
 } from "./embedder.js";
 export {
+  EMBEDDER_SPEC_FORMS,
+  type EmbedderSpec,
+  type EmbedderSpecOptions,
+  embedderFromSpec,
+  parseEmbedderSpec,
+} from "./embedder-spec.js";
+export {
   type ExistingPersona,
   FACT_SLOTS,
   FEEDBACK_EVIDENCE,

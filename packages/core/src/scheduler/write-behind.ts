@@ -30,7 +30,7 @@ export interface WriteBehindOptions {
 
 const groups = new WeakMap<object, Set<WriteBehind>>();
 
-const PERMANENT = new Set(["INVALID_INPUT", "SCOPE_REQUIRED", "CLOSED", "READ_ONLY"]);
+const PERMANENT = new Set(["INVALID_INPUT", "SCOPE_REQUIRED", "CLOSED", "READ_ONLY", "EMBEDDER_MISMATCH"]);
 
 /** Errors that another try cannot fix are not retried: bad input, a missing user, a closed or read-only store. */
 export function isRetryableWriteError(error: unknown): boolean {

@@ -315,6 +315,13 @@ export interface StoragePort {
   completeErasure?(waitMs: number): Promise<Erasure>;
   /** Users that have any stored state. */
   users(): Promise<string[]>;
+  /**
+   * A store-wide setting, owned by no user (which embedder made the stored vectors, a move to another one
+   * under way), or null when it was never set.
+   */
+  readSetting(name: string): Promise<string | null>;
+  /** Sets a store-wide setting, or removes it with null. A read-only store raises a ReadOnlyError. */
+  writeSetting(name: string, value: string | null): Promise<void>;
   stats(scope?: Scope): Promise<StorageStats>;
   close(): Promise<void>;
 }

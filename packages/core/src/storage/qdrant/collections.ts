@@ -42,6 +42,8 @@ const PAYLOAD_COLLECTIONS: Record<string, Record<string, IndexType>> = {
     updated_ms: "integer",
     rev: "integer",
   },
+  // Store-wide settings, one point each, read by id: nothing to index.
+  settings: {},
 };
 
 /** Indexes of the filter payload, shared by the records collection and each vector collection. */
@@ -72,6 +74,7 @@ export function collectionNames(prefix: string) {
     edges: `${prefix}edges`,
     kv: `${prefix}kv`,
     jobs: `${prefix}jobs`,
+    settings: `${prefix}settings`,
     /** Dense vectors of one dimension: one collection per embedding size (per embedding model). */
     vectors: (dimensions: number) => `${prefix}vectors_${dimensions}`,
   };

@@ -32,4 +32,5 @@ export const pointIds = {
     uuidv5(JSON.stringify(["edge", userId, from, to, type])),
   kv: (userId: string, namespace: string, key: string) =>
     uuidv5(JSON.stringify(["kv", userId, namespace, key])),
+  setting: (name: string) => uuidv5(JSON.stringify(["setting", name])),
 };

@@ -186,6 +186,29 @@ export class QdrantStorage implements StoragePort {
     return this.readyRun("users", (c) => c.reads.users());
   }
 
+  async readSetting(name: string): Promise<string | null> {
+    return this.readyRun("readSetting", async (c) => {
+      const [point] = await this.points.retrieve(
+        c.collections.names.settings,
+        [pointIds.setting(name)],
+        true,
+      );
+      const value = point?.payload?.value;
+      return typeof value === "string" ? value : null;
+    });
+  }
+
+  async writeSetting(name: string, value: string | null): Promise<void> {
+    await this.readyRun("writeSetting", async (c) => {
+      const id = pointIds.setting(name);
+      await this.points.apply(c.collections.names.settings, [
+        value === null
+          ? { delete: { points: [id] } }
+          : { upsert: { points: [{ id, vector: {}, payload: { name, value, updated_ms: Date.now() } }] } },
+      ]);
+    });
+  }
+
   async stats(scope?: Scope): Promise<StorageStats> {
     const c = scope === undefined ? await this.ready("stats") : await this.scoped(scope, "stats");
     return this.run("stats", () => c.reads.stats(scope));

@@ -155,6 +155,14 @@ const MIGRATIONS: readonly string[] = [
     requested_at TEXT NOT NULL
   );
   `,
+  // Store-wide settings, owned by no user: which embedder made the vectors, a move to another under way.
+  `
+  CREATE TABLE settings (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

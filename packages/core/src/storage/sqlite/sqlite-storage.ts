@@ -66,7 +66,15 @@ export interface SqliteStorageOptions {
 }
 
 /** Operations that change the file; a read-only store refuses them before touching SQLite. */
-const WRITES = new Set(["write", "claimJobs", "renewJob", "completeJob", "failJob", "forgetUser"]);
+const WRITES = new Set([
+  "write",
+  "claimJobs",
+  "renewJob",
+  "completeJob",
+  "failJob",
+  "forgetUser",
+  "writeSetting",
+]);
 
 export const DEFAULT_DB_PATH = ".engram/engram.db";
 
@@ -298,6 +306,27 @@ export class SqliteStorage implements StoragePort {
         .all(),
     ) as { user_id: string }[];
     return rows.map((r) => r.user_id);
+  }
+
+  async readSetting(name: string): Promise<string | null> {
+    this.open("readSetting");
+    const row = this.run("readSetting", () =>
+      this.cached("SELECT value FROM settings WHERE name = ?").get(name),
+    ) as { value: string } | undefined;
+    return row?.value ?? null;
+  }
+
+  async writeSetting(name: string, value: string | null): Promise<void> {
+    this.open("writeSetting");
+    await this.runWrite("writeSetting", () => {
+      if (value === null) this.cached("DELETE FROM settings WHERE name = ?").run(name);
+      else {
+        this.cached(
+          `INSERT INTO settings (name, value, updated_at) VALUES (?, ?, ?)
+           ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+        ).run(name, value, new Date().toISOString());
+      }
+    });
   }
 
   async stats(scope?: Scope): Promise<StorageStats> {
