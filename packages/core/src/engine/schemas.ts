@@ -107,7 +107,8 @@ export type UpdateInput = z.input<typeof updateInputSchema>;
 export const userInputSchema = z.object({ userId: idString });
 export const flushOptionsSchema = z
   .object({
-    signal: z.instanceof(AbortSignal).optional(),
+    // z.custom, not z.instanceof: the declaration names no type that zod versions before 4.3 lack.
+    signal: z.custom<AbortSignal>((v) => v instanceof AbortSignal, "expected an AbortSignal").optional(),
     onProgress: z
       .custom<(progress: JobProgress) => void>((v) => typeof v === "function", "expected a function")
       .optional(),

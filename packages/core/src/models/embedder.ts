@@ -1,5 +1,6 @@
 import type { EmbeddingModelV3, EmbeddingModelV4 } from "@ai-sdk/provider";
 import { ModelError } from "../errors/index.js";
+import { failureDetails } from "./provider-error.js";
 import { combineWindows, DEFAULT_WINDOW_OPTIONS, embeddingWindows } from "./embedding-windows.js";
 
 /** Any AI SDK embedding model: OpenAI, OpenAI-compatible servers (Ollama, vLLM), every AI SDK provider. */
@@ -31,6 +32,38 @@ export interface EmbedderOptions {
   windowChars?: number;
   /** Windows embedded per text at most, spread evenly over it; bounds the cost of any text. Default 4. */
   maxWindows?: number;
+  /**
+   * A model call unanswered after this many milliseconds is aborted and fails with a ModelError (the
+   * write it was for is stored without vectors and its embedding retried). Default 60,000.
+   */
+  timeoutMs?: number;
+}
+
+export const EMBED_TIMEOUT_MS = 60_000;
+
+/** One model call under a timeout; a model that ignores the abort is left behind, its answer ignored. */
+async function timedEmbed(model: EmbeddingModel, values: string[], timeoutMs: number) {
+  const timeout = new AbortController();
+  const timer = setTimeout(
+    () =>
+      timeout.abort(
+        new DOMException(`no answer from the model within ${timeoutMs} ms (timeoutMs)`, "TimeoutError"),
+      ),
+    timeoutMs,
+  );
+  let stop = () => {};
+  try {
+    const request = Promise.resolve(model.doEmbed({ values, abortSignal: timeout.signal }));
+    request.catch(() => {});
+    const aborted = new Promise<never>((_, reject) => {
+      stop = () => reject(timeout.signal.reason);
+      timeout.signal.addEventListener("abort", stop, { once: true });
+    });
+    return (await Promise.race([request, aborted])) as { embeddings: number[][] };
+  } finally {
+    clearTimeout(timer);
+    timeout.signal.removeEventListener("abort", stop);
+  }
 }
 
 /**
@@ -39,6 +72,7 @@ export interface EmbedderOptions {
  */
 export function embedderFromModel(model: EmbeddingModel, options: EmbedderOptions = {}): Embedder {
   const id = `${model.provider}/${model.modelId}`;
+  const timeoutMs = Math.max(1, options.timeoutMs ?? EMBED_TIMEOUT_MS);
   const windows = {
     windowChars: Math.max(1, options.windowChars ?? DEFAULT_WINDOW_OPTIONS.windowChars),
     maxWindows: Math.max(1, options.maxWindows ?? DEFAULT_WINDOW_OPTIONS.maxWindows),
@@ -54,9 +88,13 @@ export function embedderFromModel(model: EmbeddingModel, options: EmbedderOption
       const values = texts.slice(i, i + size);
       let result: { embeddings: number[][] };
       try {
-        result = (await model.doEmbed({ values })) as { embeddings: number[][] };
+        result = await timedEmbed(model, values, timeoutMs);
       } catch (cause) {
-        throw new ModelError(`embedding model ${id} failed: ${(cause as Error).message}`, { cause });
+        // Retryable or not, and the server's Retry-After, go with the error: the job's back-off reads them.
+        throw new ModelError(`embedding model ${id} failed: ${(cause as Error).message}`, {
+          cause,
+          details: failureDetails(cause),
+        });
       }
       if (result.embeddings.length !== values.length) {
         throw new ModelError(

@@ -54,6 +54,22 @@ export function providerError(model: string, cause: unknown, signal?: AbortSigna
   });
 }
 
+/** Whether a failed request is worth retrying, its HTTP status and the server's Retry-After, when known. */
+export function failureDetails(cause: unknown): {
+  retryable: boolean;
+  statusCode?: number;
+  retryAfterMs?: number;
+} {
+  const error = (typeof cause === "object" && cause !== null ? cause : {}) as ErrorLike;
+  const statusCode = typeof error.statusCode === "number" ? error.statusCode : undefined;
+  const retryAfterMs = retryAfter(error.responseHeaders);
+  return {
+    retryable: isRetryable(error, statusCode),
+    ...(statusCode !== undefined ? { statusCode } : {}),
+    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+  };
+}
+
 function isRetryable(error: ErrorLike, statusCode: number | undefined): boolean {
   if (statusCode !== undefined) {
     return statusCode === 408 || statusCode === 409 || statusCode === 429 || statusCode >= 500;

@@ -90,6 +90,17 @@ export function backoffMs(attempt: number): number {
   return Math.round(cap / 2 + (Math.random() * cap) / 2);
 }
 
+/** The longest wait a server asked for (a model's 429 with Retry-After) in an error's cause chain, capped at an hour. */
+export function retryAfterOf(error: unknown): number {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && typeof current === "object" && current !== null; depth++) {
+    const ms = (current as { details?: { retryAfterMs?: unknown } }).details?.retryAfterMs;
+    if (typeof ms === "number" && Number.isFinite(ms)) return Math.min(3_600_000, Math.max(0, ms));
+    current = (current as { cause?: unknown }).cause;
+  }
+  return 0;
+}
+
 /**
  * Keeps the leases of claimed jobs alive while this worker holds them (a third of the lease apart), so
  * a job that runs longer than its lease is not taken over by another process's worker.
@@ -212,7 +223,8 @@ async function runJob(
     }
     const message = EngramError.isInstance(cause) ? cause.message : errorMessage(cause);
     const retry = job.attempts < maxAttempts;
-    const retryAt = retry ? new Date(now.getTime() + backoffMs(job.attempts)).toISOString() : null;
+    const delay = Math.max(backoffMs(job.attempts), retryAfterOf(cause));
+    const retryAt = retry ? new Date(now.getTime() + delay).toISOString() : null;
     await options.storage.failJob(job.id, message, retryAt, job.attempts);
     if (retry) report.retried++;
     else report.failed++;

@@ -22,7 +22,8 @@ export type { WriteContext } from "./write-checks.js";
  * Applies a batch: every check first (ownership, keys, job dedupe), then one batched request per
  * collection. Qdrant has no transaction across requests, so a failure after the checks can leave part of a
  * batch applied; every write is an idempotent upsert or delete keyed by UUIDv5, so resending the batch
- * converges to the state it describes.
+ * converges to the state it describes. Unguarded records' vectors are written before the records, so a
+ * batch cut off between the two is resent whole rather than taken as stored without its vectors.
  *
  * A conditional batch (`expect`) whose records are not stored as given writes nothing (`refused`). Otherwise
  * the points it expected may only be stored over or deleted while they keep the `rev` the check read: they
@@ -50,6 +51,11 @@ export async function writeBatch(
   // Below 1.16 the server would ignore `update_filter`: the upsert is then checked but not guarded.
   const isGuarded = (p: NewPoint) => ctx.collections.hasUpdateFilter && revs.has(memoryIdOf(p));
   const guarded = points.filter(isGuarded);
+  const guardedIds = new Set(guarded.map(memoryIdOf));
+  const [later, first] = partition(batch.upsert ?? [], (u) => guardedIds.has(u.record.id));
+  // An unguarded record's vector goes first: a batch cut off after it is resent whole (the record is not
+  // there yet), where a record stored without its vector would be taken as stored and keep no vector.
+  await writeVectors(ctx, first, []);
   await ctx.points.apply(names.memories, [
     ...(plainDeletes.length ? [{ delete: { points: plainDeletes.map(pointIds.memory) } }] : []),
     ...(guardedDeletes.length ? [{ delete: { filter: unchanged(guardedDeletes, revs) } }] : []),
@@ -62,7 +68,7 @@ export async function writeBatch(
   const removed = existing.removed.filter((id) => !lost.includes(id));
   await writeVectors(
     ctx,
-    (batch.upsert ?? []).filter((u) => !lost.includes(u.record.id)),
+    later.filter((u) => !lost.includes(u.record.id)),
     removed.map(pointIds.memory),
   );
   await writeLinks(ctx, scope, lost.length ? withoutLinksOf(batch, lost) : batch, removed);
@@ -81,6 +87,13 @@ export async function writeBatch(
 }
 
 const memoryIdOf = (p: NewPoint) => p.payload.memory_id as string;
+
+function partition<T>(items: readonly T[], test: (item: T) => boolean): [T[], T[]] {
+  const yes: T[] = [];
+  const no: T[] = [];
+  for (const item of items) (test(item) ? yes : no).push(item);
+  return [yes, no];
+}
 
 /**
  * The batch without the history rows and edges of records whose conditional write lost: a history row's
