@@ -89,4 +89,54 @@ describe("qdrantStorage collections settings", () => {
       expect(error.message).toContain(`qdrantStorage: ${path}`);
     }
   });
+
+  // The vector settings docs/qdrant.md recommends at scale: originals on disk, an int8 copy in memory, one graph
+  // per tenant.
+  const vectors = {
+    onDisk: true,
+    quantization: { type: "int8", quantile: 0.99, alwaysRam: true },
+    hnsw: { m: 0, payloadM: 16, efConstruct: 100, onDisk: false },
+  } as const;
+
+  for (const spec of ["1.19", "1.16"] as const) {
+    it(`sends on-disk vectors, scalar quantization and HNSW settings in the vector collection (${spec} spec)`, async () => {
+      double = await startQdrantDouble({ spec });
+      port = qdrantStorage({ url: double.url, collectionPrefix: "v_", vectors });
+      await port.write({ userId: "u" }, { upsert: [stored({ id: "m1", userId: "u" }, unit(1, 0, 0))] });
+      const made = creates(double);
+      const vector = made.get("v_vectors_3");
+      expect(vector?.status).toBe(200);
+      expect(vector?.body).toEqual({
+        vectors: { dense: { size: 3, distance: "Dot", on_disk: true } },
+        hnsw_config: { m: 0, payload_m: 16, ef_construct: 100, on_disk: false },
+        quantization_config: { scalar: { type: "int8", quantile: 0.99, always_ram: true } },
+      });
+      // The payload-only collections keep no vectors, so none of it goes there.
+      expect(made.get("v_kv")?.body).not.toHaveProperty("quantization_config");
+      const hits = await port.vectorSearch({ userId: "u" }, { vector: unit(1, 0, 0), k: 5 });
+      expect(hits.map((h) => h.id)).toEqual(["m1"]);
+    });
+  }
+
+  it("refuses vector settings Qdrant would not take", () => {
+    const url = "http://localhost:6333";
+    const cases: [object, string][] = [
+      [{ quantization: { type: "int4" } }, "vectors.quantization.type"],
+      [{ quantization: { type: "int8", quantile: 0.2 } }, "vectors.quantization.quantile"],
+      [{ hnsw: { m: -1 } }, "vectors.hnsw.m"],
+      [{ hnsw: { efConstruct: 2 } }, "vectors.hnsw.efConstruct"],
+      [{ onDisk: "yes" }, "vectors.onDisk"],
+      [{ binary: true }, "vectors"],
+    ];
+    for (const [settings, path] of cases) {
+      let error: unknown = null;
+      try {
+        qdrantStorage({ url, vectors: settings as never });
+      } catch (e) {
+        error = e;
+      }
+      expect(EngramError.isInstance(error), JSON.stringify(settings)).toBe(true);
+      expect((error as EngramError).message).toContain(`qdrantStorage: ${path}`);
+    }
+  });
 });

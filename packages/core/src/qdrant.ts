@@ -4,5 +4,6 @@ export {
   type QdrantCollectionSettings,
   QdrantStorage,
   type QdrantStorageOptions,
+  type QdrantVectorSettings,
   qdrantStorage,
 } from "./storage/qdrant/index.js";

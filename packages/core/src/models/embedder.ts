@@ -1,7 +1,7 @@
 import type { EmbeddingModelV3, EmbeddingModelV4 } from "@ai-sdk/provider";
 import { ModelError } from "../errors/index.js";
-import { failureDetails } from "./provider-error.js";
 import { combineWindows, DEFAULT_WINDOW_OPTIONS, embeddingWindows } from "./embedding-windows.js";
+import { failureDetails } from "./provider-error.js";
 
 /** Any AI SDK embedding model: OpenAI, OpenAI-compatible servers (Ollama, vLLM), every AI SDK provider. */
 export type EmbeddingModel = EmbeddingModelV4 | EmbeddingModelV3;

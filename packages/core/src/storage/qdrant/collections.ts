@@ -1,5 +1,6 @@
 import { StorageError, UnsupportedError } from "../../errors/index.js";
 import type { QdrantHttp } from "./qdrant-http.js";
+import type { VectorCollectionConfig } from "./qdrant-options.js";
 
 /** The oldest Qdrant this backend runs on: sparse vectors with the IDF modifier and the Query API (1.10). */
 export const MIN_SERVER_VERSION = "1.10.0";
@@ -109,6 +110,8 @@ export class Collections {
   readonly names;
   /** Names of existing collections with the prefix, as last listed or created. */
   private readonly existing = new Set<string>();
+  /** Collections whose payload indexes this process made or found complete. */
+  private readonly indexed = new Set<string>();
   /** The listing under way, shared by every lookup that misses meanwhile. */
   private listing: Promise<void> | null = null;
 
@@ -118,6 +121,8 @@ export class Collections {
     readonly version: Version,
     /** Cluster settings (`shard_number`, ...) merged into every create request. */
     private readonly settings: Readonly<Record<string, number | boolean>> = {},
+    /** How vector collections keep their vectors (on disk, quantized, HNSW shape). */
+    private readonly vectorSettings: VectorCollectionConfig = { dense: {}, collection: {} },
   ) {
     this.names = collectionNames(prefix);
   }
@@ -178,7 +183,12 @@ export class Collections {
   /** The vector collection for this dimension, created on first use (Dot product over unit vectors). */
   async vectors(dimensions: number): Promise<string> {
     const name = this.names.vectors(dimensions);
-    await this.create(name, { vectors: { dense: { size: dimensions, distance: "Dot" } } }, FILTER_INDEXES);
+    const { dense, collection } = this.vectorSettings;
+    await this.create(
+      name,
+      { vectors: { dense: { size: dimensions, distance: "Dot", ...dense } }, ...collection },
+      FILTER_INDEXES,
+    );
     return name;
   }
 
@@ -192,8 +202,21 @@ export class Collections {
   }
 
   private async create(name: string, config: object, indexes: Record<string, IndexType>): Promise<void> {
-    if (this.existing.has(name)) return;
+    if (this.indexed.has(name)) return;
     const path = `/collections/${encodeURIComponent(name)}`;
+    if (this.existing.has(name)) {
+      // Listed, made by another process: its indexes may still be under way (a scan ordered by a field
+      // without its index is refused), so the missing ones are made here too.
+      const info = await this.http.call<{ payload_schema?: Record<string, unknown> }>(
+        "getCollection",
+        "GET",
+        path,
+      );
+      const missing = Object.entries(indexes).filter(([field]) => !(field in (info.payload_schema ?? {})));
+      await this.createIndexes(path, missing);
+      this.indexed.add(name);
+      return;
+    }
     try {
       await this.http.call("createCollection", "PUT", path, { ...this.settings, ...config });
     } catch (error) {
@@ -201,7 +224,13 @@ export class Collections {
       if ((error as StorageError).details?.status !== 409) throw error;
     }
     // Indexes right after creation: the HNSW graph is payload-aware only for fields indexed before data.
-    for (const [field, type] of Object.entries(indexes)) {
+    await this.createIndexes(path, Object.entries(indexes));
+    this.existing.add(name);
+    this.indexed.add(name);
+  }
+
+  private async createIndexes(path: string, indexes: readonly [string, IndexType][]): Promise<void> {
+    for (const [field, type] of indexes) {
       await this.http.call(
         "createPayloadIndex",
         "PUT",
@@ -210,7 +239,6 @@ export class Collections {
         { wait: true },
       );
     }
-    this.existing.add(name);
   }
 
   private schema(type: IndexType): unknown {

@@ -26,7 +26,13 @@ export async function connect(
   options: ResolvedOptions,
 ): Promise<Connected> {
   const version = await checkServer(http, url);
-  const collections = new Collections(http, options.prefix, version, options.collectionSettings);
+  const collections = new Collections(
+    http,
+    options.prefix,
+    version,
+    options.collectionSettings,
+    options.vectorSettings,
+  );
   await collections.ensure();
   const statsCache = new VectorStatsCache(points, options.vectorStatsLimit);
   return {

@@ -36,6 +36,11 @@ export interface QdrantStorageOptions {
    * exist: Qdrant fixes the shard count at creation). Omitted fields take the server's defaults.
    */
   collections?: QdrantCollectionSettings;
+  /**
+   * How the vector collections the store creates keep their vectors: on disk, quantized, the HNSW graph's
+   * shape (see docs/qdrant.md, "Vectors at 10 and 100 million memories"). Omitted fields take the server's defaults.
+   */
+  vectors?: QdrantVectorSettings;
   /** Clock for system times the backend stamps itself (job and key-value times). */
   now?: () => Date;
   /** A fetch implementation (default: the global one), e.g. one that goes through a proxy. */
@@ -54,7 +59,44 @@ export interface QdrantCollectionSettings {
   onDiskPayload?: boolean;
 }
 
+/** Qdrant's vector storage settings for the vector collections (`vectors`, `hnsw_config`, `quantization_config`). */
+export interface QdrantVectorSettings {
+  /** `on_disk`: the original vectors on disk (memory-mapped), read through the page cache. */
+  onDisk?: boolean;
+  /**
+   * `quantization_config.scalar`: an int8 copy of each vector (a quarter of the float32 size) searched
+   * first, the candidates rescored with the originals. `alwaysRam` keeps the copy in memory when the
+   * originals are on disk; `quantile` (0.5 to 1) bounds the range the int8 values cover.
+   */
+  quantization?: { type: "int8"; quantile?: number; alwaysRam?: boolean };
+  /** `hnsw_config`: the graph's links per node (`m`), per tenant (`payloadM`), build effort, on disk. */
+  hnsw?: { m?: number; payloadM?: number; efConstruct?: number; onDisk?: boolean };
+}
+
 const positive = z.number().int().positive().optional();
+
+const vectorsSchema = z
+  .object({
+    onDisk: z.boolean().optional(),
+    quantization: z
+      .object({
+        type: z.literal("int8"),
+        quantile: z.number().min(0.5).max(1).optional(),
+        alwaysRam: z.boolean().optional(),
+      })
+      .strict()
+      .optional(),
+    hnsw: z
+      .object({
+        m: z.number().int().min(0).max(256).optional(),
+        payloadM: z.number().int().min(0).max(256).optional(),
+        efConstruct: z.number().int().min(4).max(4096).optional(),
+        onDisk: z.boolean().optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
 
 const collectionsSchema = z
   .object({
@@ -88,6 +130,7 @@ const schema = z.object({
   textAvgLength: z.number().positive().optional(),
   vectorStatsLimit: z.number().int().min(0).optional(),
   collections: collectionsSchema.optional(),
+  vectors: vectorsSchema.optional(),
   now: z
     .custom<() => Date>((v) => typeof v === "function", "expected a function returning a Date")
     .optional(),
@@ -104,6 +147,8 @@ export interface ResolvedOptions {
   readonly vectorStatsLimit: number;
   /** `CreateCollection` fields added to every collection the store creates (snake_case, as sent). */
   readonly collectionSettings: Readonly<Record<string, number | boolean>>;
+  /** How a vector collection is created: fields of its dense vector's params, and collection fields. */
+  readonly vectorSettings: VectorCollectionConfig;
   readonly now: () => Date;
   readonly fetch?: typeof fetch;
 }
@@ -124,8 +169,40 @@ export function resolveOptions(options: QdrantStorageOptions): ResolvedOptions {
     textAvgLength: o.textAvgLength ?? 43,
     vectorStatsLimit: o.vectorStatsLimit ?? 5_000,
     collectionSettings: collectionSettings(o.collections ?? {}),
+    vectorSettings: vectorSettings(o.vectors ?? {}),
     now: o.now ?? (() => new Date()),
     ...(o.fetch === undefined ? {} : { fetch: o.fetch }),
+  };
+}
+
+/** The dense vector's own params (`on_disk`) and the collection-level configs, as sent. */
+export interface VectorCollectionConfig {
+  readonly dense: Readonly<Record<string, boolean>>;
+  readonly collection: Readonly<Record<string, unknown>>;
+}
+
+function defined(fields: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+}
+
+function vectorSettings(v: QdrantVectorSettings): VectorCollectionConfig {
+  const hnsw = v.hnsw
+    ? defined({
+        m: v.hnsw.m,
+        payload_m: v.hnsw.payloadM,
+        ef_construct: v.hnsw.efConstruct,
+        on_disk: v.hnsw.onDisk,
+      })
+    : {};
+  const scalar = v.quantization
+    ? defined({ type: "int8", quantile: v.quantization.quantile, always_ram: v.quantization.alwaysRam })
+    : null;
+  return {
+    dense: v.onDisk === undefined ? {} : { on_disk: v.onDisk },
+    collection: {
+      ...(Object.keys(hnsw).length ? { hnsw_config: hnsw } : {}),
+      ...(scalar ? { quantization_config: { scalar } } : {}),
+    },
   };
 }
 
