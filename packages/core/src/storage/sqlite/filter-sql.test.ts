@@ -2,6 +2,7 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import type { MemoryFilter } from "../storage-port.js";
 import { filterToSql, needsSqlPrefilter } from "./filter-sql.js";
+import { migrate } from "./migrations.js";
 
 const filters: MemoryFilter[] = [
   {},
@@ -72,5 +73,37 @@ describe("needsSqlPrefilter", () => {
     expect(needsSqlPrefilter({ sessionId: "s1" })).toBe(true);
     expect(needsSqlPrefilter({ kinds: ["fact"], from: "2026-01-01T00:00:00.000Z" })).toBe(true);
     expect(needsSqlPrefilter({ ids: [] })).toBe(true);
+  });
+});
+
+describe("a time window", () => {
+  // The time channel asks for a month of a history of 100,000 memories: a scan of the user's rows would
+  // cost tens of milliseconds, a seek on the user's time index next to nothing.
+  it("seeks on the user's time index instead of scanning the user's rows", () => {
+    const db = new Database(":memory:");
+    migrate(db);
+    const where = filterToSql("u1", { from: "2026-01-01T00:00:00.000Z", to: "2026-01-31T23:59:59.999Z" });
+    const plan = db
+      .prepare(`EXPLAIN QUERY PLAN SELECT m.rowid FROM memories m WHERE ${where.sql}`)
+      .all(...where.params) as { detail: string }[];
+    expect(plan.map((p) => p.detail).join("; ")).toMatch(
+      /USING (COVERING )?INDEX memories_user_time \(user_id=\? AND <expr>>\? AND <expr><\?\)/,
+    );
+    db.close();
+  });
+
+  it("keeps rows by valid_from, and rows without one out", () => {
+    const db = new Database(":memory:");
+    db.exec(`CREATE TABLE memories (id TEXT, user_id TEXT, valid_from TEXT, created_at TEXT);
+      INSERT INTO memories VALUES ('in', 'u1', '2026-01-10', '2026-03-01'), ('before', 'u1', '2025-12-31', '2026-01-10'),
+        ('undated', 'u1', NULL, '2026-01-10'), ('other', 'u2', '2026-01-10', '2026-01-10');`);
+    const where = filterToSql("u1", { from: "2026-01-01", to: "2026-01-31" });
+    expect(
+      db
+        .prepare(`SELECT m.id FROM memories m WHERE ${where.sql}`)
+        .pluck()
+        .all(...where.params),
+    ).toEqual(["in"]);
+    db.close();
   });
 });

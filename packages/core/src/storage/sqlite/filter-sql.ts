@@ -46,13 +46,15 @@ export function filterToSql(userId: string, filter: MemoryFilter = {}): SqlClaus
     clauses.push("m.created_at <= ? AND (m.expired_at IS NULL OR m.expired_at > ?)");
     params.push(filter.at, filter.at);
   }
+  // The bound on coalesce(valid_from, created_at) is what memories_user_time can seek on (a row with a
+  // valid_from has it as that value); the bound on valid_from itself keeps out rows without one.
   if (filter.from !== undefined) {
-    clauses.push("m.valid_from >= ?");
-    params.push(filter.from);
+    clauses.push("coalesce(m.valid_from, m.created_at) >= ? AND m.valid_from >= ?");
+    params.push(filter.from, filter.from);
   }
   if (filter.to !== undefined) {
-    clauses.push("m.valid_from <= ?");
-    params.push(filter.to);
+    clauses.push("coalesce(m.valid_from, m.created_at) <= ? AND m.valid_from <= ?");
+    params.push(filter.to, filter.to);
   }
   for (const [field, value] of Object.entries(filter.metadata ?? {})) {
     // Type-strict equality on a top-level field, matched by key (any characters) via json_each.

@@ -129,3 +129,49 @@ describe("textSearch with an id filter", () => {
     await storage.close();
   });
 });
+
+describe("textSearch within a time window", () => {
+  // Rows of the window match the query weakly, rows outside it strongly: the window's best must come back,
+  // whether the window is small enough to be read up front (its rowids) or not (matches joined and refused).
+  const inWindow = (i: number) => `2026-02-${String(1 + (i % 28)).padStart(2, "0")}T10:00:00.000Z`;
+  const dated = (id: string, text: string, validFrom: string, userId = "u1") =>
+    testRecord(id, userId, text, { validFrom, createdAt: validFrom });
+  const window = { from: "2026-02-01T00:00:00.000Z", to: "2026-02-28T23:59:59.999Z" };
+
+  for (const inside of [40, 5000]) {
+    it(`returns the window's best matches (${inside} rows in the window)`, async () => {
+      const storage = new SqliteStorage({ path: ":memory:" });
+      const outside = Array.from({ length: 3000 }, (_, i) =>
+        dated(`out${i}`, `kite kite kite flying ${i}`, "2025-06-01T00:00:00.000Z"),
+      );
+      const within = Array.from({ length: inside }, (_, i) =>
+        dated(
+          `in${i}`,
+          `a kite ${i % 7 === 0 ? "kite " : ""}seen over the long windy beach ${i}`,
+          inWindow(i),
+        ),
+      );
+      const undated = testRecord("undated", "u1", "kite kite", { validFrom: null as never });
+      const other = dated("other", "kite kite kite", inWindow(0), "u2");
+      await storage.write({ userId: "u2" }, { upsert: [{ record: other, vector: null }] });
+      const all = [...outside, ...within].map((record) => ({ record, vector: null }));
+      for (let i = 0; i < all.length; i += 1000)
+        await storage.write({ userId: "u1" }, { upsert: all.slice(i, i + 1000) });
+      await storage.write({ userId: "u1" }, { upsert: [{ record: undated, vector: null }] });
+
+      const hits = await storage.textSearch({ userId: "u1" }, { text: "kite", k: 10, filter: window });
+      expect(hits).toHaveLength(10);
+      expect(hits.every((h) => h.id.startsWith("in"))).toBe(true);
+      // The same ranking through the id filter, another path: the window's rows named one by one.
+      const named = await storage.textSearch(
+        { userId: "u1" },
+        { text: "kite", k: 10, filter: { ids: within.map((r) => r.id) } },
+      );
+      expect(hits.map((h) => h.id)).toEqual(named.map((h) => h.id));
+      // Those that say "kite" twice rank first.
+      const twice = Math.min(10, Math.ceil(inside / 7));
+      expect(hits.slice(0, twice).every((h) => Number(h.id.slice(2)) % 7 === 0)).toBe(true);
+      await storage.close();
+    });
+  }
+});

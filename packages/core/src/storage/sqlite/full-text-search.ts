@@ -126,10 +126,12 @@ export class FullTextSearch {
     const idsTested = plans.every((p) => p.only !== null) && query.filter ? { ...query.filter } : null;
     if (idsTested) delete (idsTested as { ids?: unknown }).ids;
     const keep = this.keeper(userId, idsTested ?? query.filter);
+    const within = this.timeBounded(userId, query.filter);
     for (;;) {
-      const listed =
+      let listed =
         perRange.length === 1 ? (perRange[0] as RangeMatches).listed : perRange.flatMap((m) => m.listed);
       if (perRange.length > 1) listed.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+      if (within) listed = listed.filter((hit) => within.has(hit[0]));
       const hits = listed.slice(0, window);
       const ids = keep(hits.map((h) => h[0]));
       const out: Hit[] = [];
@@ -178,6 +180,22 @@ export class FullTextSearch {
       `SELECT m.rowid, m.id FROM json_each(?) AS j CROSS JOIN memories m ON m.rowid = j.value WHERE ${where.sql}`,
     ).raw();
     return (rowids) => new Map(kept.all(JSON.stringify(rowids), ...where.params) as [number, string][]);
+  }
+
+  /**
+   * Under a time window (`from`/`to`, as the time channel sets), the rowids of the user's rows that pass
+   * the filter, read by a seek on the user's time index; null without a window, or when more than
+   * TIME_BOUNDED_ROWS pass. Matches outside it are then dropped before the join instead of joined and
+   * refused in ever wider windows: a month of a 100,000-memory history is a few thousand rows, and the
+   * terms of its question match tens of thousands outside it.
+   */
+  private timeBounded(userId: string, filter: MemoryFilter | undefined): Set<number> | null {
+    if (!filter || (filter.from === undefined && filter.to === undefined)) return null;
+    const where = filterToSql(userId, filter);
+    const rows = this.prepare(`SELECT m.rowid FROM memories m WHERE ${where.sql} LIMIT ?`)
+      .pluck()
+      .all(...where.params, TIME_BOUNDED_ROWS + 1) as number[];
+    return rows.length > TIME_BOUNDED_ROWS ? null : new Set(rows);
   }
 
   /** Statistics over the best `statsOver` (else k) scores of the search just made with this query. */
@@ -336,6 +354,9 @@ interface SplitScores {
   readonly scores: Float64Array;
   readonly listed: [rowid: number, score: number][];
 }
+
+/** The most rows a time window may hold for its rowids to be read up front (`timeBounded`). */
+const TIME_BOUNDED_ROWS = 4096;
 
 /** Searches whose match scores are kept for textStats. */
 const RECENT_SEARCHES = 8;
