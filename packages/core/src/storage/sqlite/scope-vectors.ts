@@ -25,6 +25,13 @@ export class ScopeVectors {
     return this.kindOf.size;
   }
 
+  /** Bytes of the vectors held in memory (the indexed sets' are mapped files, not counted). */
+  get bytes(): number {
+    let bytes = 0;
+    for (const set of this.kinds.values()) bytes += set.bytes;
+    return bytes;
+  }
+
   /** Whether a set scanned exactly has grown to where it should be indexed (reload the user then). */
   get outgrown(): boolean {
     for (const set of this.kinds.values()) if (set.size >= DEFAULT_ANN_THRESHOLD) return true;

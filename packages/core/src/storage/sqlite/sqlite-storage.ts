@@ -1,5 +1,11 @@
 import type Database from "better-sqlite3";
-import { ClosedError, EngramError, ReadOnlyError, StorageError } from "../../errors/index.js";
+import {
+  ClosedError,
+  EngramError,
+  ReadOnlyError,
+  StorageError,
+  ValidationError,
+} from "../../errors/index.js";
 import {
   assertScope,
   type MemoryEdge,
@@ -63,6 +69,13 @@ export interface SqliteStorageOptions {
    * `false`: always read-write.
    */
   readonly?: boolean;
+  /**
+   * Most bytes of vectors held in memory for exact search, all users together (default 256 MiB). Users
+   * searched least recently are let go beyond it and read again on their next search. A user's kind with
+   * 5,000 vectors or more is searched through an index file mapped from disk instead, not counted here;
+   * 0 holds only the user being searched.
+   */
+  vectorCacheBytes?: number;
 }
 
 /** Operations that change the file; a read-only store refuses them before touching SQLite. */
@@ -105,6 +118,12 @@ export class SqliteStorage implements StoragePort {
 
   constructor(options: SqliteStorageOptions = {}) {
     this.path = options.path ?? DEFAULT_DB_PATH;
+    const cacheBytes = options.vectorCacheBytes;
+    if (cacheBytes !== undefined && !(Number.isSafeInteger(cacheBytes) && cacheBytes >= 0))
+      throw new ValidationError(
+        `sqliteStorage: vectorCacheBytes must be a whole number of bytes, 0 or more; got ${String(cacheBytes)}`,
+        { details: { path: "vectorCacheBytes" } },
+      );
     this.now = options.now ?? (() => new Date());
     this.readOnly = readOnlyReason(this.path, options.readonly);
     this.db =
@@ -112,7 +131,11 @@ export class SqliteStorage implements StoragePort {
         ? openDatabase(this.path, options.durability ?? "full")
         : openReadOnlyStore(this.path);
     this.writes = prepareWrites(this.db);
-    this.vectors = new VectorCache(this.db, { path: this.path, writable: this.readOnly === null });
+    this.vectors = new VectorCache(this.db, {
+      path: this.path,
+      writable: this.readOnly === null,
+      maxHeldBytes: cacheBytes,
+    });
     this.fullText = new FullTextSearch(this.db, this.writes.blocks, (sql) => this.cached(sql));
     this.queue = new SqliteQueue(this.db);
     this.edgeMemory = new EdgeMemory((sql) => this.cached(sql));

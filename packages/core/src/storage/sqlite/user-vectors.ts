@@ -84,6 +84,11 @@ export class UserVectors {
     return this.slotById.size;
   }
 
+  /** Bytes of the vector array, its unused capacity included. */
+  get bytes(): number {
+    return this.data.byteLength;
+  }
+
   /** Always: this set is scanned exactly (the same question is asked of an indexed set). */
   scansExactly(_k?: number, _filter?: VectorFilter): boolean {
     return true;

@@ -11,18 +11,29 @@ import { DEFAULT_ANN_THRESHOLD, type VectorAttrs, type VectorFilter } from "./us
 /** Searches whose statistics are kept for vectorStats (retrieval runs several searches concurrently). */
 const RECENT_SEARCHES = 8;
 
+/**
+ * The most bytes of vectors held in memory across users before the least recently searched are let go
+ * (read again from SQLite on their next search): an engine serving a thousand users would otherwise end up
+ * holding every user's vectors, about 2 GiB for a million 512-dim memories.
+ */
+export const DEFAULT_MAX_HELD_BYTES = 256 * 1024 * 1024;
+
 export interface VectorCacheOptions {
   /** The store's file (for messages); its index files live in `<path>-vectors`, none for `:memory:`. */
   readonly path: string;
   readonly writable: boolean;
+  /** Bound on the vectors held in memory (DEFAULT_MAX_HELD_BYTES); indexed sets are mapped files, not counted. */
+  readonly maxHeldBytes?: number | undefined;
 }
 
 /**
  * Per-user vector sets, loaded on first search. Small sets are held in memory and kept current by this
- * connection's writes; large ones are persisted indexes that follow the store's vector log themselves,
- * so they survive other processes' writes, which drop everything else remembered here.
+ * connection's writes, the least recently searched let go beyond a bound; large ones are persisted
+ * indexes that follow the store's vector log themselves, so they survive other processes' writes, which
+ * drop everything else remembered here.
  */
 export class VectorCache {
+  /** Loaded users in order of last use, the least recent first. */
   private readonly users = new Map<string, ScopeVectors>();
   /** Indexed sets by user, kind and dimension. */
   private readonly indexed = new Map<string, IndexedVectors>();
@@ -149,7 +160,11 @@ export class VectorCache {
 
   private load(userId: string, dim: number): ScopeVectors | null {
     const cached = this.users.get(userId);
-    if (cached && cached.dim === dim) return cached;
+    if (cached && cached.dim === dim) {
+      this.users.delete(userId);
+      this.users.set(userId, cached);
+      return cached;
+    }
     const counts = this.db
       .prepare("SELECT kind, count(*) AS n FROM memories WHERE user_id = ? GROUP BY kind")
       .all(userId) as { kind: string; n: number }[];
@@ -174,8 +189,29 @@ export class VectorCache {
       const vector = blobToVector(r.embedding);
       vectors.upsert({ id: r.id, kind: r.kind, tier: r.tier, expired: r.expired_at !== null, vector });
     }
+    this.users.delete(userId);
     this.users.set(userId, vectors);
+    this.letGo(userId);
     return vectors;
+  }
+
+  /** Bytes of vectors held in memory, all users together. */
+  get heldBytes(): number {
+    let bytes = 0;
+    for (const vectors of this.users.values()) bytes += vectors.bytes;
+    return bytes;
+  }
+
+  /** Lets go of the least recently searched users until the held vectors fit the bound (never `keep`). */
+  private letGo(keep: string): void {
+    const bound = this.options.maxHeldBytes ?? DEFAULT_MAX_HELD_BYTES;
+    let bytes = this.heldBytes;
+    for (const [userId, vectors] of this.users) {
+      if (bytes <= bound) return;
+      if (userId === keep) continue;
+      bytes -= vectors.bytes;
+      this.users.delete(userId);
+    }
   }
 
   /**
