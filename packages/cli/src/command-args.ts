@@ -1,4 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
+import type { MetadataFilter } from "@engram/core";
 import { UsageError } from "./cli-error.js";
 
 type OptionsConfig = NonNullable<ParseArgsConfig["options"]>;
@@ -147,6 +148,27 @@ export function integerFlag(
     );
   }
   return n;
+}
+
+/**
+ * `--filter JSON`: conditions on metadata, as `search` and `retrieve` take them; the engine checks the
+ * fields and operators. Undefined when absent.
+ */
+export function filterFlag(value: string | undefined): MetadataFilter | undefined {
+  if (value === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new UsageError(
+      `bad --filter ${JSON.stringify(value)}: expected a JSON object such as '{"project":"apollo","priority":{"$gte":2}}'`,
+    );
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    throw new UsageError(
+      `bad --filter ${JSON.stringify(value)}: expected a JSON object of metadata conditions`,
+    );
+  return parsed as MetadataFilter;
 }
 
 /** A flag whose value must be one of `choices`; undefined when absent. */

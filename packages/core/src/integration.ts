@@ -48,6 +48,7 @@ export {
   type WriteBehindOptions,
   type WriteFailure,
 } from "./scheduler/index.js";
+export { matchesMetadata } from "./storage/index.js";
 export {
   groupPages,
   type HeatParts,

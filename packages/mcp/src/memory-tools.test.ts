@@ -138,6 +138,43 @@ describe("every tool over the in-memory transport", () => {
     expect(found.data.results[0]).toMatchObject({ kind: "message", text: expect.stringContaining("Ingrid") });
   });
 
+  it("add_memory stores metadata, and search_memory and retrieve_memory select on it with filter", async () => {
+    await call("add_memory", {
+      user_id: "ada",
+      user_input: "The kayak trip is in June",
+      metadata: { project: "trip" },
+    });
+    await call("add_memory", {
+      user_id: "ada",
+      user_input: "The kayak club meets on Tuesday",
+      metadata: { project: "club", priority: 3 },
+    });
+    const trip = await call("search_memory", { user_id: "ada", query: "kayak", filter: { project: "trip" } });
+    expect(trip.data.results.map((r: { text: string }) => r.text)).toEqual(["The kayak trip is in June"]);
+    const ranged = await call("search_memory", {
+      user_id: "ada",
+      query: "kayak",
+      filter: { priority: { $gt: 2 } },
+    });
+    expect(ranged.data.results.map((r: { text: string }) => r.text)).toEqual([
+      "The kayak club meets on Tuesday",
+    ]);
+    const context = await call("retrieve_memory", {
+      user_id: "ada",
+      query: "kayak",
+      filter: { project: "club" },
+    });
+    expect(context.data.context).toContain("club meets");
+    expect(context.data.context).not.toContain("trip is in June");
+    const bad = await call("search_memory", {
+      user_id: "ada",
+      query: "kayak",
+      filter: { priority: { $after: 1 } },
+    });
+    expect(bad.result.isError).toBe(true);
+    expect(bad.text).toContain("filter.priority.$after");
+  });
+
   it("update_memory and delete_memory change exactly the memory named", async () => {
     const { data } = await call("add_memory", { user_id: "ada", user_input: "I drive a red Volvo" });
     const id = data.ids[0] as string;

@@ -1,4 +1,4 @@
-import type { Engram } from "@engram/core";
+import type { Engram, MetadataFilter } from "@engram/core";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { memoryView, resultView } from "./memory-view.js";
 import { guarded, toolResult, userOf } from "./tool-result.js";
@@ -27,6 +27,7 @@ export function registerReadTools(server: McpServer, engram: Engram, scope: User
           userId,
           query: args.query,
           ...(args.max_tokens === undefined ? {} : { budgetTokens: args.max_tokens }),
+          ...(args.filter ? { filter: args.filter as MetadataFilter } : {}),
         });
         const data = {
           user_id: userId,
@@ -88,6 +89,7 @@ export function registerReadTools(server: McpServer, engram: Engram, scope: User
           query: args.query,
           k: args.k ?? 10,
           ...(args.tier ? { tiers: [args.tier] } : {}),
+          ...(args.filter ? { filter: args.filter as MetadataFilter } : {}),
         });
         return toolResult({ user_id: userId, results: results.map(resultView) });
       }),

@@ -19,6 +19,15 @@ const time = z
   .string({ error: "expected timestamp as an ISO 8601 string" })
   .refine((v) => !Number.isNaN(Date.parse(v)), 'expected an ISO 8601 time such as "2026-01-05T10:00:00Z"');
 
+/** Conditions on metadata, checked by the engine (which names a bad field or operator). */
+const filter = z
+  .record(z.string(), z.unknown(), { error: "expected filter as an object of metadata conditions" })
+  .optional()
+  .describe(
+    'Only memories whose metadata passes, e.g. {"project": "apollo", "priority": {"$gte": 2}}. Operators: ' +
+      "$eq, $ne, $in, $nin, and $gt, $gte, $lt, $lte on numbers.",
+  );
+
 export const userField = {
   user_id: idString("user_id")
     .optional()
@@ -35,6 +44,12 @@ export const addMemoryShape = {
   session_id: idString("session_id")
     .optional()
     .describe("Conversation id, to keep turns of one chat together."),
+  metadata: z
+    .record(z.string(), z.unknown(), { error: "expected metadata as an object" })
+    .optional()
+    .describe(
+      'Fields stored with both turns (e.g. {"project": "apollo"}), which `filter` can select on later.',
+    ),
 };
 
 export const retrieveMemoryShape = {
@@ -47,6 +62,7 @@ export const retrieveMemoryShape = {
     .max(100_000, "max_tokens must be at most 100000")
     .optional()
     .describe("Token budget for the returned memory context. Default 1500."),
+  filter,
 };
 
 export const profileShape = {
@@ -71,6 +87,7 @@ export const searchMemoryShape = {
     .enum(["short", "mid", "long"], { error: "expected tier to be short, mid or long" })
     .optional()
     .describe("Only this tier: short (recent turns), mid (topic segments), long (facts about the user)."),
+  filter,
 };
 
 export const updateMemoryShape = {

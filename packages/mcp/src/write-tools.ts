@@ -28,9 +28,12 @@ export function registerWriteTools(server: McpServer, engram: Engram, scope: Use
     (args) =>
       guarded(async () => {
         const userId = userOf(args, scope);
+        const metadata = args.metadata ? { metadata: args.metadata } : {};
         const messages = [
-          { role: "user" as const, content: args.user_input },
-          ...(args.agent_response ? [{ role: "assistant" as const, content: args.agent_response }] : []),
+          { role: "user" as const, content: args.user_input, ...metadata },
+          ...(args.agent_response
+            ? [{ role: "assistant" as const, content: args.agent_response, ...metadata }]
+            : []),
         ];
         const r = await engram.add({
           userId,

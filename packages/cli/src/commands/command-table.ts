@@ -17,9 +17,12 @@ export const LIST_KINDS_TEXT = "message, passage, page, segment, fact, profile, 
 
 export const contextCommand: Command = {
   name: "context",
-  usage: '--user U "QUERY" [--budget N]',
+  usage: '--user U "QUERY" [--budget N] [--filter JSON]',
   summary: "the memory context a model would get for a query, within a token budget (default 1500)",
-  details: ['--json prints {"tokens", "profile", "facts", "pages", "recent", "dropped", "text"}.'],
+  details: [
+    "--filter JSON: only memories whose metadata passes, as for search.",
+    '--json prints {"tokens", "profile", "facts", "pages", "recent", "dropped", "text"}.',
+  ],
   run: lazy(async () => (await import("./context-command.js")).runContext),
 };
 
@@ -175,10 +178,12 @@ export const profileCommand: Command = {
 
 export const searchCommand: Command = {
   name: "search",
-  usage: '--user U "QUERY" [--k N]',
+  usage: '--user U "QUERY" [--k N] [--filter JSON]',
   summary: "hybrid full-text + vector search over a user's memories, best first",
   details: [
     "--k N: how many results (default 10, at most 1000).",
+    `--filter JSON: only memories whose metadata passes, e.g. '{"project":"apollo","priority":{"$gte":2}}'`,
+    "(a value for equality; $eq, $ne, $in, $nin; $gt, $gte, $lt, $lte on numbers).",
     '--json prints {"results": [{"id", "text", "score", "tier", "kind", "at", "channels"}]}, best first;',
     '"at" is the event time (ISO) or null; "channels" gives each channel\'s rank and raw score.',
   ],

@@ -1,6 +1,6 @@
 import type { SearchResult } from "@engram/core";
 import { formatTable, respond, shortTime, truncate } from "../cli-output.js";
-import { integerFlag, parseCommandArgs, READONLY_OPTION, requireFlag } from "../command-args.js";
+import { filterFlag, integerFlag, parseCommandArgs, READONLY_OPTION, requireFlag } from "../command-args.js";
 import { requireKnownUser, withEngram } from "../open-engram.js";
 import type { CommandContext } from "./command.js";
 
@@ -43,15 +43,16 @@ function renderResults(results: readonly SearchResult[], query: string): string 
 export async function runSearch(args: readonly string[], ctx: CommandContext) {
   const { values, positionals } = parseCommandArgs(
     args,
-    { user: { type: "string" }, k: { type: "string" }, ...READONLY_OPTION },
+    { user: { type: "string" }, k: { type: "string" }, filter: { type: "string" }, ...READONLY_OPTION },
     { names: ["QUERY"] },
   );
   const userId = requireFlag(values.user, "user", "U (whose memories to search)");
   const k = integerFlag(values.k, "k", { min: 1, max: 1000 }) ?? 10;
   const query = positionals[0] as string;
+  const filter = filterFlag(values.filter);
   const results = await withEngram(values, ctx.env, { mustExist: true }, async (engram) => {
     await requireKnownUser(engram, userId);
-    return engram.search({ userId, query, k });
+    return engram.search({ userId, query, k, ...(filter ? { filter } : {}) });
   });
   return respond(values.json, { results: results.map(resultJson) }, () => renderResults(results, query));
 }

@@ -205,14 +205,18 @@ async function updateOnce(
     ? withPassages(edited)
     : { turn: keepPassageCount(edited, old), passages: [] };
   const gone = textChanged ? passageIds(old).filter((id) => !passages.some((p) => p.id === id)) : [];
-  const embedded = textChanged
-    ? await embedRecords(ctx, [...passages, next])
-    : {
-        stored: [
-          { record: next, vector: (await ctx.storage.getVectors(scope, [old.id])).get(old.id) ?? null },
-        ],
+  // New metadata with the same text: the passages take it too (a metadata filter selects them with their
+  // turn), each keeping its vector.
+  const retagged = !textChanged && input.metadata !== undefined ? withPassages(edited).passages : [];
+  const vectors = textChanged
+    ? null
+    : await ctx.storage.getVectors(scope, [old.id, ...retagged.map((p) => p.id)]);
+  const embedded = vectors
+    ? {
+        stored: [next, ...retagged].map((record) => ({ record, vector: vectors.get(record.id) ?? null })),
         error: null,
-      };
+      }
+    : await embedRecords(ctx, [...passages, next]);
   const { error } = embedded;
   // The turn first: the caller gets it back; its passages after.
   const stored = [

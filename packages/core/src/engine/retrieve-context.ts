@@ -20,12 +20,13 @@ import {
   timeNote,
 } from "../retrieval/index.js";
 import { matchSkills, type SkillContext, type SkillMatch } from "../skills/index.js";
+import { type MetadataFilter, matchesMetadata } from "../storage/index.js";
 import { segmentHeat } from "../updating/heat.js";
 import { groupPages } from "../updating/pages.js";
 import { segmentState } from "../updating/segment-record.js";
 import type { TierContext } from "../updating/tier-context.js";
 import { type ProfileTrait, readProfile } from "./profile.js";
-import { timeSchema } from "./schemas.js";
+import { metadataFilterSchema, timeSchema } from "./schemas.js";
 
 export const retrieveInputSchema = z.object({
   userId: idString,
@@ -44,6 +45,12 @@ export const retrieveInputSchema = z.object({
    * and their share of the budget goes to what is retrieved. Recent turns the caller does not send stay.
    */
   conversation: z.array(z.string()).max(10_000).optional(),
+  /**
+   * Only memories whose metadata passes these conditions, as `search` takes them: the turns shown (found
+   * and recent) and any fact or segment given such metadata. Facts and segments the tiers derive carry
+   * none of yours and are left out of a filtered context; the profile and skills stay.
+   */
+  filter: metadataFilterSchema.optional(),
 });
 export type RetrieveInput = z.input<typeof retrieveInputSchema>;
 
@@ -65,11 +72,15 @@ export interface RetrieveResult {
  * cut off, so once the window holds more pages than wanted, the wanted ones are whole. The short tier is
  * small in steady state, but a store written without tier processing can hold all of its messages there.
  */
-async function recentTurns(ctx: TierContext, scope: Scope): Promise<MemoryRecord[]> {
+async function recentTurns(
+  ctx: TierContext,
+  scope: Scope,
+  metadata: MetadataFilter | undefined,
+): Promise<MemoryRecord[]> {
   const wanted = ctx.policy.shortTermCapacity;
   for (let limit = wanted * 4; ; limit *= 4) {
     const newest = await ctx.storage.scan(scope, {
-      filter: { kinds: ["message"], tiers: ["short"] },
+      filter: { kinds: ["message"], tiers: ["short"], ...(metadata ? { metadata } : {}) },
       order: "desc",
       limit,
     });
@@ -100,6 +111,7 @@ export async function retrieveContext(
   const filter = {
     ...(input.at ? { at: input.at } : { current: true }),
     ...(input.cubes ? { cubes: input.cubes } : {}),
+    ...(input.filter ? { metadata: input.filter } : {}),
   };
   const stages = ctx.retrieval;
   const [profile, ranked, recent, skills] = await Promise.all([
@@ -108,7 +120,7 @@ export async function retrieveContext(
       { ...ctx, segmentHeat: (s, now) => segmentHeat(segmentState(s), now, ctx.policy) },
       { scope, text: input.query, searchText: forms.text, vector, filter },
     ),
-    recentTurns(ctx, scope),
+    recentTurns(ctx, scope, input.filter),
     // Skills describe the present way of doing things: a point-in-time query gets none.
     input.at
       ? []
@@ -121,7 +133,11 @@ export async function retrieveContext(
           }),
         ),
   ]);
-  const { facts, segments, pages } = ranked;
+  // Turns reached by id (a fact's evidence) are read without the filter: it is applied to them here.
+  const passes = (r: SearchResult) => !input.filter || matchesMetadata(r.memory.metadata, input.filter);
+  const facts = ranked.facts.filter(passes);
+  const segments = ranked.segments.filter(passes);
+  const pages = ranked.pages.filter(passes);
   const noteOf = (m: MemoryRecord) =>
     stages.timeNotes ? timeNote(storedTimeMentions(m.metadata)) || null : null;
   const context = assembleContext({

@@ -11,10 +11,28 @@ import {
 } from "../model/index.js";
 import { CHANNELS, FUSION_METHODS } from "../retrieval/index.js";
 import type { JobProgress } from "../scheduler/index.js";
+import { type MetadataFilter, metadataConditions } from "../storage/index.js";
 
 export { timeSchema };
 
 const metadataSchema = z.record(z.string(), z.unknown());
+
+/**
+ * Conditions on top-level metadata fields (`MetadataFilter`), read by the same code the backends use, so
+ * a filter refused here is one no backend would have understood.
+ */
+export const metadataFilterSchema = z.custom<MetadataFilter>().superRefine((value, ctx) => {
+  try {
+    metadataConditions(value, "filter");
+  } catch (error) {
+    const details = (error as { details?: { at?: readonly string[]; problem?: string } }).details;
+    ctx.addIssue({
+      code: "custom",
+      message: details?.problem ?? String(error),
+      path: [...(details?.at ?? []).slice(1)],
+    });
+  }
+});
 
 export const messageSchema = z.object(
   {
@@ -69,6 +87,8 @@ export const searchInputSchema = z.object({
   channels: z.array(z.enum(CHANNELS)).min(1).optional(),
   /** Search only among these memories. */
   ids: z.array(idString).optional(),
+  /** Only memories whose metadata passes these conditions (equality, $ne, $in, $nin, numeric ranges). */
+  filter: metadataFilterSchema.optional(),
   /** A precomputed query embedding (skips embedding the query). */
   queryVector: z
     .custom<Float32Array>((v) => v instanceof Float32Array, { message: "expected a Float32Array" })

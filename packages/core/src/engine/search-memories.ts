@@ -34,6 +34,7 @@ export function searchFilter(input: z.output<typeof searchInputSchema>): MemoryF
     ...(input.sessionId ? { sessionId: input.sessionId } : {}),
     ...(input.from ? { from: input.from } : {}),
     ...(input.to ? { to: input.to } : {}),
+    ...(input.filter ? { metadata: input.filter } : {}),
     ...(input.at ? { at: input.at } : { current: true }),
   };
 }

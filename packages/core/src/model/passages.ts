@@ -135,8 +135,9 @@ export function passageOf(record: Pick<MemoryRecord, "kind" | "metadata">): Pass
 
 /**
  * A message as stored with its passages: a turn longer than PASSAGE_CHARS gets `metadata.passages` and
- * one `passage` record per span (same scope, speaker and times; the time mentions that fall inside it).
- * Passages carry no context and no history: they are rebuilt from the turn whenever its text changes.
+ * one `passage` record per span (same scope, speaker, times and metadata, so a metadata filter selects a
+ * turn's passages with it; the time mentions that fall inside it). Passages carry no context and no
+ * history: they are rebuilt from the turn whenever its text or metadata changes.
  */
 export function withPassages(turn: MemoryRecord): { turn: MemoryRecord; passages: MemoryRecord[] } {
   const { passages: _old, ...metadata } = turn.metadata;
@@ -146,6 +147,7 @@ export function withPassages(turn: MemoryRecord): { turn: MemoryRecord; passages
   const passages = spans.map((span, index) => {
     const text = turn.text.slice(span.start, span.end);
     const inside = times.filter((t) => typeof t.text === "string" && text.includes(t.text));
+    const { times: _times, ...own } = metadata;
     return {
       ...turn,
       id: passageId(turn.id, index),
@@ -155,6 +157,7 @@ export function withPassages(turn: MemoryRecord): { turn: MemoryRecord; passages
       context: null,
       key: null,
       metadata: {
+        ...own,
         passageOf: { turn: turn.id, index, of: spans.length, start: span.start, end: span.end },
         ...(inside.length ? { times: inside } : {}),
       },

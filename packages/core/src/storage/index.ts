@@ -1,5 +1,12 @@
 // The storage port alone. Backends (./sqlite/, ./qdrant/) are imported by those who use them: the
 // default SQLite store by createEngram, the Qdrant one by the user, so a program loads only its own.
+export {
+  type MetadataCondition,
+  type MetadataFilter,
+  type MetadataValue,
+  matchesMetadata,
+  metadataConditions,
+} from "./metadata-filter.js";
 export { assertWritable } from "./read-only.js";
 export type {
   ClaimOptions,

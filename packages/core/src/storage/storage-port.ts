@@ -10,6 +10,7 @@ import type {
   StoredMemory,
   Tier,
 } from "../model/index.js";
+import type { MetadataFilter } from "./metadata-filter.js";
 
 /** Restricts which memories of the scope's user a read sees. Every field narrows; all are optional. */
 export interface MemoryFilter {
@@ -30,8 +31,8 @@ export interface MemoryFilter {
   /** Event-time window on validFrom (ISO, inclusive). */
   readonly from?: string;
   readonly to?: string;
-  /** Equality on top-level metadata fields. */
-  readonly metadata?: Readonly<Record<string, string | number | boolean>>;
+  /** Conditions on top-level metadata fields (equality, `$ne`, `$in`, `$nin`, numeric ranges). */
+  readonly metadata?: MetadataFilter;
 }
 
 export interface ScanOptions {

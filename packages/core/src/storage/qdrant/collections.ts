@@ -26,7 +26,7 @@ export function atLeast(version: Version, minimum: string): boolean {
   return true;
 }
 
-type IndexType = "tenant" | "keyword" | "integer";
+type IndexType = "tenant" | "keyword" | "integer" | "float";
 
 /** The payload-only collections, with the payload index of every field a request filters on. */
 const PAYLOAD_COLLECTIONS: Record<string, Record<string, IndexType>> = {
@@ -59,6 +59,10 @@ const FILTER_INDEXES: Record<string, IndexType> = {
   role: "keyword",
   key: "keyword",
   meta: "keyword",
+  // Metadata ranges: a nested filter over meta_num's {k, v} elements; meta_v marks points that have them.
+  "meta_num[].k": "keyword",
+  "meta_num[].v": "float",
+  meta_v: "integer",
   valid_ms: "integer",
   created_ms: "integer",
   expired_ms: "integer",
@@ -242,7 +246,7 @@ export class Collections {
   }
 
   private schema(type: IndexType): unknown {
-    if (type === "integer") return "integer";
+    if (type === "integer" || type === "float") return type;
     if (type === "tenant" && atLeast(this.version, TENANT_INDEX_SINCE))
       return { type: "keyword", is_tenant: true };
     return "keyword";

@@ -1,6 +1,7 @@
 import { cubeKey, type Scope } from "../../model/index.js";
+import { type FieldConditions, type MetadataValue, metadataConditions } from "../metadata-filter.js";
 import type { MemoryFilter } from "../storage-port.js";
-import { metadataTerm, ms } from "./payload.js";
+import { metadataTerm, ms, NUMERIC_METADATA } from "./payload.js";
 import { pointIds } from "./point-id.js";
 
 /** Qdrant's `Filter` (the subset this backend sends). */
@@ -14,6 +15,7 @@ export type QCondition =
   | { key: string; range: { gt?: number; gte?: number; lt?: number; lte?: number } }
   | { is_empty: { key: string } }
   | { has_id: string[] }
+  | { nested: { key: string; filter: QFilter } }
   | QFilter;
 
 export const match = (key: string, value: string | number | boolean): QCondition => ({
@@ -68,7 +70,36 @@ export function memoryFilter(scope: Scope, filter: MemoryFilter = {}): QFilter {
   }
   if (filter.from !== undefined) must.push({ key: "valid_ms", range: { gte: instant(filter.from, "from") } });
   if (filter.to !== undefined) must.push({ key: "valid_ms", range: { lte: instant(filter.to, "to") } });
-  for (const [name, value] of Object.entries(filter.metadata ?? {}))
-    must.push(match("meta", metadataTerm(name, value)));
+  for (const condition of metadataConditions(filter.metadata ?? {})) must.push(...metadataFilter(condition));
   return { must };
+}
+
+/** The field is one of these values: a match of its keywords (type-strict, the name taken literally). */
+function oneOf(field: string, values: readonly MetadataValue[]): QCondition {
+  // Qdrant refuses a `match.any` list that repeats an item.
+  const terms = [...new Set(values.map((value) => metadataTerm(field, value)))];
+  return terms.length === 1 ? match("meta", terms[0] as string) : anyOf("meta", terms);
+}
+
+/**
+ * One metadata field's conditions: values through the `meta` keywords, ranges through `meta_num`, an
+ * array of {k, v} for the numeric fields, as a nested filter so the name and the bound hold for one element.
+ */
+function metadataFilter({ field, anyOf: lists, noneOf, range }: FieldConditions): QCondition[] {
+  const out: QCondition[] = lists.map((values) => oneOf(field, values));
+  if (noneOf.length > 0) out.push({ must_not: [oneOf(field, noneOf)] });
+  if (range) {
+    out.push({
+      nested: {
+        key: NUMERIC_METADATA,
+        filter: { must: [match("k", field), { key: "v", range: { ...range } }] },
+      },
+    });
+  }
+  return out;
+}
+
+/** Whether the filter compares a metadata field with a range (it reads `meta_num`, see payload.ts). */
+export function hasMetadataRange(filter: MemoryFilter = {}): boolean {
+  return metadataConditions(filter.metadata ?? {}).some((c) => c.range !== null);
 }

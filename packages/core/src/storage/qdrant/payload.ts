@@ -27,6 +27,20 @@ export function metadataTerm(name: string, value: string | number | boolean): st
   return JSON.stringify([name, value]);
 }
 
+/** The payload field of a memory's numeric metadata, `[{k: name, v: number}]`, which range filters read. */
+export const NUMERIC_METADATA = "meta_num";
+/**
+ * Marks a point whose payload has `meta_num`; points written before it existed lack it and are brought up
+ * to date before the first range filter reads them (`QdrantReads.numericMetadata`).
+ */
+export const PAYLOAD_VERSION = "meta_v";
+
+export function numericMetadata(metadata: Record<string, unknown>): { k: string; v: number }[] {
+  return Object.entries(metadata).flatMap(([k, v]) =>
+    typeof v === "number" && Number.isFinite(v) ? [{ k, v }] : [],
+  );
+}
+
 function metadataTerms(metadata: Record<string, unknown>): string[] {
   return Object.entries(metadata).flatMap(([name, value]) =>
     typeof value === "string" || typeof value === "number" || typeof value === "boolean"
@@ -48,6 +62,8 @@ export function filterPayload(record: MemoryRecord): Payload {
     role: record.role,
     key: record.key,
     meta: metadataTerms(record.metadata),
+    [NUMERIC_METADATA]: numericMetadata(record.metadata),
+    [PAYLOAD_VERSION]: 1,
     valid_ms: ms(record.validFrom),
     created_ms: ms(record.createdAt),
     expired_ms: ms(record.expiredAt),

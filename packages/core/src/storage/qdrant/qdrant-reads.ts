@@ -12,6 +12,7 @@ import type {
   Hit,
   KvEntry,
   KvListOptions,
+  MemoryFilter,
   ScanOptions,
   StorageStats,
   TextQuery,
@@ -22,6 +23,7 @@ import { JOB_STATUSES } from "../storage-port.js";
 import type { Collections } from "./collections.js";
 import {
   anyOf,
+  hasMetadataRange,
   match,
   memoryFilter,
   type QCondition,
@@ -29,6 +31,7 @@ import {
   scopeCondition,
   selectsNothing,
 } from "./filter.js";
+import { upgradeNumericMetadata } from "./numeric-metadata.js";
 import { type Payload, payloadToEdge, payloadToKv, payloadToRecord, payloadToVersion } from "./payload.js";
 import { pointIds } from "./point-id.js";
 import type { Point, Points } from "./points.js";
@@ -50,11 +53,30 @@ function page<T>(items: T[], limit?: number, offset = 0): T[] {
 
 /** The read side of the Qdrant backend: every request carries the scope's tenant condition. */
 export class QdrantReads {
+  /** The upgrade of points written before `meta_num`, run once before the first metadata range filter. */
+  private numeric: Promise<number> | null = null;
+
   constructor(
     private readonly points: Points,
     private readonly collections: Collections,
     private readonly statsCache: VectorStatsCache,
   ) {}
+
+  /** Before a filter with a metadata range is first read: every point carries its numeric metadata. */
+  private async numbersReady(filter: MemoryFilter | undefined): Promise<void> {
+    if (!hasMetadataRange(filter)) return;
+    this.numeric ??= this.collections
+      .refresh()
+      .then(() =>
+        upgradeNumericMetadata(this.points, [this.names.memories, ...this.collections.vectorCollections()]),
+      );
+    try {
+      await this.numeric;
+    } catch (error) {
+      this.numeric = null;
+      throw error;
+    }
+  }
 
   private get names() {
     return this.collections.names;
@@ -105,6 +127,7 @@ export class QdrantReads {
 
   async scan(scope: Scope, options: ScanOptions = {}): Promise<MemoryRecord[]> {
     if (selectsNothing(options.filter)) return [];
+    await this.numbersReady(options.filter);
     const filter = memoryFilter(scope, options.filter);
     const found =
       options.limit === undefined
@@ -135,12 +158,14 @@ export class QdrantReads {
 
   async count(scope: Scope, filter = {}): Promise<number> {
     if (selectsNothing(filter)) return 0;
+    await this.numbersReady(filter);
     return this.points.count(this.names.memories, memoryFilter(scope, filter));
   }
 
   async textSearch(scope: Scope, query: TextQuery): Promise<Hit[]> {
     const vector = queryVector(query.text);
     if (!vector || query.k <= 0 || selectsNothing(query.filter)) return [];
+    await this.numbersReady(query.filter);
     const hits = await this.points.query(
       this.names.memories,
       "bm25",
@@ -154,6 +179,7 @@ export class QdrantReads {
   async vectorSearch(scope: Scope, query: VectorQuery): Promise<Hit[]> {
     const name = this.names.vectors(query.vector.length);
     if (query.k <= 0 || selectsNothing(query.filter) || !(await this.collections.knows(name))) return [];
+    await this.numbersReady(query.filter);
     const filter = memoryFilter(scope, query.filter);
     const hits = await this.points.query(name, "dense", Array.from(query.vector), filter, query.k);
     return hits.map((h) => ({ id: h.payload.memory_id as string, score: h.score }));
@@ -162,6 +188,7 @@ export class QdrantReads {
   async vectorStats(scope: Scope, query: VectorQuery): Promise<VectorStats | null> {
     const name = this.names.vectors(query.vector.length);
     if (selectsNothing(query.filter) || !(await this.collections.knows(name))) return null;
+    await this.numbersReady(query.filter);
     return this.statsCache.stats(name, scope, query);
   }
 

@@ -1,4 +1,5 @@
 import { cubeKey } from "../../model/index.js";
+import { type FieldConditions, type MetadataValue, metadataConditions } from "../metadata-filter.js";
 import type { MemoryFilter } from "../storage-port.js";
 
 export interface SqlClause {
@@ -56,21 +57,40 @@ export function filterToSql(userId: string, filter: MemoryFilter = {}): SqlClaus
     clauses.push("coalesce(m.valid_from, m.created_at) <= ? AND m.valid_from <= ?");
     params.push(filter.to, filter.to);
   }
-  for (const [field, value] of Object.entries(filter.metadata ?? {})) {
-    // Type-strict equality on a top-level field, matched by key (any characters) via json_each.
-    const types =
-      typeof value === "boolean"
-        ? [String(value)]
-        : typeof value === "number"
-          ? ["integer", "real"]
-          : ["text"];
-    clauses.push(
-      `EXISTS (SELECT 1 FROM json_each(m.metadata) j WHERE j.key = ? AND j.type IN (${types.map(() => "?").join(",")})` +
-        (typeof value === "boolean" ? ")" : " AND j.value = ?)"),
-    );
-    params.push(field, ...types, ...(typeof value === "boolean" ? [] : [value]));
-  }
+  for (const condition of metadataConditions(filter.metadata ?? {})) metadataSql(condition, clauses, params);
   return { sql: clauses.join(" AND "), params };
+}
+
+/** A value's test on a json_each row: type-strict, as JSON tells a number, a string and a boolean apart. */
+function valueTest(value: MetadataValue, params: unknown[]): string {
+  if (typeof value === "boolean") return value ? "j.type = 'true'" : "j.type = 'false'";
+  params.push(value);
+  return typeof value === "number"
+    ? "(j.type IN ('integer', 'real') AND j.value = ?)"
+    : "(j.type = 'text' AND j.value = ?)";
+}
+
+/** One top-level field's conditions, matched by key (any characters) via json_each. */
+function metadataSql(condition: FieldConditions, clauses: string[], params: unknown[]): void {
+  const { field, anyOf, noneOf, range } = condition;
+  const on = (tests: string) => `(SELECT 1 FROM json_each(m.metadata) j WHERE j.key = ? AND (${tests}))`;
+  for (const values of anyOf) {
+    params.push(field);
+    clauses.push(`EXISTS ${on(values.map((v) => valueTest(v, params)).join(" OR "))}`);
+  }
+  if (noneOf.length > 0) {
+    params.push(field);
+    clauses.push(`NOT EXISTS ${on(noneOf.map((v) => valueTest(v, params)).join(" OR "))}`);
+  }
+  if (range) {
+    params.push(field);
+    const bounds = (["gt", "gte", "lt", "lte"] as const).filter((b) => range[b] !== undefined);
+    const ops = { gt: ">", gte: ">=", lt: "<", lte: "<=" };
+    for (const b of bounds) params.push(range[b]);
+    clauses.push(
+      `EXISTS ${on(["j.type IN ('integer', 'real')", ...bounds.map((b) => `j.value ${ops[b]} ?`)].join(" AND "))}`,
+    );
+  }
 }
 
 /** True when the filter needs more than the in-memory vector index can check (kind, tier, current). */
