@@ -14,6 +14,10 @@ export interface CorpusSpec {
   readonly path: string;
   readonly users: number;
   readonly perUser: number;
+  /** Memories of each user, when they differ (overrides `users` and `perUser`). */
+  readonly sizes?: readonly number[];
+  /** Called after each user with the memories written so far. */
+  readonly onUser?: (written: number) => void;
   readonly pool: Pool;
   /** Noise added to each reused pool vector, relative to its unit length (renormalised after). */
   readonly sigma: number;
@@ -96,13 +100,16 @@ export async function buildCorpus(spec: CorpusSpec): Promise<Corpus> {
   const random = seededRandom(spec.seed);
   const normal = gaussian(random);
   const storage = new SqliteStorage({ path: spec.path, durability: "normal" });
-  const userIds = Array.from({ length: spec.users }, (_, u) => `user-${String(u).padStart(4, "0")}`);
+  const sizes = spec.sizes ?? Array.from({ length: spec.users }, () => spec.perUser);
+  const userIds = sizes.map((_, u) => `user-${String(u).padStart(4, "0")}`);
   const firstUser = { ids: [] as string[], vectors: [] as Float32Array[] };
   const start = performance.now();
+  let written = 0;
   const epoch = Date.UTC(2025, 0, 1);
   for (const [u, userId] of userIds.entries()) {
-    for (let done = 0; done < spec.perUser; done += SESSION) {
-      const picks = Array.from({ length: Math.min(SESSION, spec.perUser - done) }, () =>
+    const perUser = sizes[u] as number;
+    for (let done = 0; done < perUser; done += SESSION) {
+      const picks = Array.from({ length: Math.min(SESSION, perUser - done) }, () =>
         Math.floor(random() * spec.pool.turns.length),
       );
       const at = new Date(epoch + (done / SESSION) * 86_400_000);
@@ -122,7 +129,9 @@ export async function buildCorpus(spec: CorpusSpec): Promise<Corpus> {
         firstUser.ids.push(...records.map((r) => r.id));
         firstUser.vectors.push(...vectors);
       }
+      written += records.length;
     }
+    spec.onUser?.(written);
   }
   const seconds = (performance.now() - start) / 1000;
   await storage.close();
@@ -130,7 +139,7 @@ export async function buildCorpus(spec: CorpusSpec): Promise<Corpus> {
     path: spec.path,
     userIds,
     firstUser,
-    memories: spec.users * spec.perUser,
+    memories: sizes.reduce((sum, n) => sum + n, 0),
     seconds: Number(seconds.toFixed(2)),
   };
 }

@@ -4,8 +4,9 @@
 // persisted vector index's cold and warm figures (bench/vector-index.ts), the import part and the offline
 // extractor on the persona-facts statements (bench/facts-bench.ts). Writes docs/benchmarks/results.json,
 // locomo.json, longmemeval.json, skills.json, vector-index.json, import.json, persona-facts.json and SVG
-// plots, prints a summary. Usage:
-//   pnpm bench [--quick] [--only perf|locomo|lme|skills|vindex|import|facts] [--data FILE] [--lme FILE] [--out DIR]
+// plots, prints a summary. `--only scale` (a million memories, bench/scale-bench.ts; minutes to build, so
+// never part of the default run) writes scale.json. Usage:
+//   pnpm bench [--quick] [--only perf|locomo|lme|skills|vindex|import|facts|scale] [--data FILE] [--lme FILE] [--out DIR]
 //              [--keep] [--locomo-store DIR] [--skills-seed N]
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -33,6 +34,7 @@ import { type LocomoBenchResults, locomoBench, writeLocomoResults } from "./loco
 import { locomoTables, retrieveGoal } from "./locomo-report.js";
 import { QDRANT_METHOD, qdrantBench } from "./qdrant.js";
 import { qdrantTable } from "./qdrant-report.js";
+import { SCALE_METHOD, scaleBench, scaleTable } from "./scale-bench.js";
 import { measureSearch, type Query, type SearchFigures } from "./search-bench.js";
 import { type SkillsFigures, skillsBench, skillsTables } from "./skills.js";
 import { type MachineInfo, machineInfo } from "./stats.js";
@@ -51,11 +53,12 @@ const { values } = parseArgs({
     "skills-seed": { type: "string", default: "11" },
   },
 });
-const PARTS = ["perf", "locomo", "lme", "skills", "vindex", "import", "facts"] as const;
+const PARTS = ["perf", "locomo", "lme", "skills", "vindex", "import", "facts", "scale"] as const;
 if (values.only !== undefined && !(PARTS as readonly string[]).includes(values.only)) {
   throw new Error(`--only takes ${PARTS.join(", ")}, not ${values.only}`);
 }
-const runs = (part: (typeof PARTS)[number]) => values.only === undefined || values.only === part;
+const runs = (part: (typeof PARTS)[number]) =>
+  values.only === part || (values.only === undefined && part !== "scale");
 const config: BenchConfig = values.quick ? QUICK : FULL;
 const log = (message: string): void => void console.error(`[bench] ${message}`);
 
@@ -270,6 +273,13 @@ async function main(): Promise<void> {
         })
       : null;
     const facts = runs("facts") ? await factsBench() : null;
+    const scale = runs("scale")
+      ? await scaleBench({
+          data: await loadBenchData(values.data as string),
+          cacheDir: here("../.engram/bench"),
+          log,
+        })
+      : null;
     machine.loadAverageAtEnd = loadavg().map((x) => Number(x.toFixed(2)));
     await mkdir(values.out as string, { recursive: true });
     const written = perf ? await writePerf(perf, locomo) : [];
@@ -304,6 +314,12 @@ async function main(): Promise<void> {
     if (facts) {
       written.push(...(await writeFactsResults(facts, values.out as string)));
       console.log(`\n${factsTables(facts)}`);
+    }
+    if (scale) {
+      const results = { method: SCALE_METHOD, ...scale, machine: { ...machine } };
+      await writeFile(join(values.out as string, "scale.json"), `${JSON.stringify(results, null, 2)}\n`);
+      written.push("scale.json");
+      console.log(`\n${scaleTable(scale)}`);
     }
     const seconds = Math.round((performance.now() - started) / 1000);
     log(`wrote ${written.join(", ")} to ${values.out} in ${seconds} s`);

@@ -66,7 +66,7 @@ function log(message: string): void {
 }
 
 /** The pool's and the questions' USE-lite vectors, embedded once and cached (float32, 512 each). */
-async function embedded(cacheDir: string, pool: readonly string[], questions: readonly string[]) {
+export async function embedPool(cacheDir: string, pool: readonly string[], questions: readonly string[]) {
   const file = join(cacheDir, `vector-index-embeddings-${pool.length}-${questions.length}.f32`);
   const texts = [...pool, ...questions];
   let flat: Float32Array;
@@ -152,7 +152,7 @@ export async function vectorIndexBench(options: {
   const poolTurns = spread(data.turns, config.poolSize);
   const asked = spread(data.questions, config.questions);
   const warmupTexts = otherQuestions(data.questions, asked, 50);
-  const { dim, poolVectors, questionVectors } = await embedded(
+  const { dim, poolVectors, questionVectors } = await embedPool(
     cacheDir,
     poolTurns.map((t) => t.text),
     [...asked, ...warmupTexts],
