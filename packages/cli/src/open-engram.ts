@@ -12,6 +12,7 @@ import {
 import { type EmbedderSpec, embedderFromSpec, parseEmbedderSpec } from "@engram/core/integration";
 import { DEFAULT_DB_PATH } from "@engram/core/sqlite";
 import { InputError, UsageError } from "./cli-error.js";
+import { failingJobsWarning } from "./failing-jobs.js";
 import { interruptibleEmbedder } from "./interrupt.js";
 
 export interface StoreFlags {
@@ -110,6 +111,8 @@ export interface OpenOptions {
   readonly signal?: AbortSignal | undefined;
   /** `false`: no job runs by itself while the command works; it runs queued work when it chooses. */
   readonly background?: boolean;
+  /** After the command, one warning line on `stderr` when this user has failing background jobs. */
+  readonly warnFailing?: { readonly userId: string; readonly stderr: { write(chunk: string): unknown } };
 }
 
 /**
@@ -185,6 +188,10 @@ export async function withEngram<T>(
     const result = await use(engram);
     // A read-only store keeps no queued work to process (and processing it would write).
     if (options.flush && !engram.readOnly) await engram.flush();
+    if (options.warnFailing) {
+      const warning = await failingJobsWarning(engram, options.warnFailing.userId);
+      if (warning) options.warnFailing.stderr.write(`${warning}\n`);
+    }
     return result;
   } finally {
     await engram.close();

@@ -13,10 +13,15 @@ export async function runContext(args: readonly string[], ctx: CommandContext) {
   const budgetTokens = integerFlag(values.budget, "budget", { min: 0, max: 1_000_000 }) ?? 1500;
   const filter = filterFlag(values.filter);
   const query = positionals[0] as string;
-  const result = await withEngram(values, ctx.env, { mustExist: true, flush: true }, async (engram) => {
-    await requireKnownUser(engram, userId);
-    return engram.retrieve({ userId, query, budgetTokens, ...(filter ? { filter } : {}) });
-  });
+  const result = await withEngram(
+    values,
+    ctx.env,
+    { mustExist: true, flush: true, warnFailing: { userId, stderr: ctx.io.stderr } },
+    async (engram) => {
+      await requireKnownUser(engram, userId);
+      return engram.retrieve({ userId, query, budgetTokens, ...(filter ? { filter } : {}) });
+    },
+  );
   const json = {
     userId,
     query,

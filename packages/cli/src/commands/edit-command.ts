@@ -12,8 +12,11 @@ export async function runEdit(args: readonly string[], ctx: CommandContext) {
   const userId = requireFlag(values.user, "user", "U (whose memory it is)");
   const text = requireFlag(values.text, "text", "T (the new text)");
   const id = positionals[0] as string;
-  const memory = await withEngram(values, ctx.env, { mustExist: true }, (engram) =>
-    engram.memories.update({ userId, id, text }),
+  const memory = await withEngram(
+    values,
+    ctx.env,
+    { mustExist: true, warnFailing: { userId, stderr: ctx.io.stderr } },
+    (engram) => engram.memories.update({ userId, id, text }),
   );
   return respond(values.json, { memory }, () => `updated ${memory.id} to version ${memory.version}`);
 }

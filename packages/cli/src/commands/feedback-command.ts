@@ -7,8 +7,11 @@ export async function runFeedback(args: readonly string[], ctx: CommandContext) 
   const { values, positionals } = parseCommandArgs(args, { user: { type: "string" } }, { names: ["TEXT"] });
   const userId = requireFlag(values.user, "user", "U (whose memory to correct)");
   const text = positionals[0] as string;
-  const result = await withEngram(values, ctx.env, { mustExist: false, flush: true }, (engram) =>
-    engram.feedback({ userId, text }),
+  const result = await withEngram(
+    values,
+    ctx.env,
+    { mustExist: false, flush: true, warnFailing: { userId, stderr: ctx.io.stderr } },
+    (engram) => engram.feedback({ userId, text }),
   );
   return respond(values.json, { userId, ...result }, () =>
     formatFields([

@@ -56,14 +56,19 @@ export async function runList(args: readonly string[], ctx: CommandContext) {
   const kind = choiceFlag(values.kind, "kind", MEMORY_KINDS);
   const tier = choiceFlag(values.tier, "tier", TIERS);
   const limit = integerFlag(values.limit, "limit", { min: 1, max: 100_000 }) ?? 100;
-  const memories = await withEngram(values, ctx.env, { mustExist: true }, async (engram) => {
-    await requireKnownUser(engram, userId);
-    return engram.memories.list({
-      userId,
-      limit,
-      ...(kind ? { kinds: [kind] } : {}),
-      ...(tier ? { tiers: [tier] } : {}),
-    });
-  });
+  const memories = await withEngram(
+    values,
+    ctx.env,
+    { mustExist: true, warnFailing: { userId, stderr: ctx.io.stderr } },
+    async (engram) => {
+      await requireKnownUser(engram, userId);
+      return engram.memories.list({
+        userId,
+        limit,
+        ...(kind ? { kinds: [kind] } : {}),
+        ...(tier ? { tiers: [tier] } : {}),
+      });
+    },
+  );
   return respond(values.json, { userId, memories }, () => renderList(memories, userId));
 }

@@ -19,9 +19,14 @@ export async function runProfile(args: readonly string[], ctx: CommandContext) {
     { names: [] },
   );
   const userId = requireFlag(values.user, "user", "U (whose profile to show)");
-  const traits = await withEngram(values, ctx.env, { mustExist: true }, async (engram) => {
-    await requireKnownUser(engram, userId);
-    return engram.profile({ userId, ...(values.at ? { at: values.at } : {}) });
-  });
+  const traits = await withEngram(
+    values,
+    ctx.env,
+    { mustExist: true, warnFailing: { userId, stderr: ctx.io.stderr } },
+    async (engram) => {
+      await requireKnownUser(engram, userId);
+      return engram.profile({ userId, ...(values.at ? { at: values.at } : {}) });
+    },
+  );
   return respond(values.json, { userId, profile: traits }, () => renderProfile(userId, traits));
 }

@@ -50,9 +50,14 @@ export async function runSearch(args: readonly string[], ctx: CommandContext) {
   const k = integerFlag(values.k, "k", { min: 1, max: 1000 }) ?? 10;
   const query = positionals[0] as string;
   const filter = filterFlag(values.filter);
-  const results = await withEngram(values, ctx.env, { mustExist: true }, async (engram) => {
-    await requireKnownUser(engram, userId);
-    return engram.search({ userId, query, k, ...(filter ? { filter } : {}) });
-  });
+  const results = await withEngram(
+    values,
+    ctx.env,
+    { mustExist: true, warnFailing: { userId, stderr: ctx.io.stderr } },
+    async (engram) => {
+      await requireKnownUser(engram, userId);
+      return engram.search({ userId, query, k, ...(filter ? { filter } : {}) });
+    },
+  );
   return respond(values.json, { results: results.map(resultJson) }, () => renderResults(results, query));
 }

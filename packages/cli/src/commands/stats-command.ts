@@ -1,40 +1,13 @@
-import type { Job, StorageStats } from "@engram/core";
+import type { StorageStats } from "@engram/core";
 import { formatFields, respond } from "../cli-output.js";
 import { parseCommandArgs, READONLY_OPTION } from "../command-args.js";
+import { type FailingJob, failingJobs } from "../failing-jobs.js";
 import { storeTarget, withEngram } from "../open-engram.js";
 import type { CommandContext } from "./command.js";
 
 function counts(record: Readonly<Record<string, number | undefined>>): string {
   const parts = Object.entries(record).map(([k, n]) => `${k} ${n ?? 0}`);
   return parts.length > 0 ? parts.join(", ") : "-";
-}
-
-/** A job that failed and is retried, or failed for good: what a person should see. */
-interface FailingJob {
-  readonly id: string;
-  readonly type: string;
-  readonly status: Job["status"];
-  readonly attempts: number;
-  readonly lastError: string;
-  /** When it runs again; null once it has failed for good. */
-  readonly retryAt: string | null;
-}
-
-function failingJobs(jobs: readonly Job[]): FailingJob[] {
-  return jobs.flatMap((job) =>
-    job.lastError !== null && (job.status === "failed" || job.status === "queued")
-      ? [
-          {
-            id: job.id,
-            type: job.type,
-            status: job.status,
-            attempts: job.attempts,
-            lastError: job.lastError,
-            retryAt: job.status === "failed" ? null : job.runAt,
-          },
-        ]
-      : [],
-  );
 }
 
 function describeFailing(job: FailingJob): string {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createEngram } from "@engram/core";
@@ -10,8 +10,9 @@ const dir = mkdtempSync(join(tmpdir(), "engram-cli-failing-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A store whose user has an embed job that failed once and is due again later. */
+let stores = 0;
 async function storeWithFailingJob() {
-  const db = join(dir, "s.db");
+  const db = join(dir, `s${stores++}.db`);
   const engram = await createEngram({
     path: db,
     background: false,
@@ -51,5 +52,33 @@ describe("engram stats with failing background work", () => {
     ]);
     const clean = await runCliCaptured(["stats", "--user", "nobody", "--db", db, "--no-embed", "--json"]);
     expect(JSON.parse(clean.stdout)).toMatchObject({ failingJobs: [] });
+  });
+});
+
+describe("commands that read or change a user's memory warn of failing background jobs", () => {
+  it("search, context, list and profile write one warning line to stderr, and none for a clean user", async () => {
+    const db = await storeWithFailingJob();
+    const warning =
+      /^warning: 1 background job of user cara being retried; latest embed: .*simulated embedding failure.* \(engram stats --user cara lists them\)\n$/;
+    for (const args of [
+      ["search", "--user", "cara", "plumber"],
+      ["context", "--user", "cara", "plumber"],
+      ["list", "--user", "cara"],
+      ["profile", "--user", "cara"],
+    ]) {
+      const run = await runCliCaptured([...args, "--db", db, "--no-embed", "--json"]);
+      expect(run.code).toBe(0);
+      expect(run.stderr).toMatch(warning);
+      expect(() => JSON.parse(run.stdout)).not.toThrow();
+    }
+    const cleanDb = join(dir, "clean.db");
+    const seed = join(dir, "seed.jsonl");
+    writeFileSync(seed, `${JSON.stringify({ role: "user", content: "The plumber came" })}\n`);
+    expect(
+      (await runCliCaptured(["ingest", "--user", "dan", seed, "--db", cleanDb, "--no-embed"])).code,
+    ).toBe(0);
+    const clean = await runCliCaptured(["search", "--user", "dan", "plumber", "--db", cleanDb, "--no-embed"]);
+    expect(clean.code).toBe(0);
+    expect(clean.stderr).toBe("");
   });
 });
