@@ -142,6 +142,26 @@ describe("--embedder openai:MODEL and engram reembed", () => {
     expect(await catScore(db, "alike")).toBeGreaterThan(0.2);
   });
 
+  it("import of a dump made with another embedder embeds it again with a progress bar on a terminal", async () => {
+    const db = join(dir.path, "exported.db");
+    expect((await cli(db, "plain", ["ingest", "--user", "ana", turnsFile("many.jsonl", 40)])).code).toBe(0);
+    const dump = join(dir.path, "ana.json");
+    const exported = await cli(db, "plain", ["export", "--user", "ana", "--json"]);
+    writeFileSync(dump, exported.stdout);
+    const fresh = join(dir.path, "imported.db");
+    const imported = await runCliCaptured(
+      ["import", dump, "--db", fresh, "--embedder", "openai:alike", "--embedder-url", stub.url, "--json"],
+      { isTTY: true },
+    );
+    expect(imported.code, imported.stderr).toBe(0);
+    // The 200 turns and the facts their tier work read from them.
+    const total = (JSON.parse(exported.stdout) as { memories: unknown[] }).memories.length;
+    expect(total).toBeGreaterThanOrEqual(200);
+    expect(JSON.parse(imported.stdout)).toEqual({ userId: "ana", memories: total, reembedded: total });
+    expect(imported.stderr).toContain(` ${total}/${total} `);
+    expect(await catScore(fresh, "alike")).toBeGreaterThan(0.05);
+  });
+
   it("names the accepted forms for a bad spec, and refuses --embedder-url without openai:", async () => {
     const db = join(dir.path, "bad.db");
     const bad = await runCliCaptured(["search", "--user", "ana", "x", "--db", db, "--embedder", "bert"]);

@@ -18,6 +18,8 @@ export {
   Engram,
   type EngramOptions,
   type ExportDump,
+  type ImportOptions,
+  type ImportProgress,
   type ImportResult,
   type ItemChanges,
   type ItemListInput,

@@ -111,7 +111,8 @@ export const importCommand: Command = {
   summary: "restore a user from a file written by `engram export`",
   details: [
     "The dump is validated before anything is written, and written in one transaction.",
-    "Memories with the same ids are replaced. Vectors made by another embedder are recomputed.",
+    "Memories with the same ids are replaced. Vectors made by another embedder are recomputed,",
+    "with a progress bar on a terminal.",
     '--json prints {"userId", "memories", "reembedded"}.',
   ],
   run: lazy(async () => (await import("./import-command.js")).runImport),

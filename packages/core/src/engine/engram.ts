@@ -44,7 +44,13 @@ import { runTiers } from "../updating/run-tiers.js";
 import { type AddResult, addMessages } from "./add-messages.js";
 import { embedJobHandler } from "./embed-job.js";
 import { registerBackend } from "./engine-backends.js";
-import { type ExportDump, exportUser, type ImportResult, importDump } from "./export-import.js";
+import {
+  type ExportDump,
+  exportUser,
+  type ImportOptions,
+  type ImportResult,
+  importDump,
+} from "./export-import.js";
 import { type ItemsApi, itemsApi } from "./items-api.js";
 import { type KvApi, kvApi } from "./kv-api.js";
 import { type MemoriesApi, memoriesApi } from "./memories-api.js";
@@ -58,6 +64,7 @@ import {
   feedbackInputSchema,
   flushOptionsSchema,
   forgetInputSchema,
+  importOptionsSchema,
   profileInputSchema,
   type SearchInput,
   type UserInput,
@@ -260,10 +267,15 @@ export class Engram {
     return exportUser(this.ctx, userId);
   }
 
-  async import(dump: unknown): Promise<ImportResult> {
+  /**
+   * Restores an export in one atomic write. A dump made with another embedder (or none) is embedded again
+   * first, in groups: `onProgress` hears how many memories are embedded after each.
+   */
+  async import(dump: unknown, options: ImportOptions = {}): Promise<ImportResult> {
     this.open();
+    const parsed = parseInput(importOptionsSchema, options, "import");
     assertWritable(this.ctx.storage, "import");
-    return importDump(this.ctx, dump);
+    return importDump(this.ctx, dump, parsed.onProgress ? { onProgress: parsed.onProgress } : {});
   }
 
   /**

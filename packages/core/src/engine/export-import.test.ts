@@ -1,9 +1,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { EmbeddingModelV4 } from "@ai-sdk/provider";
 import { afterEach, describe, expect, it } from "vitest";
 import { ValidationError } from "../errors/index.js";
 import { sequentialIds } from "../model/index.js";
+import type { Job } from "../storage/index.js";
 import { hashEmbeddingModel } from "../testing/index.js";
 import { storageOf } from "../testing.js";
 import { createEngram, type EngramOptions } from "./create-engram.js";
@@ -113,6 +115,102 @@ describe("import", () => {
       dump.memories.map(({ vector: _v, ...r }) => r),
     );
     expect(again.history).toEqual(dump.history);
+  });
+
+  it("re-embeds in groups, telling onProgress after each; a long turn keeps the vector its passages give it", async () => {
+    // Every passage embedded, so a long turn's vector is the mean of its passages': they must share a group.
+    const embedding = { passages: 8 };
+    const turns = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        role: "user" as const,
+        content:
+          i % 25 === 0
+            ? `Long note ${i}: ${"the kayak trip plans, the river, the tents and the maps; ".repeat(14)}`
+            : `Short note ${i} about kayaks`,
+        at: `2026-04-01T10:${String(i % 60).padStart(2, "0")}:00Z`,
+      }));
+    const source = await tempEngram({ embedding, ids: sequentialIds() });
+    await source.add({ ...u1, sessionId: "a", messages: turns(60) });
+    await source.add({ ...u1, sessionId: "b", messages: turns(90).slice(60) });
+    const dump = await source.export(u1);
+    const direct = await tempEngram({
+      embedding,
+      embedder: hashEmbeddingModel({ dimensions: 32 }),
+      ids: sequentialIds(),
+    });
+    await direct.add({ ...u1, sessionId: "a", messages: turns(60) });
+    await direct.add({ ...u1, sessionId: "b", messages: turns(90).slice(60) });
+
+    const target = await tempEngram({ embedding, embedder: hashEmbeddingModel({ dimensions: 32 }) });
+    const heard: { embedded: number; total: number }[] = [];
+    const result = await target.import(dump, {
+      onProgress: ({ embedded, total }) => heard.push({ embedded, total }),
+    });
+    const total = dump.memories.length;
+    expect(total).toBeGreaterThan(64);
+    expect(result).toEqual({ userId: "u1", memories: total, reembedded: total });
+    expect(heard.length).toBeGreaterThan(1);
+    expect(heard.every((p) => p.total === total)).toBe(true);
+    expect(heard.map((p) => p.embedded)).toEqual([...heard.map((p) => p.embedded)].sort((a, b) => a - b));
+    expect(heard.at(-1)?.embedded).toBe(total);
+
+    const ids = dump.memories.map((m) => m.id);
+    const longIds = dump.memories
+      .filter((m) => m.kind === "message" && m.text.startsWith("Long"))
+      .map((m) => m.id);
+    expect(longIds.length).toBe(4);
+    const imported = await storageOf(target).getVectors(u1, ids);
+    const expected = await storageOf(direct).getVectors(u1, ids);
+    for (const id of longIds) expect(imported.get(id)).toEqual(expected.get(id));
+    expect(imported.size).toBe(expected.size);
+  });
+
+  it("an embedder failing part-way stores everything and queues the embedding of exactly what is left", async () => {
+    const source = await tempEngram({ ids: sequentialIds() });
+    await source.add({
+      ...u1,
+      messages: Array.from({ length: 150 }, (_, i) => ({
+        role: "user" as const,
+        content: `Note ${i} on boats`,
+      })),
+    });
+    const dump = await source.export(u1);
+    const inner = hashEmbeddingModel({ dimensions: 32 });
+    let calls = 0;
+    const failsAfterOneCall: EmbeddingModelV4 = {
+      ...inner,
+      async doEmbed(options) {
+        if (++calls > 1) throw new Error("the embedding service went away");
+        return inner.doEmbed(options);
+      },
+    };
+    const target = await tempEngram({
+      logger: false,
+      embedder: failsAfterOneCall,
+    });
+    const result = await target.import(dump);
+    expect(result.memories).toBe(150);
+    expect(result.reembedded).toBeGreaterThan(0);
+    expect(result.reembedded).toBeLessThan(150);
+    expect((await target.stats(u1)).memories).toBe(150);
+    const jobs = (await target.jobs(u1)).filter((j) => j.type === "embed");
+    expect(jobs).toHaveLength(1);
+    const queued = (jobs[0] as Job).payload.ids as string[];
+    expect(queued).toHaveLength(150 - result.reembedded);
+    const vectors = await storageOf(target).getVectors(
+      u1,
+      dump.memories.map((m) => m.id),
+    );
+    expect(vectors.size).toBe(result.reembedded);
+    expect(queued.some((id) => vectors.has(id))).toBe(false);
+  });
+
+  it("refuses an option import does not know", async () => {
+    const target = await tempEngram();
+    const dump = await (await populated()).export(u1);
+    await expect(target.import(dump, { onProgres: () => {} } as never)).rejects.toThrow(
+      /import: unknown key "onProgres"/,
+    );
   });
 
   it("replaces memories with the same ids instead of duplicating them", async () => {

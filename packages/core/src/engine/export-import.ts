@@ -9,13 +9,14 @@ import {
   MEMORY_STATUSES,
   type MemoryRecord,
   parseInput,
+  passageOf,
   ROLES,
   type StoredMemory,
   TIERS,
   withinTextLimit,
 } from "../model/index.js";
 import type { NewJob } from "../storage/index.js";
-import { embedJob, embedRecords } from "../updating/embed-records.js";
+import { type EmbedOutcome, embedJob, embedRecords } from "../updating/embed-records.js";
 import type { EngineContext } from "../updating/engine-context.js";
 import { readEmbedderRecord } from "./recorded-embedder.js";
 
@@ -181,6 +182,68 @@ function restoredJob(j: ExportDump["jobs"][number]): NewJob {
   return { id, type, payload, runAt, ...(dedupeKey !== null ? { dedupeKey } : {}), restore: state };
 }
 
+/** How far an import's embedding has come: memories embedded so far, of those it embeds. */
+export interface ImportProgress {
+  readonly userId: string;
+  readonly embedded: number;
+  readonly total: number;
+}
+
+export interface ImportOptions {
+  /** Called after each group of memories is embedded (a dump made with another embedder, or none). */
+  readonly onProgress?: (progress: ImportProgress) => void;
+}
+
+/** Memories per embedding call of an import: progress is heard this often. */
+const IMPORT_EMBED_BATCH = 64;
+
+/**
+ * Embeds records in groups of about IMPORT_EMBED_BATCH, a long turn always with its passages (its vector
+ * is made from theirs), telling `progress` after each. A failing model stops the embedding: what is left
+ * is returned without vectors (pending), with the error, as embedRecords does for one call.
+ */
+async function embedInGroups(
+  ctx: EngineContext,
+  records: readonly MemoryRecord[],
+  progress: (embedded: number) => void,
+): Promise<EmbedOutcome & { readonly embedded: number }> {
+  if (!ctx.embedder || records.length === 0) return { ...(await embedRecords(ctx, records)), embedded: 0 };
+  const byOwner = new Map<string, MemoryRecord[]>();
+  for (const record of records) {
+    const owner = passageOf(record)?.turn ?? record.id;
+    byOwner.set(owner, [...(byOwner.get(owner) ?? []), record]);
+  }
+  const stored: StoredMemory[] = [];
+  let batch: MemoryRecord[] = [];
+  const flush = async (): Promise<EmbedOutcome | null> => {
+    const outcome = await embedRecords(ctx, batch);
+    batch = [];
+    if (outcome.error) return outcome;
+    stored.push(...outcome.stored);
+    progress(stored.length);
+    return null;
+  };
+  const groups = [...byOwner.values()];
+  for (const [i, group] of groups.entries()) {
+    batch.push(...group);
+    if (batch.length < IMPORT_EMBED_BATCH && i < groups.length - 1) continue;
+    const failed = await flush();
+    if (failed) {
+      const left = groups.slice(i + 1).flat();
+      const pending = left.map((record) => ({
+        record: { ...record, status: "pending" as const },
+        vector: null,
+      }));
+      return {
+        stored: [...stored, ...failed.stored, ...pending],
+        error: failed.error,
+        embedded: stored.length,
+      };
+    }
+  }
+  return { stored, error: null, embedded: stored.length };
+}
+
 export interface ImportResult {
   readonly userId: string;
   readonly memories: number;
@@ -191,7 +254,11 @@ export interface ImportResult {
  * Restores a dump in one atomic write. Vectors are kept when the dump was made with this engine's embedder,
  * and recomputed otherwise. Existing memories with the same ids are replaced.
  */
-export async function importDump(ctx: EngineContext, raw: unknown): Promise<ImportResult> {
+export async function importDump(
+  ctx: EngineContext,
+  raw: unknown,
+  options: ImportOptions = {},
+): Promise<ImportResult> {
   const dump = parseInput(exportDumpSchema, raw, "import");
   const foreign = [...dump.memories, ...dump.history, ...dump.edges].find((x) => x.userId !== dump.userId);
   if (foreign) {
@@ -211,7 +278,9 @@ export async function importDump(ctx: EngineContext, raw: unknown): Promise<Impo
       keep.push({ record, vector: base64ToVector(vector, `memories.${i}.vector`, dimensions) });
     } else redo.push(record);
   }
-  const { stored, error } = await embedRecords(ctx, redo);
+  const { stored, error, embedded } = await embedInGroups(ctx, redo, (done) =>
+    options.onProgress?.({ userId: dump.userId, embedded: done, total: redo.length }),
+  );
   const scope = { userId: dump.userId };
   const now = ctx.clock().toISOString();
   await ctx.storage.write(scope, {
@@ -226,13 +295,13 @@ export async function importDump(ctx: EngineContext, raw: unknown): Promise<Impo
         ? [
             embedJob(
               ctx,
-              redo.map((r) => r.id),
+              stored.slice(embedded).map((s) => s.record.id),
               now,
             ),
           ]
         : []),
     ],
   });
-  const reembedded = ctx.embedder && !error ? redo.length : 0;
+  const reembedded = ctx.embedder ? embedded : 0;
   return { userId: dump.userId, memories: dump.memories.length, reembedded };
 }

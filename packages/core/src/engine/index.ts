@@ -6,6 +6,8 @@ export {
   EXPORT_VERSION,
   type ExportDump,
   exportDumpSchema,
+  type ImportOptions,
+  type ImportProgress,
   type ImportResult,
 } from "./export-import.js";
 export type { ItemChanges, ItemListInput, ItemMetadata, ItemPut, ItemsApi } from "./items-api.js";

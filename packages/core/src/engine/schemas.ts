@@ -12,6 +12,7 @@ import {
 import { CHANNELS, FUSION_METHODS } from "../retrieval/index.js";
 import type { JobProgress } from "../scheduler/index.js";
 import { type MetadataFilter, metadataConditions } from "../storage/index.js";
+import type { ImportProgress } from "./export-import.js";
 
 export { timeSchema };
 
@@ -140,6 +141,14 @@ export const reembedInputSchema = z
       .custom<(progress: unknown) => void>((v) => typeof v === "function", "expected a function")
       .optional(),
     batchSize: z.number().int().min(1).max(4096).default(64),
+  })
+  .strict();
+
+export const importOptionsSchema = z
+  .object({
+    onProgress: z
+      .custom<(progress: ImportProgress) => void>((v) => typeof v === "function", "expected a function")
+      .optional(),
   })
   .strict();
 
