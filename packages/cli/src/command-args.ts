@@ -171,6 +171,16 @@ export function filterFlag(value: string | undefined): MetadataFilter | undefine
   return parsed as MetadataFilter;
 }
 
+/** A number from 0 to 1; undefined when absent. */
+export function fractionFlag(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n) || n < 0 || n > 1) {
+    throw new UsageError(`bad --${flag} ${JSON.stringify(value)}: expected a number from 0 to 1`);
+  }
+  return n;
+}
+
 /** A flag whose value must be one of `choices`; undefined when absent. */
 export function choiceFlag<const C extends readonly string[]>(
   value: string | undefined,

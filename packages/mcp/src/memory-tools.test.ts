@@ -136,6 +136,15 @@ describe("every tool over the in-memory transport", () => {
 
     const found = await call("search_memory", { user_id: "ada", query: "Ingrid Trondheim", k: 5 });
     expect(found.data.results[0]).toMatchObject({ kind: "message", text: expect.stringContaining("Ingrid") });
+    // Both words of the query are in the best result: relevance 1, which min_score 0.9 keeps.
+    expect(found.data.results[0].relevance).toBe(1);
+    const strict = await call("search_memory", { user_id: "ada", query: "Ingrid Trondheim", min_score: 0.9 });
+    const relevances = strict.data.results.map((r: { relevance: number }) => r.relevance);
+    expect(relevances.length).toBeGreaterThan(0);
+    expect(relevances.every((r: number) => r >= 0.9)).toBe(true);
+    const bad = await call("search_memory", { user_id: "ada", query: "Ingrid", min_score: 2 });
+    expect(bad.result.isError).toBe(true);
+    expect(bad.text).toContain("min_score must be at most 1");
   });
 
   it("add_memory stores metadata, and search_memory and retrieve_memory select on it with filter", async () => {

@@ -89,6 +89,7 @@ export function registerReadTools(server: McpServer, engram: Engram, scope: User
           query: args.query,
           k: args.k ?? 10,
           ...(args.tier ? { tiers: [args.tier] } : {}),
+          ...(args.min_score === undefined ? {} : { minScore: args.min_score }),
           ...(args.filter ? { filter: args.filter as MetadataFilter } : {}),
         });
         return toolResult({ user_id: userId, results: results.map(resultView) });

@@ -87,6 +87,12 @@ export const searchMemoryShape = {
     .enum(["short", "mid", "long"], { error: "expected tier to be short, mid or long" })
     .optional()
     .describe("Only this tier: short (recent turns), mid (topic segments), long (facts about the user)."),
+  min_score: z
+    .number({ error: "expected min_score as a number" })
+    .min(0, "min_score must be at least 0")
+    .max(1, "min_score must be at most 1")
+    .optional()
+    .describe("Leave out results whose relevance (0 to 1, comparable across queries) is below this."),
   filter,
 };
 

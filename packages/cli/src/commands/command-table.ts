@@ -179,13 +179,14 @@ export const profileCommand: Command = {
 
 export const searchCommand: Command = {
   name: "search",
-  usage: '--user U "QUERY" [--k N] [--filter JSON]',
+  usage: '--user U "QUERY" [--k N] [--filter JSON] [--min-score X]',
   summary: "hybrid full-text + vector search over a user's memories, best first",
   details: [
     "--k N: how many results (default 10, at most 1000).",
     `--filter JSON: only memories whose metadata passes, e.g. '{"project":"apollo","priority":{"$gte":2}}'`,
     "(a value for equality; $eq, $ne, $in, $nin; $gt, $gte, $lt, $lte on numbers).",
-    '--json prints {"results": [{"id", "text", "score", "tier", "kind", "at", "channels"}]}, best first;',
+    "--min-score X: leave out results whose relevance (0 to 1, comparable across queries) is below X.",
+    '--json prints {"results": [{"id", "text", "score", "relevance", "tier", "kind", "at", "channels"}]}, best first;',
     '"at" is the event time (ISO) or null; "channels" gives each channel\'s rank and raw score.',
   ],
   run: lazy(async () => (await import("./search-command.js")).runSearch),

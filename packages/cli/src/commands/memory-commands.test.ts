@@ -22,6 +22,7 @@ interface SearchJson {
     id: string;
     text: string;
     score: number;
+    relevance: number | null;
     tier: string;
     kind: string;
     at: string | null;
@@ -43,7 +44,7 @@ beforeAll(async () => {
 });
 
 describe("engram search", () => {
-  it("prints {results} best first with id, text, score, tier, kind, at and channels", async () => {
+  it("prints {results} best first with id, text, score, relevance, tier, kind, at and channels", async () => {
     const doc = await json<SearchJson>("search", "--user", "ana", "Where does Ines live?", "--k", "2");
     expect(Object.keys(doc)).toEqual(["results"]);
     expect(doc.results.length).toBeGreaterThan(0);
@@ -52,14 +53,26 @@ describe("engram search", () => {
     expect(best).toMatchObject({ text: "My sister Ines lives in Lisbon.", tier: "short", kind: "message" });
     expect(best?.at).toBe("2026-03-01T08:00:00.000Z");
     expect(Object.keys(best?.channels ?? {})).toEqual(["fulltext"]);
-    expect(Object.keys(best ?? {}).sort()).toEqual(["at", "channels", "id", "kind", "score", "text", "tier"]);
+    expect(Object.keys(best ?? {}).sort()).toEqual([
+      "at",
+      "channels",
+      "id",
+      "kind",
+      "relevance",
+      "score",
+      "text",
+      "tier",
+    ]);
+    // Without vectors (--no-embed) the relevance is the share of the query's words the text holds:
+    // "ines" and "live" (by stem), "where" and "does" being stopwords.
+    expect(best?.relevance).toBe(1);
     const scores = doc.results.map((r) => r.score);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
   });
 
   it("prints a table without --json", async () => {
     const run = await cli("search", "--user", "ana", "marathon");
-    expect(run.stdout.split("\n")[0]).toMatch(/^#\s+score\s+tier\s+at\s+found by\s+id\s+text$/);
+    expect(run.stdout.split("\n")[0]).toMatch(/^#\s+score\s+relevance\s+tier\s+at\s+found by\s+id\s+text$/);
     expect(run.stdout).toContain("I am training for the Berlin marathon.");
   });
 

@@ -1,6 +1,13 @@
 import type { SearchResult } from "@engram/core";
 import { formatTable, respond, shortTime, truncate } from "../cli-output.js";
-import { filterFlag, integerFlag, parseCommandArgs, READONLY_OPTION, requireFlag } from "../command-args.js";
+import {
+  filterFlag,
+  fractionFlag,
+  integerFlag,
+  parseCommandArgs,
+  READONLY_OPTION,
+  requireFlag,
+} from "../command-args.js";
 import { requireKnownUser, withEngram } from "../open-engram.js";
 import type { CommandContext } from "./command.js";
 
@@ -10,6 +17,7 @@ function resultJson(r: SearchResult) {
     id: r.id,
     text: r.text,
     score: r.score,
+    relevance: r.relevance ?? null,
     tier: r.tier,
     kind: r.kind,
     at: r.at,
@@ -27,10 +35,11 @@ function channelSummary(r: SearchResult): string {
 function renderResults(results: readonly SearchResult[], query: string): string {
   if (results.length === 0) return `no memories match ${JSON.stringify(query)}`;
   return formatTable(
-    ["#", "score", "tier", "at", "found by", "id", "text"],
+    ["#", "score", "relevance", "tier", "at", "found by", "id", "text"],
     results.map((r, i) => [
       String(i + 1),
       r.score.toFixed(3),
+      r.relevance === undefined ? "-" : r.relevance.toFixed(2),
       r.tier,
       shortTime(r.at),
       channelSummary(r),
@@ -43,20 +52,33 @@ function renderResults(results: readonly SearchResult[], query: string): string 
 export async function runSearch(args: readonly string[], ctx: CommandContext) {
   const { values, positionals } = parseCommandArgs(
     args,
-    { user: { type: "string" }, k: { type: "string" }, filter: { type: "string" }, ...READONLY_OPTION },
+    {
+      user: { type: "string" },
+      k: { type: "string" },
+      filter: { type: "string" },
+      "min-score": { type: "string" },
+      ...READONLY_OPTION,
+    },
     { names: ["QUERY"] },
   );
   const userId = requireFlag(values.user, "user", "U (whose memories to search)");
   const k = integerFlag(values.k, "k", { min: 1, max: 1000 }) ?? 10;
   const query = positionals[0] as string;
   const filter = filterFlag(values.filter);
+  const minScore = fractionFlag(values["min-score"], "min-score");
   const results = await withEngram(
     values,
     ctx.env,
     { mustExist: true, warnFailing: { userId, stderr: ctx.io.stderr } },
     async (engram) => {
       await requireKnownUser(engram, userId);
-      return engram.search({ userId, query, k, ...(filter ? { filter } : {}) });
+      return engram.search({
+        userId,
+        query,
+        k,
+        ...(filter ? { filter } : {}),
+        ...(minScore === undefined ? {} : { minScore }),
+      });
     },
   );
   return respond(values.json, { results: results.map(resultJson) }, () => renderResults(results, query));

@@ -88,6 +88,8 @@ export const searchInputSchema = z.object({
   channels: z.array(z.enum(CHANNELS)).min(1).optional(),
   /** Search only among these memories. */
   ids: z.array(idString).optional(),
+  /** Leave out results whose `relevance` (in [0, 1], comparable across queries) is below this. */
+  minScore: z.number().min(0).max(1).optional(),
   /** Only memories whose metadata passes these conditions (equality, $ne, $in, $nin, numeric ranges). */
   filter: metadataFilterSchema.optional(),
   /** A precomputed query embedding (skips embedding the query). */

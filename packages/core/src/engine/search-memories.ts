@@ -7,6 +7,7 @@ import {
   rankMemories,
   type SearchResult,
   speakerQuery,
+  withRelevance,
 } from "../retrieval/index.js";
 import type { MemoryFilter } from "../storage/index.js";
 import type { EngineContext } from "../updating/engine-context.js";
@@ -48,7 +49,7 @@ export async function searchMemories(ctx: EngineContext, raw: SearchInput): Prom
   const turns = !input.kinds || input.kinds.includes("message");
   const forms = turns ? await speakerQuery(ctx, scope, input.query) : asGiven(input.query);
   const vector = channels.has("vector") ? (input.queryVector ?? (await embedQuery(ctx, forms.dense))) : null;
-  return rankMemories(ctx, {
+  const ranked = await rankMemories(ctx, {
     scope,
     text: input.query,
     searchText: forms.text,
@@ -57,4 +58,7 @@ export async function searchMemories(ctx: EngineContext, raw: SearchInput): Prom
     filter: searchFilter(input),
     channels,
   });
+  const scored = await withRelevance(ctx, scope, input.query, vector, ranked);
+  const { minScore } = input;
+  return minScore === undefined ? scored : scored.filter((r) => (r.relevance ?? 0) >= minScore);
 }

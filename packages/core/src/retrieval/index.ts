@@ -20,6 +20,7 @@ export {
   type RetrievePorts,
   type SearchResult,
 } from "./query-ports.js";
+export { withRelevance, wordCoverage } from "./relevance.js";
 export { type RerankCandidate, type RerankOptions, rerank } from "./rerank.js";
 export { rerankPages, segmentOf } from "./rerank-pages.js";
 export { type RetrievalConfig, type RetrievalOptions, retrievalConfigSchema } from "./retrieval-config.js";

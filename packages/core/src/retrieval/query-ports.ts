@@ -67,6 +67,12 @@ export interface SearchResult {
   readonly tier: MemoryRecord["tier"];
   /** Event time of the memory (ISO), or null. */
   readonly at: string | null;
+  /**
+   * Set by `engram.search`: how relevant the memory is, in [0, 1], comparable across queries (the better
+   * of the cosine similarity with the query and the share of the query's words the text holds); what
+   * `minScore` is compared with. `score` orders one list and means nothing outside it.
+   */
+  readonly relevance?: number;
   /** Why it was found: each channel that returned it, with its rank and raw score. */
   readonly channels: Partial<Record<Channel, ChannelScore>>;
   readonly memory: MemoryRecord;

@@ -1,0 +1,53 @@
+import { stemmer } from "stemmer";
+import { queryTerms, type Scope, tokenize } from "../model/index.js";
+import type { QueryPorts, SearchResult } from "./query-ports.js";
+
+/**
+ * The share of the query's words (stopwords left out, compared by stem) that the text holds, in [0, 1];
+ * 0 for a query of stopwords only.
+ */
+export function wordCoverage(query: string, text: string): number {
+  const wanted = new Set(queryTerms(query).map((t) => stemmer(t)));
+  if (wanted.size === 0) return 0;
+  let found = 0;
+  const seen = new Set<string>();
+  for (const token of tokenize(text)) {
+    const stem = stemmer(token);
+    if (wanted.has(stem) && !seen.has(stem)) {
+      seen.add(stem);
+      found++;
+    }
+  }
+  return found / wanted.size;
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += (a[i] as number) * (b[i] as number);
+  return sum;
+}
+
+/**
+ * Gives each result its `relevance` in [0, 1], which means the same whatever the query: the better of the
+ * cosine similarity of its vector with the query's (below 0 read as 0) and the share of the query's words
+ * its text holds. The fused `score` orders one list; `relevance` is what a threshold can be set on. A
+ * result the vector channel did not list has its similarity computed from its stored vector.
+ */
+export async function withRelevance(
+  ports: Pick<QueryPorts, "storage">,
+  scope: Scope,
+  query: string,
+  vector: Float32Array | null,
+  results: readonly SearchResult[],
+): Promise<SearchResult[]> {
+  const unscored = vector ? results.filter((r) => r.channels.vector === undefined).map((r) => r.id) : [];
+  const stored = unscored.length ? await ports.storage.getVectors(scope, unscored) : new Map();
+  return results.map((r) => {
+    const own = stored.get(r.id);
+    const cosine =
+      r.channels.vector?.score ?? (vector && own && own.length === vector.length ? dot(vector, own) : 0);
+    const text = r.passage ? r.passage.text : r.text;
+    const relevance = Math.max(0, Math.min(1, Math.max(cosine, wordCoverage(query, text))));
+    return { ...r, relevance };
+  });
+}
