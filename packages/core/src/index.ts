@@ -8,6 +8,7 @@ export type {
   FusionConfig,
   ListInput,
   MemoryRef,
+  MessageInput,
   SearchInput,
   UpdateInput,
   UserInput,

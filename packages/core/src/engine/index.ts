@@ -22,6 +22,7 @@ export type {
   FusionConfig,
   ListInput,
   MemoryRef,
+  MessageInput,
   SearchInput,
   UpdateInput,
   UserInput,

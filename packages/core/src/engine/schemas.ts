@@ -13,6 +13,7 @@ import { CHANNELS, FUSION_METHODS } from "../retrieval/index.js";
 import type { JobProgress } from "../scheduler/index.js";
 import { type MetadataFilter, metadataConditions } from "../storage/index.js";
 import type { ImportProgress } from "./export-import.js";
+import { fromFrameworkMessage, type LangChainMessageLike, type PartsMessage } from "./framework-messages.js";
 
 export { timeSchema };
 
@@ -59,7 +60,8 @@ export const addInputSchema = z.object({
   agentId: idString.optional(),
   sessionId: idString.optional(),
   cube: cubeSchema.optional(),
-  messages: z.array(messageSchema).min(1, "pass at least one message"),
+  // AI SDK and LangChain messages are read as Engram's first (framework-messages.ts).
+  messages: z.array(z.preprocess(fromFrameworkMessage, messageSchema)).min(1, "pass at least one message"),
   /** Default event time for messages without their own `at`. */
   at: timeSchema.optional(),
   /**
@@ -68,7 +70,12 @@ export const addInputSchema = z.object({
    */
   embed: z.enum(["now", "later"]).default("now"),
 });
-export type AddInput = z.input<typeof addInputSchema>;
+/** One message of `add`: Engram's own shape, or an AI SDK `ModelMessage`, or a LangChain `BaseMessage`. */
+export type MessageInput = z.input<typeof messageSchema> | PartsMessage | LangChainMessageLike;
+
+export type AddInput = Omit<z.input<typeof addInputSchema>, "messages"> & {
+  readonly messages: readonly MessageInput[];
+};
 
 const kindsSchema = z.array(z.enum(MEMORY_KINDS)).min(1);
 const tiersSchema = z.array(z.enum(TIERS)).min(1);

@@ -20,7 +20,10 @@ const wrapperTurnSchema = z.object({
 export type WrapperTurn = z.input<typeof wrapperTurnSchema>;
 
 /** The `add` input of a stamped turn: its time is fixed, and with a `turnId` so are its message ids. */
-export type StampedTurn = AddInput & { readonly at: string };
+export type StampedTurn = Omit<AddInput, "messages"> & {
+  readonly at: string;
+  readonly messages: readonly z.input<typeof messageSchema>[];
+};
 
 let lastStamp = 0;
 
