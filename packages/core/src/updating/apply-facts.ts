@@ -1,6 +1,7 @@
 import type { MemoryEdge, MemoryRecord, MemoryVersion, Scope, StoredMemory } from "../model/index.js";
 import { newRecord } from "../model/index.js";
 import type { NewJob } from "../storage/index.js";
+import { decideFact, restated, type StoredFactView } from "./decide-fact.js";
 import { embedJob, embedRecords } from "./embed-records.js";
 import type { EngineContext } from "./engine-context.js";
 import type { ExtractedFact } from "./extract-facts.js";
@@ -26,21 +27,16 @@ export function factKey(fact: Pick<ExtractedFact, "subject" | "slot" | "value" |
     : `${fact.subject}:${fact.slot}:${fact.value.toLowerCase()}`;
 }
 
-function sameValue(a: string, b: string): boolean {
-  return a.trim().toLowerCase() === b.trim().toLowerCase();
-}
-
 interface Pending {
   record: MemoryRecord;
   vector: Float32Array | null;
 }
 
 /**
- * Turns extracted facts into changes: a new fact is inserted; the same fact again merges its evidence
- * (near-duplicate); a different value of a single-valued slot supersedes the current fact (which gets
- * validTo/expiredAt, a `supersedes` edge and a history row, and stays stored); a negated fact retracts.
- * A value some stored fact already took from the same message changes nothing (a re-extraction), and a
- * value or retraction said before the current value was said does not replace it.
+ * Turns extracted facts into one write: each fact's fate is `decideFact`'s (decide-fact.ts), and this
+ * builds what it means: an inserted fact with its history row and `derived_from` edge; merged evidence;
+ * a superseded or retracted fact given validTo/expiredAt, a history row and (superseded) a `supersedes`
+ * edge, and kept stored. Facts of one batch see the batch's earlier decisions.
  */
 export async function planFacts(
   ctx: EngineContext,
@@ -63,7 +59,7 @@ export async function planFacts(
   };
   // key -> the current fact after this plan, or null when this plan leaves the key without one.
   const touched = new Map<string, Pending | null>();
-  const known = new Map<string, MemoryRecord[]>(); // key -> its stored facts, current or expired
+  const known = new Map<string, StoredFactView[]>(); // key -> its stored facts, current or expired
   const fresh: MemoryRecord[] = [];
   const loaded = new Map<string, MemoryRecord>(); // stored facts as read
   const expire = (p: Pending, successor: string | null, validTo: string) => {
@@ -100,23 +96,20 @@ export async function planFacts(
   };
   for (const fact of facts) {
     const key = factKey(fact);
-    if (!known.has(key)) known.set(key, await storedFacts(ctx, scope, key));
-    // A turn extracted again (promoted after it was screened) must not undo what later turns changed.
-    if (restated(known.get(key) ?? [], fact)) continue;
+    if (!known.has(key)) known.set(key, (await storedFacts(ctx, scope, key)).map(view));
+    const stored = known.get(key) ?? [];
+    // Checked before the current fact is read: a turn extracted again is common and changes nothing.
+    if (restated(stored, fact)) continue;
     const current = touched.has(key) ? (touched.get(key) ?? null) : await loadCurrent(ctx, scope, key);
+    const decision = decideFact(current ? view(current.record) : null, stored, fact, eventTime(fact));
+    if (decision.action === "skip") continue;
     if (current && !touched.has(key)) loaded.set(current.record.id, current.record);
-    const same = current !== null && sameValue(String(current.record.metadata.value), fact.value);
-    // A value said before the current one was said (a segment promoted late, an old import) is history.
-    const stale = current !== null && isBefore(eventTime(fact), current.record.validFrom);
-    if (fact.negated) {
-      if (current && same && !stale) {
-        expire(current, null, eventTime(fact));
-        touched.set(key, null);
-      }
+    if (decision.action === "retract" && current) {
+      expire(current, null, eventTime(fact));
+      touched.set(key, null);
       continue;
     }
-    if (current && !same && stale) continue;
-    if (current && same) {
+    if (decision.action === "merge" && current) {
       const evidence = [...new Set([...(current.record.metadata.evidence as string[]), fact.evidence])];
       const confidence = Math.max(Number(current.record.metadata.confidence), fact.confidence);
       const updated = {
@@ -185,17 +178,13 @@ async function storedFacts(ctx: EngineContext, scope: Scope, key: string): Promi
   return ctx.storage.scan(scope, { filter: { kinds: ["fact"], key }, order: "desc", limit: 100 });
 }
 
-/** The same value from the same message was applied before (it may since have been superseded). */
-function restated(stored: readonly MemoryRecord[], fact: ExtractedFact): boolean {
-  return stored.some(
-    (f) =>
-      sameValue(String(f.metadata.value), fact.value) &&
-      ((f.metadata.evidence as string[] | undefined) ?? []).includes(fact.evidence),
-  );
-}
-
-function isBefore(at: string, than: string | null): boolean {
-  return than !== null && Date.parse(at) < Date.parse(than);
+/** A stored fact as decideFact reads it. */
+function view(record: MemoryRecord): StoredFactView {
+  return {
+    value: String(record.metadata.value),
+    validFrom: record.validFrom,
+    evidence: (record.metadata.evidence as string[] | undefined) ?? [],
+  };
 }
 
 async function loadCurrent(ctx: EngineContext, scope: Scope, key: string): Promise<Pending | null> {
