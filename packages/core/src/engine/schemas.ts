@@ -61,7 +61,9 @@ export const addInputSchema = z.object({
   sessionId: idString.optional(),
   cube: cubeSchema.optional(),
   // AI SDK and LangChain messages are read as Engram's first (framework-messages.ts).
-  messages: z.array(z.preprocess(fromFrameworkMessage, messageSchema)).min(1, "pass at least one message"),
+  messages: z
+    .array(z.transform(fromFrameworkMessage).pipe(messageSchema))
+    .min(1, "pass at least one message"),
   /** Default event time for messages without their own `at`. */
   at: timeSchema.optional(),
   /**
