@@ -1,47 +1,14 @@
 // Every TypeScript block of the README, docs/ and the packages' READMEs is a complete program: written
 // beside the example project whose dependencies it imports and type-checked against the sources, so a
 // snippet that misses an import, names an option that does not exist or passes the wrong type fails here.
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
+import { type DocSnippet, docSnippets, snippetFileName } from "./support/doc-snippets.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
-
-interface Snippet {
-  readonly doc: string;
-  readonly line: number;
-  readonly code: string;
-}
-
-function docs(): string[] {
-  const md = (dir: string) =>
-    readdirSync(join(ROOT, dir))
-      .filter((f) => f.endsWith(".md"))
-      .map((f) => join(dir, f));
-  const packages = readdirSync(join(ROOT, "packages")).map((p) => join("packages", p, "README.md"));
-  return ["README.md", ...md("docs"), ...packages.filter((p) => safeRead(p) !== null)];
-}
-
-function safeRead(path: string): string | null {
-  try {
-    return readFileSync(join(ROOT, path), "utf8");
-  } catch {
-    return null;
-  }
-}
-
-function snippets(): Snippet[] {
-  const out: Snippet[] = [];
-  for (const doc of docs()) {
-    const text = safeRead(doc) ?? "";
-    for (const m of text.matchAll(/^```(?:ts|typescript)\n([\s\S]*?)^```/gm)) {
-      out.push({ doc, line: text.slice(0, m.index).split("\n").length, code: m[1] as string });
-    }
-  }
-  return out;
-}
 
 /** The project whose node_modules hold what a snippet imports. */
 function home(code: string): string {
@@ -53,8 +20,8 @@ function home(code: string): string {
   return "test";
 }
 
-const all = snippets();
-const written = new Map<string, Snippet>();
+const all = docSnippets(ROOT);
+const written = new Map<string, DocSnippet>();
 afterAll(() => {
   for (const file of written.keys()) rmSync(file, { force: true });
 });
@@ -68,10 +35,7 @@ describe("the documentation's TypeScript blocks", () => {
     all.forEach((snippet, i) => {
       // In the project's own folder, as a file of that project would be (a relative import resolves so).
       const dir = join(ROOT, home(snippet.code));
-      const file = join(
-        dir,
-        `.doc-snippet-${snippet.doc.replace(/[^a-z0-9]+/gi, "-")}-${snippet.line}-${i}.mts`,
-      );
+      const file = join(dir, snippetFileName(snippet, i));
       // An empty export keeps a block without imports a module (top-level await), as it is in a project.
       writeFileSync(file, `${snippet.code}\nexport {};\n`);
       written.set(file, snippet);
@@ -99,7 +63,7 @@ describe("the documentation's TypeScript blocks", () => {
       .getPreEmitDiagnostics(program)
       .filter((d) => d.file && written.has(d.file.fileName))
       .map((d) => {
-        const snippet = written.get(d.file?.fileName ?? "") as Snippet;
+        const snippet = written.get(d.file?.fileName ?? "") as DocSnippet;
         const { line } = d.file?.getLineAndCharacterOfPosition(d.start ?? 0) ?? { line: 0 };
         const message = ts.flattenDiagnosticMessageText(d.messageText, "\n");
         return `${snippet.doc}:${snippet.line + 1 + line}: ${message}`;

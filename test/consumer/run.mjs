@@ -21,6 +21,7 @@ import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { installNode, parseLowerBound, ROOT } from "../../scripts/node-runtime.mjs";
+import { docSnippets, importedPackages, snippetFileName } from "../support/doc-snippets.mjs";
 
 /** The npm each Node.js release ships with, which a user of that release has. */
 const BUNDLED_NPM = { "22.0.0": "10.5.1" };
@@ -259,6 +260,64 @@ async function consumer(mode, dependencies) {
     step(`${mode}: run ${example}`);
     console.log(run(node.binary, [join("dist", `${example}.js`)], { cwd: project, env }).trim());
   }
+  if (mode === "newest") checkDocSnippets(project);
+}
+
+/**
+ * The documentation's TypeScript blocks, type-checked against the installed tarballs (test/doc-snippets.test.ts
+ * checks them against the sources). What they import beside Engram and the host libraries (a model
+ * provider, OpenTelemetry) is installed for this step only, after the checks above.
+ */
+function checkDocSnippets(project) {
+  const example = (name, dep) =>
+    JSON.parse(readFileSync(join(ROOT, "examples", name, "package.json"), "utf8")).dependencies[dep];
+  const extras = {
+    "@ai-sdk/openai": manifest("core").peerDependencies["@ai-sdk/openai"],
+    "@opentelemetry/api": manifest("core").devDependencies["@opentelemetry/api"],
+    "@langchain/openai": example("langchain-memory", "@langchain/openai"),
+    "@langchain/classic": example("langchain-memory", "@langchain/classic"),
+    langchain: example("langchain-memory", "langchain"),
+  };
+  step(`newest: the documentation's TypeScript blocks, type-checked against the installed packages`);
+  npm(
+    [
+      "install",
+      "--no-save",
+      "--no-audit",
+      "--no-fund",
+      ...Object.entries(extras).map(([k, v]) => `${k}@${v}`),
+    ],
+    project,
+  );
+  mkdirSync(join(project, "snippets"));
+  // A block importing by a relative path is the repository's own test code (the Qdrant double's page).
+  const snippets = docSnippets(ROOT).filter((s) => !/from "\.\.?\//.test(s.code));
+  const files = snippets.map((snippet, i) => {
+    const missing = importedPackages(snippet.code).filter(
+      (n) => !existsSync(join(project, "node_modules", n)),
+    );
+    if (missing.length)
+      throw new Error(
+        `${snippet.doc}:${snippet.line} imports ${missing.join(", ")}, which this check does not install`,
+      );
+    const file = join("snippets", snippetFileName(snippet, i));
+    writeFileSync(join(project, file), `${snippet.code}\nexport {};\n`);
+    return file;
+  });
+  // Listed by name: `include` globs skip files whose names start with a dot.
+  writeFileSync(
+    join(project, "tsconfig.snippets.json"),
+    `${JSON.stringify({ extends: "./tsconfig.json", compilerOptions: { noEmit: true, rootDir: "." }, files })}\n`,
+  );
+  run(
+    node.binary,
+    [join(project, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.snippets.json"],
+    {
+      cwd: project,
+      env,
+    },
+  );
+  console.log(`${snippets.length} blocks type-check against the tarballs`);
 }
 
 step(`passed on Node.js ${lowest} with npm ${npmVersion}: ${modes.join(", ")}`);
