@@ -211,7 +211,9 @@ async function embedInGroups(
   const byOwner = new Map<string, MemoryRecord[]>();
   for (const record of records) {
     const owner = passageOf(record)?.turn ?? record.id;
-    byOwner.set(owner, [...(byOwner.get(owner) ?? []), record]);
+    const group = byOwner.get(owner);
+    if (group) group.push(record);
+    else byOwner.set(owner, [record]);
   }
   const stored: StoredMemory[] = [];
   let batch: MemoryRecord[] = [];

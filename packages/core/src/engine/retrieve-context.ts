@@ -20,7 +20,7 @@ import {
   timeNote,
 } from "../retrieval/index.js";
 import { matchSkills, type SkillContext, type SkillMatch } from "../skills/index.js";
-import { type MetadataFilter, matchesMetadata } from "../storage/index.js";
+import { type MetadataFilter, metadataMatcher } from "../storage/index.js";
 import { segmentHeat } from "../updating/heat.js";
 import { groupPages } from "../updating/pages.js";
 import { segmentState } from "../updating/segment-record.js";
@@ -134,7 +134,8 @@ export async function retrieveContext(
         ),
   ]);
   // Turns reached by id (a fact's evidence) are read without the filter: it is applied to them here.
-  const passes = (r: SearchResult) => !input.filter || matchesMetadata(r.memory.metadata, input.filter);
+  const matches = input.filter ? metadataMatcher(input.filter) : null;
+  const passes = (r: SearchResult) => !matches || matches(r.memory.metadata);
   const facts = ranked.facts.filter(passes);
   const segments = ranked.segments.filter(passes);
   const pages = ranked.pages.filter(passes);

@@ -7,8 +7,16 @@ import type { QueryPorts, SearchResult } from "./query-ports.js";
  * 0 for a query of stopwords only.
  */
 export function wordCoverage(query: string, text: string): number {
+  return coverageOf(query)(text);
+}
+
+/** wordCoverage for one query, its words stemmed once for every text it is measured on. */
+function coverageOf(query: string): (text: string) => number {
   const wanted = new Set(queryTerms(query).map((t) => stemmer(t)));
-  if (wanted.size === 0) return 0;
+  return (text) => (wanted.size === 0 ? 0 : covered(wanted, text));
+}
+
+function covered(wanted: ReadonlySet<string>, text: string): number {
   let found = 0;
   const seen = new Set<string>();
   for (const token of tokenize(text)) {
@@ -42,12 +50,13 @@ export async function withRelevance(
 ): Promise<SearchResult[]> {
   const unscored = vector ? results.filter((r) => r.channels.vector === undefined).map((r) => r.id) : [];
   const stored = unscored.length ? await ports.storage.getVectors(scope, unscored) : new Map();
+  const coverage = coverageOf(query);
   return results.map((r) => {
     const own = stored.get(r.id);
     const cosine =
       r.channels.vector?.score ?? (vector && own && own.length === vector.length ? dot(vector, own) : 0);
     const text = r.passage ? r.passage.text : r.text;
-    const relevance = Math.max(0, Math.min(1, Math.max(cosine, wordCoverage(query, text))));
+    const relevance = Math.max(0, Math.min(1, Math.max(cosine, coverage(text))));
     return { ...r, relevance };
   });
 }

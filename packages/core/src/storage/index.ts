@@ -6,6 +6,7 @@ export {
   type MetadataValue,
   matchesMetadata,
   metadataConditions,
+  metadataMatcher,
 } from "./metadata-filter.js";
 export { assertWritable } from "./read-only.js";
 export type {

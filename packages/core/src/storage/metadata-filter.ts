@@ -140,18 +140,27 @@ export function matchesMetadata(
   metadata: Readonly<Record<string, unknown>>,
   filter: MetadataFilter,
 ): boolean {
-  return metadataConditions(filter).every(({ field, anyOf, noneOf, range }) => {
-    const has = Object.hasOwn(metadata, field);
-    const value = metadata[field];
-    if (noneOf.some((v) => has && v === value)) return false;
-    if (anyOf.some((values) => !has || !values.some((v) => v === value))) return false;
-    if (range === null) return true;
-    if (!has || typeof value !== "number") return false;
-    return (
-      (range.gt === undefined || value > range.gt) &&
-      (range.gte === undefined || value >= range.gte) &&
-      (range.lt === undefined || value < range.lt) &&
-      (range.lte === undefined || value <= range.lte)
-    );
-  });
+  return metadataMatcher(filter)(metadata);
+}
+
+/** matchesMetadata for one filter, read once for every memory it is applied to. */
+export function metadataMatcher(
+  filter: MetadataFilter,
+): (metadata: Readonly<Record<string, unknown>>) => boolean {
+  const conditions = metadataConditions(filter);
+  return (metadata) =>
+    conditions.every(({ field, anyOf, noneOf, range }) => {
+      const has = Object.hasOwn(metadata, field);
+      const value = metadata[field];
+      if (noneOf.some((v) => has && v === value)) return false;
+      if (anyOf.some((values) => !has || !values.some((v) => v === value))) return false;
+      if (range === null) return true;
+      if (!has || typeof value !== "number") return false;
+      return (
+        (range.gt === undefined || value > range.gt) &&
+        (range.gte === undefined || value >= range.gte) &&
+        (range.lt === undefined || value < range.lt) &&
+        (range.lte === undefined || value <= range.lte)
+      );
+    });
 }

@@ -37,7 +37,9 @@ export async function upgradeNumericMetadata(
     const byValue = new Map<string, string[]>();
     for (const point of outdated) {
       const key = JSON.stringify(numbersOf(point.payload));
-      byValue.set(key, [...(byValue.get(key) ?? []), point.id]);
+      const ids = byValue.get(key);
+      if (ids) ids.push(point.id);
+      else byValue.set(key, [point.id]);
     }
     const ops: Operation[] = [];
     for (const [numbers, ids] of byValue) {
