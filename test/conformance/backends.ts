@@ -1,23 +1,16 @@
 import { join } from "node:path";
 import type { StoragePort } from "@engram/core";
+import type { StorageConformanceOptions } from "@engram/core/conformance";
+import { memoryStorage } from "@engram/core/memory";
 import { QdrantStorage } from "@engram/core/qdrant";
 import { SqliteStorage } from "@engram/core/sqlite";
 import { type QdrantDouble, startQdrantDouble } from "../qdrant-double/index.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
-/**
- * How the conformance suite gets a backend: `create` returns an empty store, `destroy` closes it and
- * removes what it left behind. `skips` names tests (`"<operation> › <test name>"`) this backend cannot
- * pass, each with the reason.
- */
-export interface ConformanceBackend {
-  readonly name: string;
-  create(): Promise<StoragePort>;
+/** A backend of this repository, as the exported conformance suite takes it. */
+export type ConformanceBackend = StorageConformanceOptions & {
   destroy(port: StoragePort): Promise<void>;
-  readonly skips?: Readonly<Record<string, string>>;
-  /** Releases what the backend shares between tests (a server), after the last test of a suite. */
-  teardown?(): Promise<void>;
-}
+};
 
 /**
  * SQLite in memory by default: opening a file (WAL, migrations, fsync) costs ~70 ms a test, and file
@@ -120,4 +113,9 @@ function qdrantBackend(): ConformanceBackend {
 export const BACKENDS: readonly ConformanceBackend[] = [
   sqliteBackend(process.env.ENGRAM_CONFORMANCE_SQLITE_FILE === "1"),
   qdrantBackend(),
+  {
+    name: "memory",
+    create: async () => memoryStorage(),
+    destroy: (port) => port.close(),
+  },
 ];

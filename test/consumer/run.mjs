@@ -277,6 +277,8 @@ function checkDocSnippets(project) {
     "@langchain/openai": example("langchain-memory", "@langchain/openai"),
     "@langchain/classic": example("langchain-memory", "@langchain/classic"),
     langchain: example("langchain-memory", "langchain"),
+    // The conformance suite runs in a Vitest file (docs/storage.md).
+    vitest: manifest("core").peerDependencies.vitest,
   };
   step(`newest: the documentation's TypeScript blocks, type-checked against the installed packages`);
   npm(

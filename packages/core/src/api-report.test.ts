@@ -9,10 +9,13 @@ import { describe, expect, it } from "vitest";
 const SRC = dirname(fileURLToPath(import.meta.url));
 const ENTRIES: Record<string, string> = {
   "@engram/core": "index.ts",
+  "@engram/core/storage": "storage.ts",
   "@engram/core/sqlite": "sqlite.ts",
   "@engram/core/qdrant": "qdrant.ts",
+  "@engram/core/memory": "memory.ts",
   "@engram/core/integration": "integration.ts",
   "@engram/core/testing": "testing.ts",
+  "@engram/core/conformance": "conformance.ts",
 };
 const MAX_ROOT_RUNTIME_NAMES = 30;
 
@@ -57,9 +60,11 @@ function report(all: Map<string, Surface>): string {
     "",
   ];
   for (const [entry, { runtime, types }] of all) {
+    // Sections are separated by exactly one blank line, as the formatter writes Markdown.
     lines.push(`## ${entry}`, "", `Runtime (${runtime.length}):`, "");
-    lines.push(...runtime.map((n) => `- ${n}`), "", `Types (${types.length}):`, "");
-    lines.push(...types.map((n) => `- ${n}`), "");
+    if (runtime.length > 0) lines.push(...runtime.map((n) => `- ${n}`), "");
+    lines.push(`Types (${types.length}):`, "");
+    if (types.length > 0) lines.push(...types.map((n) => `- ${n}`), "");
   }
   return lines.join("\n");
 }

@@ -39,6 +39,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   model: ["model", "errors"],
   errors: ["errors"],
   testing: ["testing", "model", "errors"],
+  conformance: ["conformance", "storage", "model", "errors"],
 };
 
 function sources(dir: string): string[] {
@@ -73,20 +74,20 @@ describe("module dependencies", () => {
     expect(wrong).toEqual([]);
   });
 
-  it("keeps the storage port free of backends: no port file imports sqlite/ or qdrant/", () => {
+  it("keeps the storage port free of backends: no port file imports sqlite/, qdrant/ or memory/", () => {
     const port = files.filter((f) => /^storage\/[^/]+\.ts$/.test(relative(SRC, f)));
     expect(port.map((f) => relative(SRC, f))).toContain("storage/storage-port.ts");
     const wrong = port.flatMap((file) =>
       [...readFileSync(file, "utf8").matchAll(/from "(\.{1,2}\/[^"]+)"/g)]
         .map((m) => relative(SRC, resolve(dirname(file), m[1] as string)))
-        .filter((target) => /^storage\/(sqlite|qdrant)\//.test(target))
+        .filter((target) => /^storage\/(sqlite|qdrant|memory)\//.test(target))
         .map((target) => `${relative(SRC, file)} -> ${target}`),
     );
     expect(wrong).toEqual([]);
   });
 
   it("keeps storage adapters off the engine and the models", () => {
-    const adapters = edges.filter((e) => e.file.startsWith("storage/sqlite/"));
+    const adapters = edges.filter((e) => /^storage\/(sqlite|qdrant|memory)\//.test(e.file));
     expect(adapters.length).toBeGreaterThan(0);
     expect(adapters.filter((e) => !["storage", "model", "errors"].includes(e.to))).toEqual([]);
   });

@@ -25,7 +25,7 @@ import {
 } from "../models/index.js";
 import { type RetrievalOptions, retrievalConfigSchema } from "../retrieval/index.js";
 import { type SkillContext, type SkillsOptions, skillsConfigSchema } from "../skills/index.js";
-import type { StoragePort } from "../storage/index.js";
+import { assertStorageSpecification, type StoragePort } from "../storage/index.js";
 import { sqliteStorage } from "../storage/sqlite/index.js";
 import { modelExtractor } from "../updating/model-extractor.js";
 import { offlineExtractor } from "../updating/offline-extractor.js";
@@ -196,6 +196,7 @@ export async function createEngram(options: EngramOptions = {}): Promise<Engram>
       { details: { path: path !== undefined ? "path" : "readonly" } },
     );
   }
+  if (options.storage) assertStorageSpecification(options.storage, "createEngram");
   const storage =
     options.storage ??
     sqliteStorage({ ...(path ? { path } : {}), ...(readonly === undefined ? {} : { readonly }) });

@@ -206,17 +206,11 @@ async function updateOnce(
     : { turn: keepPassageCount(edited, old), passages: [] };
   const gone = textChanged ? passageIds(old).filter((id) => !passages.some((p) => p.id === id)) : [];
   // New metadata with the same text: the passages take it too (a metadata filter selects them with their
-  // turn), each keeping its vector.
+  // turn), each keeping its stored vector (left out of the upsert).
   const retagged = !textChanged && input.metadata !== undefined ? withPassages(edited).passages : [];
-  const vectors = textChanged
-    ? null
-    : await ctx.storage.getVectors(scope, [old.id, ...retagged.map((p) => p.id)]);
-  const embedded = vectors
-    ? {
-        stored: [next, ...retagged].map((record) => ({ record, vector: vectors.get(record.id) ?? null })),
-        error: null,
-      }
-    : await embedRecords(ctx, [...passages, next]);
+  const embedded = textChanged
+    ? await embedRecords(ctx, [...passages, next])
+    : { stored: [next, ...retagged].map((record) => ({ record })), error: null };
   const { error } = embedded;
   // The turn first: the caller gets it back; its passages after.
   const stored = [

@@ -70,8 +70,12 @@ export interface MemoryRecord {
 /** A record plus its embedding, as handed to storage. */
 export interface StoredMemory {
   readonly record: MemoryRecord;
-  /** Unit-length embedding of the searchable text, or null when none was computed. */
-  readonly vector: Float32Array | null;
+  /**
+   * Unit-length embedding of the searchable text; null removes a stored one (none was computed). Left out,
+   * a record already stored keeps the vector it has (a write that changes only the record's fields, such
+   * as its tier or metadata, never reads the vector to send it back), and a new record has none.
+   */
+  readonly vector?: Float32Array | null;
 }
 
 export const HISTORY_EVENTS = ["create", "update", "supersede", "delete"] as const;

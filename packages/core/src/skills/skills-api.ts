@@ -90,9 +90,9 @@ async function revise(
     const meta: SkillMeta = { ...readSkillMeta(old), ...(await change(old)), source: "user" };
     const now = ctx.clock().toISOString();
     const record = nextVersion(old, meta, now);
-    const vector = (await ctx.storage.getVectors(scope, [old.id])).get(old.id) ?? null;
+    // The skill keeps its stored vector (left out of the upsert).
     const { conflicts } = await ctx.storage.write(scope, {
-      upsert: [{ record, vector }],
+      upsert: [{ record }],
       history: [skillVersion(record, "update", now)],
       expect: [old],
     });

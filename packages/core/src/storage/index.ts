@@ -9,6 +9,7 @@ export {
   metadataMatcher,
 } from "./metadata-filter.js";
 export { assertWritable } from "./read-only.js";
+export { assertStorageSpecification, STORAGE_SPECIFICATION_VERSION } from "./specification.js";
 export type {
   ClaimOptions,
   EdgeQuery,

@@ -252,6 +252,8 @@ export interface StorageCapabilities {
  * backends refuse a call without a userId. Conveniences are built once, in the engine, on top of these.
  */
 export interface StoragePort {
+  /** The version of this contract the backend implements: `STORAGE_SPECIFICATION_VERSION` (1). */
+  readonly specificationVersion: 1;
   readonly backend: string;
   readonly capabilities: StorageCapabilities;
   /**

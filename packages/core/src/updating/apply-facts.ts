@@ -27,9 +27,9 @@ export function factKey(fact: Pick<ExtractedFact, "subject" | "slot" | "value" |
     : `${fact.subject}:${fact.slot}:${fact.value.toLowerCase()}`;
 }
 
+/** A fact as this plan leaves it; a stored one is written back without its vector, which it keeps. */
 interface Pending {
   record: MemoryRecord;
-  vector: Float32Array | null;
 }
 
 /**
@@ -73,7 +73,7 @@ export async function planFacts(
     // Stated and withdrawn within one batch: the new record is stored already expired.
     const i = fresh.indexOf(p.record);
     if (i >= 0) fresh[i] = record;
-    else plan.upsert.push({ record, vector: p.vector });
+    else plan.upsert.push({ record });
     const metadata = { ...record.metadata, supersededBy: successor };
     plan.history.push({
       memoryId: record.id,
@@ -134,7 +134,7 @@ export async function planFacts(
     const record = newFact(ctx, scope, fact, key, eventTime(fact), now);
     if (current) expire(current, record.id, eventTime(fact));
     fresh.push(record);
-    touched.set(key, { record, vector: null });
+    touched.set(key, { record });
     plan.created.push(record.id);
     plan.history.push({
       memoryId: record.id,
@@ -157,7 +157,7 @@ export async function planFacts(
     (p): p is Pending =>
       p !== null && plan.merged.includes(p.record.id) && !plan.created.includes(p.record.id),
   );
-  plan.upsert.push(...merged.map((p) => ({ record: p.record, vector: p.vector })));
+  plan.upsert.push(...merged.map((p) => ({ record: p.record })));
   const { stored, error } = await embedRecords(ctx, fresh);
   if (error)
     plan.jobs.push(
@@ -192,9 +192,7 @@ async function loadCurrent(ctx: EngineContext, scope: Scope, key: string): Promi
     filter: { kinds: ["fact"], key, current: true },
     limit: 1,
   });
-  if (!record) return null;
-  const vector = (await ctx.storage.getVectors(scope, [record.id])).get(record.id) ?? null;
-  return { record, vector };
+  return record ? { record } : null;
 }
 
 function newFact(

@@ -27,14 +27,10 @@ async function enforceOnce(ctx: TierContext, scope: Scope): Promise<string[] | n
     const confidence = (f: (typeof facts)[number]) => Number(f.metadata.confidence ?? 0);
     // Least confident first; among equals, the oldest (scan order is oldest first and sort is stable).
     const out = [...facts].sort((a, b) => confidence(a) - confidence(b)).slice(0, excess);
-    const vectors = await ctx.storage.getVectors(
-      scope,
-      out.map((f) => f.id),
-    );
     read.push(...out);
     for (const f of out) {
       const record = { ...f, expiredAt: now, version: f.version + 1, updatedAt: now };
-      upsert.push({ record, vector: vectors.get(f.id) ?? null });
+      upsert.push({ record });
       history.push({
         memoryId: f.id,
         userId: scope.userId,

@@ -107,17 +107,11 @@ async function promotionStep(
   const plan = await planFacts(ctx, scope, facts, (fact) => said.get(fact.evidence) ?? fallback);
   const now = ctx.clock().toISOString();
   const kept = remove ? [] : closing;
-  const vectors = await ctx.storage.getVectors(scope, [
-    ...messages.map((m) => m.id),
-    ...kept.map((s) => s.id),
-  ]);
   const analysed: StoredMemory[] = messages.map((m) => ({
     record: { ...m, metadata: { ...m.metadata, analyzed: true } },
-    vector: vectors.get(m.id) ?? null,
   }));
   const reset: StoredMemory[] = kept.map((s) => ({
     record: promotedSegment(s, now),
-    vector: vectors.get(s.id) ?? null,
   }));
   const { conflicts } = await ctx.storage.write(scope, {
     upsert: [...plan.upsert, ...analysed, ...reset],

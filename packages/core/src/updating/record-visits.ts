@@ -26,10 +26,6 @@ async function recordOnce(
 ): Promise<true | null> {
   const segments = await ctx.storage.get(scope, [...new Set(segmentIds)]);
   if (segments.length === 0) return true;
-  const vectors = await ctx.storage.getVectors(
-    scope,
-    segments.map((s) => s.id),
-  );
   const now = ctx.clock().toISOString();
   const counts = new Map<string, number>();
   for (const id of segmentIds) counts.set(id, (counts.get(id) ?? 0) + 1);
@@ -46,7 +42,6 @@ async function recordOnce(
           ...s,
           metadata: { ...s.metadata, visits: state.visits + n, totalVisits, lastVisitAt: now },
         },
-        vector: vectors.get(s.id) ?? null,
       };
     }),
   });

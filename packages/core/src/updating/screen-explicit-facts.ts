@@ -81,13 +81,8 @@ async function screenStep(
   // Each fact dates from the turn that states it, so a later turn supersedes an earlier one in order.
   const said = new Map(fresh.map((m) => [m.id, m.validFrom ?? now]));
   const plan = await planFacts(ctx, scope, facts, (fact) => said.get(fact.evidence) ?? now);
-  const vectors = await ctx.storage.getVectors(
-    scope,
-    fresh.map((m) => m.id),
-  );
   const marked: StoredMemory[] = fresh.map((m) => ({
     record: { ...m, metadata: { ...m.metadata, [SCREENED]: true } },
-    vector: vectors.get(m.id) ?? null,
   }));
   // Conditional: the turns as read (an embed job may have stored them ready, with a vector, meanwhile).
   const { conflicts } = await ctx.storage.write(scope, {

@@ -42,6 +42,7 @@ import { resolveInserts } from "./write-checks.js";
  * connects on first use: `GET /` checks the server version, then missing collections are created.
  */
 export class QdrantStorage implements StoragePort {
+  readonly specificationVersion = 1;
   readonly backend = "qdrant";
   readonly capabilities: StorageCapabilities = {
     fullText: true,

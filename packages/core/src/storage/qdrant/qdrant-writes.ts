@@ -188,14 +188,23 @@ async function writeLinks(
 /**
  * Dense vectors go to the collection of their dimension; a memory's point leaves every other vector
  * collection (its vector was removed, or its embedding changed size). Removing memories first lists the
- * server's collections again, so their vectors also leave one another process created since.
+ * server's collections again, so their vectors also leave one another process created since. A record
+ * upserted without a vector keeps the vector point it has, which takes the record's new filter fields.
  */
 async function writeVectors(
   ctx: WriteContext,
-  upserts: readonly StoredMemory[],
+  all: readonly StoredMemory[],
   removedIds: string[],
 ): Promise<void> {
   if (removedIds.length) await ctx.collections.refresh();
+  const [kept, upserts] = partition(all, (u) => u.vector === undefined);
+  // One filtered payload update per record: it changes the point where it exists and creates none.
+  const refreshed: Operation[] = kept.map(({ record }) => ({
+    set_payload: {
+      payload: filterPayload(record),
+      filter: { must: [{ has_id: [pointIds.memory(record.id)] }] },
+    },
+  }));
   const byDimension = new Map<number, NewPoint[]>();
   for (const { record, vector } of upserts) {
     if (!vector) continue;
@@ -217,7 +226,7 @@ async function writeVectors(
       ...removedIds,
       ...upserts.map((s) => pointIds.memory(s.record.id)).filter((id) => !kept.has(id)),
     ];
-    const ops: Operation[] = [];
+    const ops: Operation[] = [...refreshed];
     if (gone.length) ops.push({ delete: { points: gone } });
     if (points.length) ops.push({ upsert: { points } });
     await ctx.points.apply(name, ops);

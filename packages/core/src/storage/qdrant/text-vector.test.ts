@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { documentVector, queryVector, term, termIndex } from "./text-vector.js";
+import { term } from "../text-terms.js";
+import { documentVector, queryVector, termIndex } from "./text-vector.js";
 
 function dot(a: { indices: number[]; values: number[] }, b: { indices: number[]; values: number[] }): number {
   const weights = new Map(b.indices.map((i, n) => [i, b.values[n] as number]));

@@ -1,5 +1,5 @@
 import { queryTerms, tokenize } from "../../model/index.js";
-import { porterStem } from "./porter-stemmer.js";
+import { term } from "../text-terms.js";
 
 /** A Qdrant sparse vector: unique u32 indices with their values. */
 export interface SparseVector {
@@ -10,16 +10,6 @@ export interface SparseVector {
 /** BM25 constants, as SQLite's FTS5 uses them. */
 const K1 = 1.2;
 const B = 0.75;
-
-/** Folds diacritics as FTS5's `remove_diacritics 2` does ("Zürich" is found by "zurich"). */
-function fold(token: string): string {
-  return token.normalize("NFD").replace(/\p{M}+/gu, "");
-}
-
-/** The indexed form of a token: folded, then Porter-stemmed (FTS5's `porter unicode61` tokenizer). */
-export function term(token: string): string {
-  return porterStem(fold(token));
-}
 
 /** FNV-1a (32 bit) of a term: its dimension in the sparse vector. */
 export function termIndex(t: string): number {

@@ -93,6 +93,7 @@ export const DEFAULT_DB_PATH = ".engram/engram.db";
 
 /** The embedded default backend: one SQLite file (WAL), FTS5 full-text, vectors stored with their records. */
 export class SqliteStorage implements StoragePort {
+  readonly specificationVersion = 1;
   readonly backend = "sqlite";
   readonly capabilities: StorageCapabilities = {
     fullText: true,
@@ -150,7 +151,7 @@ export class SqliteStorage implements StoragePort {
     this.guard(scope, "write");
     assertBatchScope(scope, batch);
     const now = this.now().toISOString();
-    const { removed, inserted, reindexed, conflicts } = await this.runWrite("write", () =>
+    const { removed, inserted, reindexed, conflicts, moved } = await this.runWrite("write", () =>
       this.db.transaction(() => applyBatch(this.writes, scope, batch, now)).immediate(),
     );
     if (conflicts.length) return { inserted: [], conflicts };
@@ -166,7 +167,7 @@ export class SqliteStorage implements StoragePort {
       kind: record.kind,
       tier: record.tier,
       expired: record.expiredAt !== null,
-      vector,
+      vector: vector === undefined ? moved.get(record.id) : vector,
     }));
     this.vectors.apply(scope.userId, upserts, removed);
     return { inserted: inserted.map(({ record }) => record.id), conflicts: [] };

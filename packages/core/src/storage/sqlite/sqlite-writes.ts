@@ -4,7 +4,7 @@ import { cubeKey, fullTextBody, type MemoryRecord, passageCount, type Scope } fr
 import { expectationConflicts } from "../expected-records.js";
 import type { WriteBatch } from "../storage-port.js";
 import { RowBlocks } from "./row-blocks.js";
-import { type MemoryRow, RECORD_COLUMNS, recordToParams, rowToRecord } from "./row-mapping.js";
+import { blobToVector, type MemoryRow, RECORD_COLUMNS, recordToParams, rowToRecord } from "./row-mapping.js";
 
 const MEMORY_COLUMNS = [
   "id",
@@ -46,6 +46,7 @@ const STATEMENTS = [
   "kvRestore",
   "kvDelete",
   "vectorPut",
+  "vectorGet",
   "vectorDelete",
   "secureDeleteOn",
   "secureDeleteOff",
@@ -71,6 +72,7 @@ export function prepareWrites(db: Database.Database): WriteStatements {
     update: db.prepare(`UPDATE memories SET ${updates} WHERE rowid = @rowid`),
     ftsInsert: db.prepare("INSERT INTO memories_fts (rowid, body) VALUES (?, ?)"),
     vectorPut: db.prepare("INSERT OR REPLACE INTO vectors (rowid, embedding) VALUES (?, ?)"),
+    vectorGet: db.prepare("SELECT embedding FROM vectors WHERE rowid = ?"),
     vectorDelete: db.prepare("DELETE FROM vectors WHERE rowid = ?"),
     // FTS5 takes the setting only as a literal, and only while it holds no pending change (a batch
     // sets it before its first full-text change, see applyFullText).
@@ -147,7 +149,8 @@ function applyFullText(s: WriteStatements, ops: readonly FullTextOp[], secure: b
 /**
  * Inserts or updates one record. A row keeps its rowid while its kind stays, and re-indexes only when
  * what is searched changed (a tier move or a metadata change does not); a new kind moves the row into
- * that kind's rowid block.
+ * that kind's rowid block. Without a vector, the stored one stays (a new row has none); returns the vector
+ * a kind change carried to the new row, for the caller's caches.
  */
 function upsertRecord(
   s: WriteStatements,
@@ -155,7 +158,7 @@ function upsertRecord(
   { record, vector }: Upsert,
   reindexed: number[],
   fullText: FullTextOp[],
-): void {
+): Float32Array | null {
   const params = recordToParams(record);
   const row = s.find.get(record.id) as FoundRow | undefined;
   if (row && row.user_id !== scope.userId) {
@@ -163,6 +166,8 @@ function upsertRecord(
   }
   const body = fullTextBody({ ...record, passages: passageCount(record) });
   let rowid: number;
+  // Left out, the stored vector stays; a kind change moves the row, so its vector moves with it.
+  let keep: Float32Array | Buffer | null | undefined = vector;
   if (row && row.kind === record.kind) {
     rowid = row.rowid;
     s.update.run({ ...params, rowid });
@@ -171,6 +176,11 @@ function upsertRecord(
       fullText.push(["delete", rowid, indexedText(row)], ["insert", rowid, body]);
     }
   } else {
+    if (keep === undefined) {
+      keep = row
+        ? ((s.vectorGet.get(row.rowid) as { embedding: Buffer } | undefined)?.embedding ?? null)
+        : null;
+    }
     if (row) {
       reindexed.push(row.rowid);
       fullText.push(["delete", row.rowid, indexedText(row)]);
@@ -180,8 +190,13 @@ function upsertRecord(
     s.insert.run({ ...params, rowid });
     fullText.push(["insert", rowid, body]);
   }
-  if (vector) s.vectorPut.run(rowid, Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength));
-  else s.vectorDelete.run(rowid);
+  if (keep instanceof Buffer) {
+    s.vectorPut.run(rowid, keep);
+    return blobToVector(keep);
+  }
+  if (keep) s.vectorPut.run(rowid, Buffer.from(keep.buffer, keep.byteOffset, keep.byteLength));
+  else if (keep === null) s.vectorDelete.run(rowid);
+  return null;
 }
 
 /** Stores the inserts whose id is new; returns those stored, and the ids of those left as they were. */
@@ -236,9 +251,17 @@ export function applyBatch(
   scope: Scope,
   batch: WriteBatch,
   now: string,
-): { removed: string[]; inserted: Upsert[]; reindexed: number[]; conflicts: string[] } {
+): {
+  removed: string[];
+  inserted: Upsert[];
+  reindexed: number[];
+  conflicts: string[];
+  /** Vectors kept through a kind change (the row moved), by memory id. */
+  moved: Map<string, Float32Array>;
+} {
   const conflicting = conflicts(s, scope, batch);
-  if (conflicting.length) return { removed: [], inserted: [], reindexed: [], conflicts: conflicting };
+  const moved = new Map<string, Float32Array>();
+  if (conflicting.length) return { removed: [], inserted: [], reindexed: [], conflicts: conflicting, moved };
   const removed: string[] = [];
   const reindexed: number[] = [];
   const fullText: FullTextOp[] = [];
@@ -252,7 +275,10 @@ export function applyBatch(
     s.deleteEdges.run(scope.userId, id, id);
     removed.push(id);
   }
-  for (const upsert of batch.upsert ?? []) upsertRecord(s, scope, upsert, reindexed, fullText);
+  for (const upsert of batch.upsert ?? []) {
+    const carried = upsertRecord(s, scope, upsert, reindexed, fullText);
+    if (carried) moved.set(upsert.record.id, carried);
+  }
   const { inserted, kept } = insertRecords(s, scope, batch.insert ?? [], reindexed, fullText);
   for (const v of batch.history ?? []) {
     if (kept.has(v.memoryId)) continue;
@@ -281,5 +307,5 @@ export function applyBatch(
   }
   for (const e of batch.kvDelete ?? []) s.kvDelete.run(scope.userId, cubeKey(e.namespace), e.key);
   applyFullText(s, fullText, batch.derivedText !== true);
-  return { removed, inserted, reindexed, conflicts: [] };
+  return { removed, inserted, reindexed, conflicts: [], moved };
 }

@@ -112,7 +112,7 @@ export class VectorCache {
   /** Applies a committed write to a loaded user; unloaded users are read fresh on their next search. */
   apply(
     userId: string,
-    upserts: { id: string; kind: string; tier: string; expired: boolean; vector: Float32Array | null }[],
+    upserts: { id: string; kind: string; tier: string; expired: boolean; vector?: Float32Array | null }[],
     removed: readonly string[],
   ): void {
     this.recent.clear();
@@ -120,8 +120,10 @@ export class VectorCache {
     if (!vectors) return;
     for (const id of removed) vectors.remove(id);
     for (const u of upserts) {
-      if (u.vector) vectors.upsert({ ...u, vector: u.vector });
-      else vectors.remove(u.id);
+      // Without a vector the stored one stays: the loaded copy takes the record's new attributes.
+      const vector = u.vector === undefined ? vectors.vectorOf(u.id) : u.vector;
+      if (vector) vectors.upsert({ ...u, vector });
+      else if (u.vector === null) vectors.remove(u.id);
     }
   }
 

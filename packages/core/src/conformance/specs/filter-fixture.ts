@@ -1,5 +1,6 @@
-import { type MemoryFilter, type StoragePort, userCube } from "@engram/core";
-import { iso, stored, unit } from "../support/make-record.js";
+import { userCube } from "../../model/index.js";
+import type { MemoryFilter, StoragePort } from "../../storage/index.js";
+import { iso, stored, unit } from "../records.js";
 
 /** The user whose memories the filter fixture writes. */
 export const FIXTURE_SCOPE = { userId: "u1" };

@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { porterStem } from "./porter-stemmer.js";
-import { term } from "./text-vector.js";
+import { porterStem, term } from "./text-terms.js";
 
 // Pairs from Porter's published vocabulary/output lists (tartarus.org/martin/PorterStemmer).
 const PAIRS: [string, string][] = [
@@ -51,7 +50,7 @@ describe("porterStem and the stems already stored", () => {
     // and the sample conversation, recorded from the hand-written stemmer this one replaced. Stored Qdrant
     // text vectors hash these stems, so any difference would make old documents unfindable by new queries.
     const { pairs } = JSON.parse(
-      readFileSync(new URL("../../../fixtures/stems.json", import.meta.url), "utf8"),
+      readFileSync(new URL("../../fixtures/stems.json", import.meta.url), "utf8"),
     ) as { pairs: [string, string][] };
     expect(pairs.length).toBeGreaterThan(4000);
     const differ = pairs.filter(([token, stem]) => term(token) !== stem);

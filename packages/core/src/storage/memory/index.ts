@@ -1,0 +1,1 @@
+export { MemoryStorage, memoryStorage } from "./memory-storage.js";
