@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 
 const SRC = dirname(fileURLToPath(import.meta.url));
 
-/** Which capability folders each folder may import (DESIGN: engine -> updating, retrieval, generation, scheduler -> storage, models -> model, errors). */
+/** Which capability folders each folder may import (engine -> skills -> updating -> runtime, retrieval, generation, scheduler -> storage, models -> model, errors). */
 const ALLOWED: Record<string, readonly string[]> = {
   engine: [
     "engine",
@@ -14,6 +14,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     "generation",
     "scheduler",
     "skills",
+    "runtime",
     "storage",
     "models",
     "model",
@@ -25,12 +26,25 @@ const ALLOWED: Record<string, readonly string[]> = {
     "retrieval",
     "generation",
     "scheduler",
+    "runtime",
     "storage",
     "models",
     "model",
     "errors",
   ],
-  updating: ["updating", "retrieval", "generation", "scheduler", "storage", "models", "model", "errors"],
+  updating: [
+    "updating",
+    "retrieval",
+    "generation",
+    "scheduler",
+    "runtime",
+    "storage",
+    "models",
+    "model",
+    "errors",
+  ],
+  // The engine's context, embedding of records, conditional-write retry: what every feature runs on.
+  runtime: ["runtime", "retrieval", "scheduler", "storage", "models", "model", "errors"],
   retrieval: ["retrieval", "storage", "models", "model", "errors"],
   generation: ["generation", "model", "errors"],
   scheduler: ["scheduler", "storage", "model", "errors"],
@@ -62,6 +76,7 @@ describe("module dependencies", () => {
       file: relative(SRC, file),
       from: folderOf(file),
       to: folderOf(resolve(dirname(file), m[1] as string)),
+      target: relative(SRC, resolve(dirname(file), m[1] as string)),
     }));
   });
 
@@ -72,6 +87,15 @@ describe("module dependencies", () => {
   it("points one way: no folder imports a folder above it, so there are no cycles", () => {
     const wrong = edges.filter((e) => !(ALLOWED[e.from] ?? []).includes(e.to));
     expect(wrong).toEqual([]);
+  });
+
+  it("crosses folders only through a folder's index.ts (a backend's, for storage/sqlite, qdrant, memory)", () => {
+    const deep = edges.filter(
+      (e) =>
+        e.from !== e.to &&
+        !/^[a-z-]+\/index\.js$|^storage\/(sqlite|qdrant|memory)\/index\.js$/.test(e.target),
+    );
+    expect(deep.map((e) => `${e.file} -> ${e.target}`)).toEqual([]);
   });
 
   it("keeps the storage port free of backends: no port file imports sqlite/, qdrant/ or memory/", () => {
@@ -144,5 +168,54 @@ describe("other packages use core's public entry points only", () => {
       /\bstorageOf\(|\b(?:engram|this)\.storage\b/.test(readFileSync(f, "utf8")),
     );
     expect(wrong.map((f) => relative(ROOT, f))).toEqual([]);
+  });
+});
+
+describe("no process-global caches", () => {
+  const ROOT = resolve(SRC, "..", "..", "..");
+  const PACKAGES = join(ROOT, "packages");
+  /**
+   * Module state that is not a cache of anyone's data, each with why it is one per process. Everything else
+   * an engine remembers lives in its own CacheSet, which `forget` and close clear.
+   */
+  const ALLOWED_STATE: Record<string, string> = {
+    "core/src/generation/tokenizer.ts countTokens": "the BPE module, loaded on first count",
+    "core/src/retrieval/load-chrono.ts loaded": "the date parser module, loaded on first use",
+    "core/src/storage/sqlite/driver.ts driver": "the native SQLite module, loaded when a store opens",
+    "core/src/storage/sqlite/index-files.ts native": "the native vector index module, loaded on first use",
+    "core/src/models/offline-embedding-model.ts shared": "the offline model's weights, loaded once",
+    "core/src/models/use-lite-thread.ts queue": "the order of calls into the one model thread",
+    "core/src/model/parse-input.ts strictTwins": "each schema's strict twin, keyed weakly by the schema",
+    "core/src/engine/engine-backends.ts backends": "each engine's backend, keyed weakly by the engine",
+    "core/src/scheduler/write-behind.ts groups":
+      "each owner's write-behind queues, keyed weakly by the owner",
+    "core/src/engine/stamp-turn.ts lastStamp": "a clock: two turns stamped in one process never share a time",
+    "cli/src/ui/ui-server.ts assetCache": "the inspector page's own static files",
+  };
+  const files = readdirSync(PACKAGES).flatMap((pkg) => {
+    const src = join(PACKAGES, pkg, "src");
+    return statSync(src, { throwIfNoEntry: false })?.isDirectory() ? sources(src) : [];
+  });
+  const state = files.flatMap((file) => {
+    const text = readFileSync(file, "utf8");
+    const lets = [...text.matchAll(/^(?:export )?let (\w+)/gm)].map((m) => m[1] as string);
+    const collections = [
+      ...text.matchAll(/^(?:export )?const (\w+)(?::[^=\n]+)? = new (?:Map|Set|WeakMap|WeakSet)\b/gm),
+    ].map((m) => m[1] as string);
+    const mutated = collections.filter((name) =>
+      new RegExp(`\\b${name}\\.(set|add|delete|clear)\\(`).test(text),
+    );
+    return [...lets, ...mutated].map((name) => `${relative(PACKAGES, file)} ${name}`);
+  });
+
+  it("reads every package's modules", () => {
+    expect(files.length).toBeGreaterThan(300);
+    expect(state.length).toBeGreaterThan(0);
+  });
+
+  it("keeps no mutable module state but what is listed, with why", () => {
+    expect(state.filter((s) => !(s in ALLOWED_STATE))).toEqual([]);
+    // A listed exception that is gone is dropped from the list too.
+    expect(Object.keys(ALLOWED_STATE).filter((s) => !state.includes(s))).toEqual([]);
   });
 });

@@ -15,6 +15,8 @@ export {
 } from "./engine/index.js";
 export { assembleContext, type ContextInput, defaultTokenizer } from "./generation/index.js";
 export {
+  BoundedCache,
+  CacheSet,
   cubeSchema,
   EMBEDDED_CHARS,
   embeddedPart,

@@ -10,9 +10,9 @@ import {
   withPassages,
 } from "../model/index.js";
 import { resolveTimeMentions } from "../retrieval/index.js";
+import type { EngineContext } from "../runtime/index.js";
+import { embedJob, embedRecords } from "../runtime/index.js";
 import type { NewJob } from "../storage/index.js";
-import { embedJob, embedRecords } from "../updating/embed-records.js";
-import type { EngineContext } from "../updating/engine-context.js";
 import { assignMessageIds, storedAlready } from "./message-ids.js";
 import { type AddInput, addInputSchema } from "./schemas.js";
 

@@ -3,7 +3,6 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ClosedError, ValidationError } from "../errors/index.js";
-import { rememberedTexts } from "../generation/build-candidates.js";
 import { sequentialIds } from "../model/index.js";
 import { embedderFromModel } from "../models/index.js";
 import { hashEmbeddingModel, testRecord } from "../testing/index.js";
@@ -32,6 +31,10 @@ async function tempEngram(options: EngramOptions = {}): Promise<Engram> {
   });
   return engram;
 }
+
+/** How many entries the engine's caches hold (its private context, read for this test only). */
+const cachedEntries = (engram: Engram) =>
+  (engram as unknown as { ctx: { caches: { size: number } } }).ctx.caches.size;
 
 const message = (content: string) => ({ role: "user" as const, content });
 
@@ -79,7 +82,7 @@ describe("createEngram", () => {
     expect(await engram.users()).toEqual(["u1", "u2"]);
     // A context assembly remembers the texts it sanitised and counted; forget clears them.
     expect((await engram.retrieve({ userId: "u1", query: "one" })).text).toContain("one, edited");
-    expect(rememberedTexts()).toBeGreaterThan(0);
+    expect(cachedEntries(engram)).toBeGreaterThan(0);
 
     expect(await engram.forget({ userId: "u1" })).toEqual({
       memories: 3,
@@ -90,7 +93,7 @@ describe("createEngram", () => {
       erasure: { state: "erased" },
     });
     expect(await engram.users()).toEqual(["u2"]);
-    expect(rememberedTexts()).toBe(0);
+    expect(cachedEntries(engram)).toBe(0);
     expect(await engram.stats({ userId: "u1" })).toMatchObject({
       memories: 0,
       vectors: 0,
@@ -100,6 +103,20 @@ describe("createEngram", () => {
     expect(await engram.search({ userId: "u1", query: "one" })).toEqual([]);
     const error = await engram.stats({ userId: "" }).catch((e: unknown) => e);
     expect((error as ValidationError).details.path).toBe("userId");
+  });
+
+  it("keeps its caches to itself: another engine's retrieve and forget leave them as they are", async () => {
+    const [a, b] = [await tempEngram(), await tempEngram()];
+    await a.add({ userId: "u1", messages: [message("I keep bees on the roof")] });
+    await b.add({ userId: "u1", messages: [message("The ferry leaves at nine")] });
+    await a.retrieve({ userId: "u1", query: "bees" });
+    const held = cachedEntries(a);
+    expect(held).toBeGreaterThan(0);
+    expect(cachedEntries(b)).toBe(0);
+    await b.retrieve({ userId: "u1", query: "ferry" });
+    await b.forget({ userId: "u1" });
+    expect(cachedEntries(b)).toBe(0);
+    expect(cachedEntries(a)).toBe(held);
   });
 
   it("refuses an llmTimeoutMs that is not a whole number of ms from 1 to a day", async () => {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ValidationError } from "../errors/index.js";
 import {
+  CacheSet,
   type Clock,
   consoleLogger,
   EMBEDDED_CHARS,
@@ -27,10 +28,13 @@ import { type RetrievalOptions, retrievalConfigSchema } from "../retrieval/index
 import { type SkillContext, type SkillsOptions, skillsConfigSchema } from "../skills/index.js";
 import { assertStorageSpecification, type StoragePort } from "../storage/index.js";
 import { sqliteStorage } from "../storage/sqlite/index.js";
-import { modelExtractor } from "../updating/model-extractor.js";
-import { offlineExtractor } from "../updating/offline-extractor.js";
-import { type PolicyOption, resolvePolicy } from "../updating/policy.js";
-import type { Extractor } from "../updating/tier-context.js";
+import {
+  type Extractor,
+  modelExtractor,
+  offlineExtractor,
+  type PolicyOption,
+  resolvePolicy,
+} from "../updating/index.js";
 import { Engram } from "./engram.js";
 import { recordedEmbedder } from "./recorded-embedder.js";
 import { type FusionConfig, fusionConfigSchema } from "./schemas.js";
@@ -230,6 +234,7 @@ export async function createEngram(options: EngramOptions = {}): Promise<Engram>
         }
       : null,
     events,
+    caches: new CacheSet(),
   };
   return new Engram(ctx, {
     background,

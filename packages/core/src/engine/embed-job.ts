@@ -1,9 +1,8 @@
 import { ModelError } from "../errors/index.js";
 import { EMBEDDED_CHARS, embeddingText, type MemoryRecord, passageCount } from "../model/index.js";
+import type { EngineContext } from "../runtime/index.js";
+import { embedRecords, untilStored } from "../runtime/index.js";
 import type { Job } from "../storage/index.js";
-import { embedRecords } from "../updating/embed-records.js";
-import type { EngineContext } from "../updating/engine-context.js";
-import { untilStored } from "../updating/until-stored.js";
 
 /**
  * Embeds memories that were stored without vectors (deferred, or the model failed at write time). The

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { ClosedError } from "../errors/index.js";
-import { forgetRememberedTexts } from "../generation/build-candidates.js";
 import {
   errorMessage,
   inSpan,
@@ -12,6 +11,7 @@ import {
   type TracerLike,
 } from "../model/index.js";
 import type { Embedder } from "../models/index.js";
+import type { EngineContext } from "../runtime/index.js";
 import {
   type FlushOptions,
   type RunControl,
@@ -37,10 +37,7 @@ import {
   type JobStatus,
   type StorageStats,
 } from "../storage/index.js";
-import { applyFeedback, type FeedbackResult } from "../updating/apply-feedback.js";
-import type { EngineContext } from "../updating/engine-context.js";
-import { recordVisits } from "../updating/record-visits.js";
-import { runTiers } from "../updating/run-tiers.js";
+import { applyFeedback, type FeedbackResult, recordVisits, runTiers } from "../updating/index.js";
 import { type AddResult, addMessages } from "./add-messages.js";
 import { embedJobHandler } from "./embed-job.js";
 import { registerBackend } from "./engine-backends.js";
@@ -243,7 +240,8 @@ export class Engram {
       this.visits.drop(userId);
       await this.visits.flush();
       const report = await this.ctx.storage.forgetUser({ userId });
-      forgetRememberedTexts();
+      // None of the user's texts may stay in the engine's memory either.
+      this.ctx.caches.clear();
       return report;
     });
   }
@@ -336,6 +334,7 @@ export class Engram {
     await this.visits.close();
     await this.worker.stop();
     await this.ctx.storage.close();
+    this.ctx.caches.clear();
   }
 
   private runJobs(control: RunControl): Promise<RunJobsReport> {

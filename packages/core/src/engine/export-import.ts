@@ -15,9 +15,9 @@ import {
   TIERS,
   withinTextLimit,
 } from "../model/index.js";
+import type { EngineContext } from "../runtime/index.js";
+import { type EmbedOutcome, embedJob, embedRecords } from "../runtime/index.js";
 import type { NewJob } from "../storage/index.js";
-import { type EmbedOutcome, embedJob, embedRecords } from "../updating/embed-records.js";
-import type { EngineContext } from "../updating/engine-context.js";
 import { readEmbedderRecord } from "./recorded-embedder.js";
 
 export const EXPORT_FORMAT = "engram.export";

@@ -11,10 +11,9 @@ import {
   type Scope,
   scopeSchema,
 } from "../model/index.js";
+import type { EngineContext } from "../runtime/index.js";
+import { embedJob, embedRecords, untilStored } from "../runtime/index.js";
 import { assertWritable } from "../storage/index.js";
-import { embedJob, embedRecords } from "../updating/embed-records.js";
-import type { EngineContext } from "../updating/engine-context.js";
-import { untilStored } from "../updating/until-stored.js";
 
 /**
  * Keyed JSON items in a user's cubes (the LangGraph store's items): memories of kind `item` with their

@@ -13,13 +13,11 @@ import {
   type Scope,
   withPassages,
 } from "../model/index.js";
+import type { EngineContext } from "../runtime/index.js";
+import { embedJob, embedRecords, untilStored } from "../runtime/index.js";
 import { assertWritable } from "../storage/index.js";
-import { embedJob, embedRecords } from "../updating/embed-records.js";
-import type { EngineContext } from "../updating/engine-context.js";
-import { type HeatParts, heatParts } from "../updating/heat.js";
-import { type SegmentState, segmentState } from "../updating/segment-record.js";
-import type { TierContext } from "../updating/tier-context.js";
-import { untilStored } from "../updating/until-stored.js";
+import type { TierContext } from "../updating/index.js";
+import { type HeatParts, heatParts, type SegmentState, segmentState } from "../updating/index.js";
 import { withTimes } from "./add-messages.js";
 import { relinkFollower } from "./relink-context.js";
 import {

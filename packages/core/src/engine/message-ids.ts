@@ -1,8 +1,8 @@
 import type { z } from "zod";
 import { ValidationError } from "../errors/index.js";
 import { type Cube, type MemoryRecord, messageId, repeatCounts, type Scope } from "../model/index.js";
+import type { EngineContext } from "../runtime/index.js";
 import type { StoragePort } from "../storage/index.js";
-import type { EngineContext } from "../updating/engine-context.js";
 import type { addInputSchema } from "./schemas.js";
 
 type ParsedAdd = z.output<typeof addInputSchema>;

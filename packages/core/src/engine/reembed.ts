@@ -7,10 +7,9 @@ import {
   passageCount,
 } from "../model/index.js";
 import type { Embedder } from "../models/index.js";
+import type { EngineContext } from "../runtime/index.js";
+import { embedRecords, untilStored } from "../runtime/index.js";
 import { assertWritable } from "../storage/index.js";
-import { embedRecords } from "../updating/embed-records.js";
-import type { EngineContext } from "../updating/engine-context.js";
-import { untilStored } from "../updating/until-stored.js";
 import {
   describeEmbedder,
   EMBEDDER_SETTING,

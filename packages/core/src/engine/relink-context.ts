@@ -5,9 +5,9 @@ import {
   type Scope,
   type StoredMemory,
 } from "../model/index.js";
+import type { EngineContext } from "../runtime/index.js";
+import { embedJob, embedRecords } from "../runtime/index.js";
 import type { NewJob } from "../storage/index.js";
-import { embedJob, embedRecords } from "../updating/embed-records.js";
-import type { EngineContext } from "../updating/engine-context.js";
 
 /** The message indexed with `record` as its context (the next turn of the same session), if any. */
 async function follower(

@@ -21,10 +21,8 @@ import {
 } from "../retrieval/index.js";
 import { matchSkills, type SkillContext, type SkillMatch } from "../skills/index.js";
 import { type MetadataFilter, metadataMatcher } from "../storage/index.js";
-import { segmentHeat } from "../updating/heat.js";
-import { groupPages } from "../updating/pages.js";
-import { segmentState } from "../updating/segment-record.js";
-import type { TierContext } from "../updating/tier-context.js";
+import type { TierContext } from "../updating/index.js";
+import { groupPages, segmentHeat, segmentState } from "../updating/index.js";
 import { type ProfileTrait, readProfile } from "./profile.js";
 import { metadataFilterSchema, timeSchema } from "./schemas.js";
 
@@ -178,6 +176,7 @@ export async function retrieveContext(
     })),
     budgetTokens: input.budgetTokens,
     recentShare: stages.recentShare,
+    caches: ctx.caches,
   });
   // A segment is visited when the context shows one of its pages (found directly or through it).
   const shown = new Set(context.pages.map((p) => p.id));

@@ -9,8 +9,8 @@ import {
   speakerQuery,
   withRelevance,
 } from "../retrieval/index.js";
+import type { EngineContext } from "../runtime/index.js";
 import type { MemoryFilter } from "../storage/index.js";
-import type { EngineContext } from "../updating/engine-context.js";
 import { type SearchInput, searchInputSchema } from "./schemas.js";
 
 export type { SearchResult } from "../retrieval/index.js";

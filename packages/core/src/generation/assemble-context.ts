@@ -19,7 +19,7 @@ import {
 } from "./render-memory-block.js";
 import { byDay, type ChosenPage, pageLines, selectPages } from "./select-pages.js";
 import { type Budget, type Candidate, type Chosen, selectWithinBudget } from "./select-within-budget.js";
-import { defaultTokenizer, type Tokenizer } from "./tokenizer.js";
+import { countingWith, defaultTokenizer, type Tokenizer } from "./tokenizer.js";
 
 export type { ContextFact, ContextInput, ContextPage, ContextProfileItem, ContextSkill, ContextTurn };
 
@@ -74,7 +74,8 @@ export function assembleContext(input: ContextInput): AssembledContext {
   if (!(share >= 0 && share <= 1)) {
     throw new ValidationError(`recentShare must be a number from 0 to 1, got ${String(input.recentShare)}`);
   }
-  const tokenizer = input.tokenizer ?? defaultTokenizer;
+  const given = input.tokenizer ?? defaultTokenizer;
+  const tokenizer = input.caches ? countingWith(given, input.caches) : given;
   const preamble = preambleLines(input.now, input.userName);
   const frameCost =
     tokenizer.count(`${MEMORY_OPEN}\n`) +

@@ -1,3 +1,4 @@
+import type { CacheSet } from "../model/index.js";
 import type {
   ContextFact,
   ContextInput,
@@ -10,7 +11,6 @@ import { factHead, profileHead, turnHead } from "./render-memory-block.js";
 import { sanitizeMemoryText } from "./sanitize-memory-text.js";
 import { pageHead } from "./select-pages.js";
 import type { Candidate } from "./select-within-budget.js";
-import { countedTexts, forgetCountedTexts } from "./tokenizer.js";
 
 export interface ContextCandidates {
   profile: Candidate<ContextProfileItem>[];
@@ -26,28 +26,34 @@ export interface ContextCandidates {
  * with nothing to show are left out.
  */
 export function buildCandidates(input: ContextInput): ContextCandidates {
+  const sanitized = sanitizer(input.caches);
   return {
     profile: prepare(
+      sanitized,
       byDescending(input.profile, (p) => p.confidence),
       (p) => p.key,
       (p) => ({ head: profileHead(p.key), text: p.value }),
     ),
     facts: prepare(
+      sanitized,
       byDescending(input.facts, (f) => f.score),
       (f) => f.id,
       (f) => ({ head: factHead(f), text: f.text }),
     ),
     skills: prepare(
+      sanitized,
       byDescending(input.skills ?? [], (s) => s.score),
       (s) => s.id,
       (s) => ({ head: "- ", text: s.text }),
     ),
     pages: prepare(
+      sanitized,
       byDescending(input.pages, (p) => p.score),
       (p) => p.id,
       (p) => ({ head: pageHead(p), text: p.note ? `${p.text}${p.note}` : p.text }),
     ),
     recent: prepare(
+      sanitized,
       input.recent.map((item, rank) => ({ item, rank })).reverse(),
       (r) => r.id,
       (r) => ({ head: turnHead(r, true), text: r.note ? `${r.text}${r.note}` : r.text }),
@@ -56,6 +62,7 @@ export function buildCandidates(input: ContextInput): ContextCandidates {
 }
 
 function prepare<T>(
+  sanitized: (text: string) => string,
   ranked: readonly { item: T; rank: number }[],
   keyOf: (item: T) => string,
   render: (item: T) => { head: string; text: string },
@@ -73,38 +80,20 @@ function prepare<T>(
   return out;
 }
 
-/**
- * Sanitised texts by their stored text: each assembly sanitises the same profile lines, facts and recent
- * turns again, and NFKC with a dozen patterns per item was a visible share of a retrieval. Bounded; past
- * the bound the memory starts over. Long texts are not kept.
- */
-const SANITIZED = 4096;
+/** Texts longer than this are sanitised each time rather than kept. */
 const MAX_KEPT_LENGTH = 4096;
-const sanitizedTexts = new Map<string, string>();
 
 /**
- * Forgets the sanitised texts and token counts remembered for assembly: after `forget`, none of the
- * user's texts stays in the process's memory either.
+ * Sanitises through the caches when given: each assembly sanitises the same profile lines, facts and recent
+ * turns again, and NFKC with a dozen patterns per item was a visible share of a retrieval.
  */
-export function forgetRememberedTexts(): void {
-  sanitizedTexts.clear();
-  forgetCountedTexts();
-}
-
-/** How many texts the assembly remembers (sanitised, and counted). */
-export function rememberedTexts(): number {
-  return sanitizedTexts.size + countedTexts();
-}
-
-function sanitized(text: string): string {
-  const known = sanitizedTexts.get(text);
-  if (known !== undefined) return known;
-  const clean = sanitizeMemoryText(text);
-  if (text.length <= MAX_KEPT_LENGTH) {
-    if (sanitizedTexts.size >= SANITIZED) sanitizedTexts.clear();
-    sanitizedTexts.set(text, clean);
-  }
-  return clean;
+function sanitizer(caches: CacheSet | undefined): (text: string) => string {
+  if (!caches) return sanitizeMemoryText;
+  const kept = caches.cache<string, string>("sanitised texts", 4096);
+  return (text) =>
+    text.length <= MAX_KEPT_LENGTH
+      ? kept.memo(text, () => sanitizeMemoryText(text))
+      : sanitizeMemoryText(text);
 }
 
 /** Stable sort, best first; a missing or non-finite score sorts last. */

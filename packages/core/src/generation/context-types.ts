@@ -1,3 +1,4 @@
+import type { CacheSet } from "../model/index.js";
 import type { Tokenizer } from "./tokenizer.js";
 
 /** The inputs of context assembly: what retrieval found, best first, and the budget. */
@@ -54,4 +55,9 @@ export interface ContextInput {
   /** A non-negative integer. */
   budgetTokens: number;
   tokenizer?: Tokenizer;
+  /**
+   * Where sanitised texts and token counts are kept between assemblies (the engine passes its own, cleared
+   * by `forget`). Without it nothing is kept.
+   */
+  caches?: CacheSet;
 }

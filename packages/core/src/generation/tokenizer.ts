@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import type { CacheSet } from "../model/index.js";
 
 // Loaded on first count: its BPE tables take half a second to load, and most commands count nothing.
 const require = createRequire(import.meta.url);
@@ -16,40 +17,27 @@ export interface Tokenizer {
   readonly additive?: boolean;
 }
 
-/**
- * Counts of recently counted texts. Each context assembly counts the same profile lines, facts and recent
- * turns again; BPE over them was a visible share of a retrieval. Least recently used texts go first.
- */
-const CACHED_COUNTS = 4096;
-const counts = new Map<string, number>();
-
-function cachedCount(text: string): number {
-  const known = counts.get(text);
-  if (known !== undefined) {
-    counts.delete(text);
-    counts.set(text, known);
-    return known;
-  }
+function countO200k(text: string): number {
   countTokens ??= (require("gpt-tokenizer") as typeof import("gpt-tokenizer")).countTokens;
-  const n = countTokens(text, { disallowedSpecial: new Set() });
-  if (counts.size >= CACHED_COUNTS) counts.delete(counts.keys().next().value as string);
-  counts.set(text, n);
-  return n;
+  return countTokens(text, { disallowedSpecial: new Set() });
 }
 
-/** Forgets every remembered count (a forgotten user's texts must not stay in memory). */
-export function forgetCountedTexts(): void {
-  counts.clear();
-}
-
-/** How many texts' counts are remembered. */
-export function countedTexts(): number {
-  return counts.size;
+/**
+ * The tokenizer, with the counts of recently counted texts kept in `caches`: each context assembly counts
+ * the same profile lines, facts and recent turns again, and BPE over them was a visible share of a retrieval.
+ */
+export function countingWith(tokenizer: Tokenizer, caches: CacheSet): Tokenizer {
+  const counts = caches.cache<string, number>(`token counts ${tokenizer.id}`, 4096);
+  return {
+    id: tokenizer.id,
+    count: (text) => counts.memo(text, () => tokenizer.count(text)),
+    ...(tokenizer.additive !== undefined ? { additive: tokenizer.additive } : {}),
+  };
 }
 
 export const defaultTokenizer: Tokenizer = {
   id: "o200k_base",
-  count: cachedCount,
+  count: countO200k,
   // o200k's pre-tokenizer ends a pre-token at a newline: a line's tokens never merge with the next line's
   // (rendered lines never start with whitespace or "/"). Checked against whole-block counts in the tests.
   additive: true,

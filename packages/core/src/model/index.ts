@@ -1,3 +1,4 @@
+export { BoundedCache, CacheSet } from "./bounded-cache.js";
 export {
   consoleLogger,
   describeEvent,
@@ -55,6 +56,7 @@ export {
 } from "./passages.js";
 export { queryTerms, tokenize } from "./query-terms.js";
 export {
+  AGENT_TENANT_PREFIX,
   assertScope,
   type Cube,
   cubeKey,
@@ -80,3 +82,4 @@ export {
 export { inSpan, SPAN_ERROR, type SpanAttribute, type SpanLike, type TracerLike } from "./telemetry.js";
 export { MAX_MESSAGE_BYTES, oversizeMessage, utf8Length, withinTextLimit } from "./text-limits.js";
 export { timeSchema } from "./time-schema.js";
+export { cosine, dot, normalize, normalizedMean } from "./vectors.js";

@@ -1,8 +1,9 @@
 import { MockEmbeddingModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { ModelError } from "../errors/index.js";
+import { normalize } from "../model/index.js";
 import { hashEmbeddingModel } from "../testing/index.js";
-import { embedderFromModel, normalize } from "./embedder.js";
+import { embedderFromModel } from "./embedder.js";
 
 const texts = (n: number) => Array.from({ length: n }, (_, i) => `text number ${i}`);
 

@@ -1,5 +1,6 @@
 import type { EmbeddingModelV3, EmbeddingModelV4 } from "@ai-sdk/provider";
 import { ModelError } from "../errors/index.js";
+import { normalize } from "../model/index.js";
 import { combineWindows, DEFAULT_WINDOW_OPTIONS, embeddingWindows } from "./embedding-windows.js";
 import { failureDetails } from "./provider-error.js";
 
@@ -11,15 +12,6 @@ export interface Embedder {
   /** `provider/model`, recorded with stored vectors so a change of model is visible. */
   readonly id: string;
   embed(texts: readonly string[]): Promise<Float32Array[]>;
-}
-
-export function normalize(values: ArrayLike<number>): Float32Array {
-  const out = Float32Array.from(values);
-  let norm = 0;
-  for (let i = 0; i < out.length; i++) norm += (out[i] as number) ** 2;
-  norm = Math.sqrt(norm);
-  if (norm > 0) for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) / norm;
-  return out;
 }
 
 export interface EmbedderOptions {

@@ -4,7 +4,6 @@ export {
   type EmbedderOptions,
   type EmbeddingModel,
   embedderFromModel,
-  normalize,
 } from "./embedder.js";
 export {
   EMBEDDER_SPEC_FORMS,

@@ -1,4 +1,4 @@
-import { tokenize } from "../model/query-terms.js";
+import { tokenize } from "../model/index.js";
 
 // Words that carry no content in a dialogue turn: function words, and the acknowledgements and
 // interjections that make up replies like "Thanks, Mel! That's so sweet of you."

@@ -1,4 +1,4 @@
-import type { Clock, EventSink, MemoryRecord } from "../model/index.js";
+import type { CacheSet, Clock, EventSink, MemoryRecord } from "../model/index.js";
 import type { Embedder } from "../models/index.js";
 import type { StoragePort } from "../storage/index.js";
 import type { Channel, ChannelScore, FusionMethod } from "./fuse-rankings.js";
@@ -30,6 +30,8 @@ export interface QueryPorts {
   readonly clock: Clock;
   /** Where a query answered without its vector (the embedder failing) is reported. */
   readonly events?: EventSink;
+  /** The engine's caches (parsed time spans, statements' stems); without them nothing is kept. */
+  readonly caches?: CacheSet;
 }
 
 /** The sizes and rerank constants of the tier policy that `retrieve` reads. */

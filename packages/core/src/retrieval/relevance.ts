@@ -1,5 +1,5 @@
 import { stemmer } from "stemmer";
-import { queryTerms, type Scope, tokenize } from "../model/index.js";
+import { dot, queryTerms, type Scope, tokenize } from "../model/index.js";
 import type { QueryPorts, SearchResult } from "./query-ports.js";
 
 /**
@@ -27,12 +27,6 @@ function covered(wanted: ReadonlySet<string>, text: string): number {
     }
   }
   return found / wanted.size;
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += (a[i] as number) * (b[i] as number);
-  return sum;
 }
 
 /**

@@ -1,3 +1,5 @@
+import { dot } from "../model/index.js";
+
 /** A retrieved candidate for re-ranking: relevance, its embedding, and a boost (e.g. from segment heat). */
 export interface RerankCandidate {
   readonly id: string;
@@ -13,13 +15,6 @@ export interface RerankOptions {
   /** MMR trade-off: 1 = relevance only, 0 = diversity only. */
   readonly lambda: number;
   readonly k: number;
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  const n = Math.min(a.length, b.length);
-  let s = 0;
-  for (let i = 0; i < n; i++) s += (a[i] as number) * (b[i] as number);
-  return s;
 }
 
 /**

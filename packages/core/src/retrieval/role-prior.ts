@@ -1,4 +1,4 @@
-import { tokenize } from "../model/query-terms.js";
+import { tokenize } from "../model/index.js";
 
 const FIRST_PERSON = new Set(["i", "me", "my", "mine", "myself"]);
 // What the assistant said before: "you mentioned / recommended / told me", "remind me of the store you

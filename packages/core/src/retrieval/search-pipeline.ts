@@ -1,4 +1,4 @@
-import type { MemoryRecord } from "../model/index.js";
+import type { CacheSet, MemoryRecord } from "../model/index.js";
 import { type ChannelQuery, runChannels } from "./channels.js";
 import { applyContentPrior } from "./content-prior.js";
 import type { FusedHit } from "./fuse-rankings.js";
@@ -49,7 +49,7 @@ export async function addTimeChannel(
 ): Promise<FusedHit[]> {
   if (ports.retrieval.rangePrior <= 0 || q.filter.from || q.filter.to || window.length === 0)
     return [...window];
-  const range = queryTimeRange(q.text, ports.clock());
+  const range = queryTimeRange(q.text, ports.clock(), ports.caches);
   if (!range) return [...window];
   const to = new Date(new Date(`${range.to}T00:00:00Z`).getTime() - 1).toISOString();
   const within = await runChannels(ports, { ...q, filter: { ...q.filter, from: range.from, to } });
@@ -73,6 +73,7 @@ export function applyPriors<T extends { id: string; score: number }>(
   records: ReadonlyMap<string, MemoryRecord>,
   config: RetrievalConfig,
   now: Date,
+  caches?: CacheSet,
 ): T[] {
   const record = (hit: T) => records.get(hit.id);
   const content = applyContentPrior(
@@ -99,6 +100,7 @@ export function applyPriors<T extends { id: string; score: number }>(
       return memory && { at: memory.validFrom, times: storedTimeMentions(memory.metadata) };
     },
     { when: config.whenPrior, range: config.rangePrior },
+    caches,
   );
   return applyUpdatePrior(
     timed,
@@ -110,6 +112,7 @@ export function applyPriors<T extends { id: string; score: number }>(
     },
     // About the user's own state ("What time do I wake up?"); not when the query names a speaker.
     config.updatePrior && !named && askedRole(query) === "user",
+    caches,
   );
 }
 
@@ -151,7 +154,7 @@ export async function rankMemories(
       )
     ).map((r) => [r.id, r]),
   );
-  const ordered = applyPriors(ranked, q.text, records, ports.retrieval, ports.clock());
+  const ordered = applyPriors(ranked, q.text, records, ports.retrieval, ports.clock(), ports.caches);
   if (!mapped) {
     return ordered
       .flatMap((f) => {

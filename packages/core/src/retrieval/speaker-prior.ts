@@ -1,4 +1,4 @@
-import { tokenize } from "../model/query-terms.js";
+import { tokenize } from "../model/index.js";
 
 /**
  * A speaker prior on fused scores: when the query names a speaker ("What did Caroline research?"), turns

@@ -1,3 +1,4 @@
+import type { CacheSet } from "../model/index.js";
 import { chrono } from "./load-chrono.js";
 import { bareYears, preciseDate, type TimeMention } from "./time-mentions.js";
 
@@ -17,18 +18,15 @@ export interface TimeRange {
  * ("in 2022": the year; "last month": that month; "on 7 May 2023": the day), to the end of its last part
  * when it names two ("between March and May 2023"). Null when it names none.
  */
-export function queryTimeRange(query: string, now: Date): TimeRange | null {
+export function queryTimeRange(query: string, now: Date, caches?: CacheSet): TimeRange | null {
+  if (!caches) return parseTimeRange(query, now);
   // One retrieve asks this of the same query in each of its searches; chrono takes milliseconds a parse.
   // Spans are whole days and midnight is a minute's start, so within one minute the answer is the same.
   const key = `${Math.floor(now.getTime() / 60_000)} ${query}`;
-  if (ranges.has(key)) return ranges.get(key) ?? null;
-  if (ranges.size >= 64) ranges.clear();
-  const range = parseTimeRange(query, now);
-  ranges.set(key, range);
-  return range;
+  return caches
+    .cache<string, TimeRange | null>("query time ranges", 64)
+    .memo(key, () => parseTimeRange(query, now));
 }
-
-const ranges = new Map<string, TimeRange | null>();
 
 function parseTimeRange(query: string, now: Date): TimeRange | null {
   for (const result of chrono().en.casual.parse(query, { instant: now, timezone: 0 })) {
@@ -78,9 +76,10 @@ export function applyTimePrior<T extends { score: number }>(
   now: Date,
   timedOf: (hit: T) => TimedHit | undefined,
   strength: { when: number; range: number },
+  caches?: CacheSet,
 ): T[] {
   const when = strength.when > 0 && asksWhen(query);
-  const range = strength.range > 0 ? queryTimeRange(query, now) : null;
+  const range = strength.range > 0 ? queryTimeRange(query, now, caches) : null;
   if (!when && !range) return [...hits];
   return hits
     .map((hit, rank) => {

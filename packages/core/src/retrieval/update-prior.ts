@@ -1,5 +1,6 @@
 import { stemmer } from "stemmer";
-import { queryTerms } from "../model/query-terms.js";
+import type { CacheSet } from "../model/index.js";
+import { queryTerms } from "../model/index.js";
 
 /** Content stems two statements must share, as a share of the shorter one's, to be about the same thing. */
 const SAME_TOPIC = 0.5;
@@ -13,33 +14,13 @@ export interface StatedHit {
   readonly at: string | null;
 }
 
-/** Stem ids, so that two statements' stems are compared as sorted numbers. */
-const stemIds = new Map<string, number>();
-/** Sorted stem ids of recent texts: the same turns come back query after query, and stemming them is the cost. */
-const known = new Map<string, Int32Array>();
-
-function stems(text: string): Int32Array {
-  let out = known.get(text);
-  if (!out) {
-    if (known.size >= 4096) known.clear();
-    const ids = new Set<number>();
-    for (const term of queryTerms(text)) {
-      const stem = stemmer(term);
-      let id = stemIds.get(stem);
-      if (id === undefined) {
-        id = stemIds.size;
-        stemIds.set(stem, id);
-      }
-      ids.add(id);
-    }
-    out = Int32Array.from(ids).sort();
-    known.set(text, out);
-  }
-  return out;
+/** The sorted distinct content stems of a text. */
+function stemsOf(text: string): readonly string[] {
+  return [...new Set(queryTerms(text).map((term) => stemmer(term)))].sort();
 }
 
 /** Whether two sorted stem lists share at least `SAME_TOPIC` of the shorter one's stems. */
-function sameTopic(a: Int32Array, b: Int32Array): boolean {
+function sameTopic(a: readonly string[], b: readonly string[]): boolean {
   const need = Math.ceil(SAME_TOPIC * Math.min(a.length, b.length));
   let shared = 0;
   let i = 0;
@@ -47,8 +28,8 @@ function sameTopic(a: Int32Array, b: Int32Array): boolean {
   while (i < a.length && j < b.length) {
     // Too few left on one side to reach the share: stop early.
     if (shared + Math.min(a.length - i, b.length - j) < need) return false;
-    const x = a[i] as number;
-    const y = b[j] as number;
+    const x = a[i] as string;
+    const y = b[j] as string;
     if (x === y) {
       shared++;
       i++;
@@ -69,13 +50,12 @@ export function applyUpdatePrior<T extends { score: number }>(
   hits: readonly T[],
   statedOf: (hit: T) => StatedHit | undefined,
   on: boolean,
+  caches?: CacheSet,
 ): T[] {
   if (!on || hits.length < 2) return [...hits];
-  // Ids are only compared within one call: both maps start again when the vocabulary grows large.
-  if (stemIds.size >= 1 << 20) {
-    stemIds.clear();
-    known.clear();
-  }
+  // The same turns come back query after query, and stemming them is the cost.
+  const kept = caches?.cache<string, readonly string[]>("statement stems", 4096);
+  const stems = (text: string) => (kept ? kept.memo(text, () => stemsOf(text)) : stemsOf(text));
   const info = hits.map((hit) => {
     const stated = statedOf(hit);
     return stated?.role === "user" && stated.at ? { at: stated.at, stems: stems(stated.text) } : null;

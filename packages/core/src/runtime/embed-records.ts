@@ -4,6 +4,7 @@ import {
   EMBEDDED_PASSAGES,
   embeddingText,
   type MemoryRecord,
+  normalizedMean,
   passageCount,
   passageEmbedded,
   passageIds,
@@ -11,7 +12,6 @@ import {
   type StoredMemory,
 } from "../model/index.js";
 import type { EngineContext } from "./engine-context.js";
-import { normalizedMean } from "./segment-record.js";
 
 export interface EmbedOutcome {
   readonly stored: StoredMemory[];

@@ -1,4 +1,4 @@
-import type { Clock, EventSink, IdGenerator } from "../model/index.js";
+import type { CacheSet, Clock, EventSink, IdGenerator } from "../model/index.js";
 import type { Embedder } from "../models/index.js";
 import type { FusionSettings, RetrievalConfig } from "../retrieval/index.js";
 import type { StoragePort } from "../storage/index.js";
@@ -27,4 +27,6 @@ export interface EngineContext {
   readonly tiers: boolean;
   /** Where failures handled in the background (a failing embedder, a retried job) are reported. */
   readonly events?: EventSink;
+  /** The engine's bounded caches, cleared by `forget` and on close. */
+  readonly caches: CacheSet;
 }

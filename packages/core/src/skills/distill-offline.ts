@@ -1,5 +1,5 @@
-import { queryTerms } from "../model/index.js";
-import { cosine, type TraceGroup } from "./group-traces.js";
+import { cosine, queryTerms } from "../model/index.js";
+import type { TraceGroup } from "./group-traces.js";
 import type { SkillBody, SkillStep, TraceStep } from "./skill-schemas.js";
 import type { Trace } from "./trace-record.js";
 

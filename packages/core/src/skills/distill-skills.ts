@@ -1,5 +1,5 @@
 import type { MemoryRecord, MemoryVersion, Scope, StoredMemory } from "../model/index.js";
-import { untilStored } from "../updating/until-stored.js";
+import { untilStored } from "../runtime/index.js";
 import { anonymizeSkill } from "./anonymize-skill.js";
 import { distillWithModel } from "./distill-model.js";
 import { type Distillation, distillOffline } from "./distill-offline.js";

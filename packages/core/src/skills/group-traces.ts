@@ -1,4 +1,4 @@
-import { queryTerms } from "../model/index.js";
+import { cosine, queryTerms } from "../model/index.js";
 import type { Trace } from "./trace-record.js";
 
 /** A trace with the embedding of its task (null without an embedder). */
@@ -11,20 +11,6 @@ export interface EmbeddedTrace {
 export interface TraceGroup {
   readonly members: EmbeddedTrace[];
   readonly centroid: Float32Array | null;
-}
-
-export function cosine(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] as number;
-    const y = b[i] as number;
-    dot += x * y;
-    na += x * x;
-    nb += y * y;
-  }
-  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
 }
 
 function toolSet(trace: Trace): Set<string> {

@@ -1,5 +1,4 @@
-import { queryTerms, type Scope } from "../model/index.js";
-import { cosine } from "./group-traces.js";
+import { cosine, queryTerms, type Scope } from "../model/index.js";
 import type { SkillContext } from "./skill-context.js";
 import { agentTenant, readSkill, readSkillMeta, renderSkill, sharedSkillId } from "./skill-record.js";
 import type { Skill } from "./skill-schemas.js";

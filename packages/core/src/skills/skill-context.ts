@@ -1,4 +1,4 @@
-import type { TierContext } from "../updating/tier-context.js";
+import type { TierContext } from "../updating/index.js";
 import type { SkillModel } from "./distill-model.js";
 import type { SkillsConfig } from "./skill-schemas.js";
 

@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
-import { type MemoryRecord, newRecord } from "../model/index.js";
-import { AGENT_TENANT_PREFIX } from "../model/scope.js";
+import { AGENT_TENANT_PREFIX, type MemoryRecord, newRecord } from "../model/index.js";
 import { confidenceOf, type Distillation } from "./distill-offline.js";
 import type { Skill, SkillBody, SkillStep, SkillVisibility } from "./skill-schemas.js";
 

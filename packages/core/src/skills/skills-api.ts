@@ -1,7 +1,7 @@
 import { NotFoundError, ValidationError } from "../errors/index.js";
 import { type MemoryRecord, type MemoryVersion, parseInput, type Scope } from "../model/index.js";
+import { untilStored } from "../runtime/index.js";
 import { assertWritable } from "../storage/index.js";
-import { untilStored } from "../updating/until-stored.js";
 import { reviseWithModel } from "./distill-model.js";
 import {
   type DistillReport,

@@ -1,9 +1,9 @@
 import type { MemoryEdge, MemoryRecord, MemoryVersion, Scope, StoredMemory } from "../model/index.js";
 import { newRecord } from "../model/index.js";
+import type { EngineContext } from "../runtime/index.js";
+import { embedJob, embedRecords } from "../runtime/index.js";
 import type { NewJob } from "../storage/index.js";
 import { decideFact, restated, type StoredFactView } from "./decide-fact.js";
-import { embedJob, embedRecords } from "./embed-records.js";
-import type { EngineContext } from "./engine-context.js";
 import type { ExtractedFact } from "./extract-facts.js";
 
 /** What applying extracted facts changes, as one write batch, plus ids for reports. */

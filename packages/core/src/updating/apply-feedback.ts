@@ -1,11 +1,10 @@
 import type { MemoryRecord, MemoryVersion, Scope } from "../model/index.js";
 import { newRecord } from "../model/index.js";
+import { embedJob, embedRecords, untilStored } from "../runtime/index.js";
 import { planFacts } from "./apply-facts.js";
-import { embedJob, embedRecords } from "./embed-records.js";
 import type { ExtractedFact } from "./extract-facts.js";
 import type { Correction } from "./parse-correction.js";
 import type { TierContext } from "./tier-context.js";
-import { untilStored } from "./until-stored.js";
 
 export interface FeedbackResult {
   /** The stored feedback message (kept as evidence). */

@@ -1,6 +1,6 @@
 import type { MemoryRecord, MemoryVersion, Scope, StoredMemory } from "../model/index.js";
+import { untilStored } from "../runtime/index.js";
 import type { TierContext } from "./tier-context.js";
-import { untilStored } from "./until-stored.js";
 
 /**
  * Keeps current user knowledge and assistant knowledge within `knowledgeCapacity` each. The oldest,

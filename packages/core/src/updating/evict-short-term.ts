@@ -1,10 +1,11 @@
 import type { MemoryEdge, MemoryRecord, MemoryVersion, Scope, StoredMemory } from "../model/index.js";
+import { normalizedMean } from "../model/index.js";
+import { inSteps } from "../runtime/index.js";
 import { type JobControl, UNCONTROLLED } from "../scheduler/index.js";
 import { extractiveSummary, extractKeywords, jaccard } from "./keywords.js";
 import { groupPages, type Page } from "./pages.js";
-import { cosine, newSegment, normalizedMean, type SegmentState, segmentState } from "./segment-record.js";
+import { cosine, newSegment, type SegmentState, segmentState } from "./segment-record.js";
 import type { PageAssignment, TierContext } from "./tier-context.js";
-import { inSteps } from "./until-stored.js";
 
 interface WorkingSegment {
   record: MemoryRecord;

@@ -1,4 +1,4 @@
-export type { FeedbackResult } from "./apply-feedback.js";
+export { applyFeedback, type FeedbackResult } from "./apply-feedback.js";
 export { type HeatParts, heatParts, type SegmentHeat, segmentHeat } from "./heat.js";
 export { modelExtractor } from "./model-extractor.js";
 export { offlineExtractor } from "./offline-extractor.js";
@@ -11,5 +11,7 @@ export {
   policySchema,
   resolvePolicy,
 } from "./policy.js";
+export { recordVisits } from "./record-visits.js";
+export { runTiers } from "./run-tiers.js";
 export { type SegmentState, segmentState } from "./segment-record.js";
-export type { Extractor, PageAssignment } from "./tier-context.js";
+export type { Extractor, PageAssignment, TierContext } from "./tier-context.js";

@@ -1,5 +1,6 @@
 import { ConflictError } from "../errors/index.js";
 import type { MemoryRecord, Scope, StoredMemory } from "../model/index.js";
+import { CONFLICT_TRIES } from "../runtime/index.js";
 import { type JobControl, UNCONTROLLED } from "../scheduler/index.js";
 import { planFacts } from "./apply-facts.js";
 import { enforceKnowledgeCapacity } from "./enforce-capacity.js";
@@ -7,7 +8,6 @@ import { segmentHeat } from "./heat.js";
 import { notYetScreened } from "./screen-explicit-facts.js";
 import { segmentState } from "./segment-record.js";
 import type { TierContext } from "./tier-context.js";
-import { CONFLICT_TRIES } from "./until-stored.js";
 
 /** Messages extracted per write when segments are promoted. */
 const PROMOTION_STEP = 256;

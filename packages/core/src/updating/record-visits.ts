@@ -1,8 +1,8 @@
 import type { Scope } from "../model/index.js";
+import { untilStored } from "../runtime/index.js";
 import type { NewJob } from "../storage/index.js";
 import { segmentState } from "./segment-record.js";
 import type { TierContext } from "./tier-context.js";
-import { untilStored } from "./until-stored.js";
 
 /**
  * Applies queued retrieval visits: each visited segment gets visits + 1 and a fresh last-visit time. The

@@ -1,10 +1,10 @@
 import type { MemoryRecord, Scope, StoredMemory } from "../model/index.js";
+import { inSteps } from "../runtime/index.js";
 import { type JobControl, UNCONTROLLED } from "../scheduler/index.js";
 import { factKey, planFacts } from "./apply-facts.js";
 import { enforceKnowledgeCapacity } from "./enforce-capacity.js";
 import { type ExtractedFact, extractFacts } from "./extract-facts.js";
 import type { TierContext } from "./tier-context.js";
-import { inSteps } from "./until-stored.js";
 
 /** Metadata mark of a user message whose explicit facts the prompt path has applied. */
 export const SCREENED = "screened";

@@ -1,5 +1,5 @@
 import type { MemoryRecord } from "../model/index.js";
-import { newRecord } from "../model/index.js";
+import { dot, newRecord } from "../model/index.js";
 import type { SegmentHeat } from "./heat.js";
 
 /** What a segment keeps in its metadata: keywords, heat counters and its size. */
@@ -34,23 +34,7 @@ export function newSegment(
   );
 }
 
-export function normalizedMean(vectors: readonly (Float32Array | undefined)[]): Float32Array | null {
-  const present = vectors.filter((v): v is Float32Array => v !== undefined);
-  const first = present[0];
-  if (!first) return null;
-  const out = new Float32Array(first.length);
-  for (const v of present)
-    for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) + (v[i] as number);
-  let norm = 0;
-  for (let i = 0; i < out.length; i++) norm += (out[i] as number) ** 2;
-  norm = Math.sqrt(norm);
-  if (norm > 0) for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) / norm;
-  return out;
-}
-
+/** The similarity of two unit vectors; 0 when one is missing or their sizes differ. */
 export function cosine(a: Float32Array | null, b: Float32Array | null): number {
-  if (!a || !b || a.length !== b.length) return 0;
-  let dot = 0;
-  for (let i = 0; i < a.length; i++) dot += (a[i] as number) * (b[i] as number);
-  return dot;
+  return a && b && a.length === b.length ? dot(a, b) : 0;
 }

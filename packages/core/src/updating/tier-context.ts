@@ -1,5 +1,5 @@
 import type { MemoryRecord } from "../model/index.js";
-import type { EngineContext } from "./engine-context.js";
+import type { EngineContext } from "../runtime/index.js";
 import type { ExtractedFact } from "./extract-facts.js";
 import type { Page } from "./pages.js";
 import type { Correction } from "./parse-correction.js";

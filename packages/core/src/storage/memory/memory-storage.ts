@@ -1,6 +1,7 @@
 import { ClosedError, ConflictError, ScopeError, ValidationError } from "../../errors/index.js";
 import {
   assertScope,
+  cosine,
   cubeKey,
   fullTextBody,
   type MemoryEdge,
@@ -119,20 +120,6 @@ function byTime(a: Row, b: Row): number {
 
 function page<T>(items: T[], limit?: number, offset = 0): T[] {
   return items.slice(offset, limit === undefined ? undefined : offset + limit);
-}
-
-function cosine(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] as number;
-    const y = b[i] as number;
-    dot += x * y;
-    na += x * x;
-    nb += y * y;
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }
 
 /** Best first; equal scores in first-write order, so a ranking is the same on every call. */

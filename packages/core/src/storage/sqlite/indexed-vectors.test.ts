@@ -4,7 +4,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { StoredMemory } from "../../model/index.js";
-import { normalize } from "../../models/index.js";
+import { normalize } from "../../model/index.js";
 import { seededRandom, testRecord } from "../../testing/index.js";
 import { usearch } from "./index-files.js";
 import { SqliteStorage } from "./sqlite-storage.js";

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type Database from "better-sqlite3";
 import type { Index } from "usearch";
+import { dot } from "../../model/index.js";
 import type { Hit, VectorStats } from "../storage-port.js";
 import { retryBusySync } from "./busy.js";
 import {
@@ -452,10 +453,4 @@ export class IndexedVectors {
 function scrub(index: Index, dim: number): void {
   index.add(SCRUB_KEY, new Float32Array(dim));
   index.remove(SCRUB_KEY);
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += (a[i] as number) * (b[i] as number);
-  return s;
 }

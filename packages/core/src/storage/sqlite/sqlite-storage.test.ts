@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ClosedError, ScopeError, StorageError } from "../../errors/index.js";
 import type { MemoryKind, StoredMemory } from "../../model/index.js";
-import { normalize } from "../../models/index.js";
+import { normalize } from "../../model/index.js";
 import { testRecord } from "../../testing/index.js";
 import { SqliteStorage } from "./sqlite-storage.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalize } from "../../models/index.js";
+import { normalize } from "../../model/index.js";
 import { seededRandom } from "../../testing/index.js";
 import { UserVectors } from "./user-vectors.js";
 
