@@ -2,11 +2,11 @@ import {
   contextLine,
   type MemoryRecord,
   type MemoryStatus,
-  type MemoryVersion,
   newRecord,
   parseInput,
   type Scope,
   userCube,
+  versionOf,
   withPassages,
 } from "../model/index.js";
 import { resolveTimeMentions } from "../retrieval/index.js";
@@ -109,15 +109,7 @@ export async function addMessages(ctx: EngineContext, raw: AddInput): Promise<Ad
         error: null,
       }
     : await embedRecords(ctx, [...passages, ...fresh]);
-  const history: MemoryVersion[] = fresh.map((r) => ({
-    memoryId: r.id,
-    userId: r.userId,
-    version: 1,
-    event: "create",
-    text: r.text,
-    metadata: r.metadata,
-    at: now,
-  }));
+  const history = fresh.map((r) => versionOf(r, "create", now));
   const freshIds = fresh.map((r) => r.id);
   const embedIds = [...passages.map((p) => p.id), ...freshIds];
   const jobs: NewJob[] = (error || deferred) && freshIds.length ? [embedJob(ctx, embedIds, now)] : [];

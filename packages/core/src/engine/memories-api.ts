@@ -11,6 +11,7 @@ import {
   passageIds,
   passageOf,
   type Scope,
+  versionOf,
   withPassages,
 } from "../model/index.js";
 import type { EngineContext } from "../runtime/index.js";
@@ -215,15 +216,7 @@ async function updateOnce(
     ...embedded.stored.filter((s) => s.record.id === next.id),
     ...embedded.stored.filter((s) => s.record.id !== next.id),
   ];
-  const version: MemoryVersion = {
-    memoryId: next.id,
-    userId: next.userId,
-    version: next.version,
-    event: "update",
-    text: next.text,
-    metadata: next.metadata,
-    at: now,
-  };
+  const version = versionOf(next, "update", now);
   const relinked = textChanged
     ? await relinkFollower(ctx, scope, old, next)
     : { upsert: [], jobs: [], read: [] };

@@ -40,7 +40,7 @@ export {
   type TurnMessageIdentity,
   turnMessageId,
 } from "./message-id.js";
-export { newRecord } from "./new-record.js";
+export { newRecord, versionOf } from "./new-record.js";
 export { parseInput } from "./parse-input.js";
 export {
   EMBEDDED_PASSAGES,

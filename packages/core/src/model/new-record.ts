@@ -1,4 +1,4 @@
-import type { MemoryRecord } from "./memory-record.js";
+import type { HistoryEvent, MemoryRecord, MemoryVersion } from "./memory-record.js";
 import { userCube } from "./scope.js";
 
 type Required = Pick<MemoryRecord, "id" | "userId" | "kind" | "tier" | "text">;
@@ -25,5 +25,23 @@ export function newRecord(fields: Required & Partial<MemoryRecord>, now: string)
     updatedAt: now,
     expiredAt: null,
     ...fields,
+  };
+}
+
+/** The history row of a write of `record` as it is now: its version, text and (unless given) metadata. */
+export function versionOf(
+  record: MemoryRecord,
+  event: HistoryEvent,
+  at: string,
+  metadata: Record<string, unknown> = record.metadata,
+): MemoryVersion {
+  return {
+    memoryId: record.id,
+    userId: record.userId,
+    version: record.version,
+    event,
+    text: record.text,
+    metadata,
+    at,
   };
 }

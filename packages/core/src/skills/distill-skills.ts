@@ -1,4 +1,5 @@
 import type { MemoryRecord, MemoryVersion, Scope, StoredMemory } from "../model/index.js";
+import { versionOf } from "../model/index.js";
 import { untilStored } from "../runtime/index.js";
 import { anonymizeSkill } from "./anonymize-skill.js";
 import { distillWithModel } from "./distill-model.js";
@@ -115,18 +116,6 @@ async function nextMeta(
   return { ...counts, ...body, source: "model", draft };
 }
 
-function version(record: MemoryRecord, event: MemoryVersion["event"], now: string): MemoryVersion {
-  return {
-    memoryId: record.id,
-    userId: record.userId,
-    version: record.version,
-    event,
-    text: record.text,
-    metadata: record.metadata,
-    at: now,
-  };
-}
-
 /** A stored skill moved to its next version (the earlier one stays in history). */
 export function nextVersion(old: MemoryRecord, meta: SkillMeta, now: string): MemoryRecord {
   return { ...old, text: skillText(meta), metadata: { ...meta }, version: old.version + 1, updatedAt: now };
@@ -174,7 +163,7 @@ async function distillOnce(
     if (old) read.push(old);
     else created++;
     upsert.push({ record, vector: group.centroid });
-    history.push(version(record, old ? "update" : "create", now));
+    history.push(versionOf(record, old ? "update" : "create", now));
     changed.push({ record, traces: group.members.map((m) => m.trace) });
   }
   if (upsert.length && (await ctx.storage.write(scope, { upsert, history, expect: read })).conflicts.length)
@@ -216,7 +205,7 @@ export async function shareSkill(
       ? nextVersion(old, meta, now)
       : newSkillRecord({ id, userId: tenant.userId, agentId, meta }, now);
     const stored = [{ record, vector: vector ?? null }];
-    const history = [version(record, old ? "update" : "create", now)];
+    const history = [versionOf(record, old ? "update" : "create", now)];
     const result = await ctx.storage.write(
       tenant,
       old ? { upsert: stored, history, expect: [old] } : { insert: stored, history },
@@ -225,5 +214,3 @@ export async function shareSkill(
     return done ? record : null;
   });
 }
-
-export { version as skillVersion };

@@ -1,15 +1,9 @@
 import { NotFoundError, ValidationError } from "../errors/index.js";
-import { type MemoryRecord, type MemoryVersion, parseInput, type Scope } from "../model/index.js";
+import { type MemoryRecord, type MemoryVersion, parseInput, type Scope, versionOf } from "../model/index.js";
 import { untilStored } from "../runtime/index.js";
 import { assertWritable } from "../storage/index.js";
 import { reviseWithModel } from "./distill-model.js";
-import {
-  type DistillReport,
-  distillSkills,
-  nextVersion,
-  shareSkill,
-  skillVersion,
-} from "./distill-skills.js";
+import { type DistillReport, distillSkills, nextVersion, shareSkill } from "./distill-skills.js";
 import { reviseOffline } from "./revise-skill.js";
 import type { SkillContext } from "./skill-context.js";
 import { agentTenant, readSkill, readSkillMeta, type SkillMeta } from "./skill-record.js";
@@ -93,7 +87,7 @@ async function revise(
     // The skill keeps its stored vector (left out of the upsert).
     const { conflicts } = await ctx.storage.write(scope, {
       upsert: [{ record }],
-      history: [skillVersion(record, "update", now)],
+      history: [versionOf(record, "update", now)],
       expect: [old],
     });
     return conflicts.length ? null : readSkill(record);

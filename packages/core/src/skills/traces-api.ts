@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { NotFoundError } from "../errors/index.js";
-import { idString, type MemoryStatus, type MemoryVersion, parseInput, type Scope } from "../model/index.js";
+import { idString, type MemoryStatus, parseInput, type Scope, versionOf } from "../model/index.js";
 import { embedJob, embedRecords } from "../runtime/index.js";
 import { assertWritable, type NewJob } from "../storage/index.js";
 import { distillJob, type SkillContext } from "./skill-context.js";
@@ -82,17 +82,7 @@ export function tracesApi(ctx: SkillContext, onQueued: () => void): TracesApi {
       );
       // Embedded now: grouping compares task embeddings. A failing embedder queues it instead.
       const { stored, error } = await embedRecords(ctx, [record]);
-      const history: MemoryVersion[] = [
-        {
-          memoryId: record.id,
-          userId: record.userId,
-          version: 1,
-          event: "create",
-          text: record.text,
-          metadata: record.metadata,
-          at: now,
-        },
-      ];
+      const history = [versionOf(record, "create", now)];
       const jobs: NewJob[] = error ? [embedJob(ctx, [record.id], now)] : [];
       if (ctx.skills.enabled) jobs.push(distillJob(ctx, now));
       await ctx.storage.write(scope, { insert: stored, history, jobs });

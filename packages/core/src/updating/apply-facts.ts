@@ -1,5 +1,5 @@
 import type { MemoryEdge, MemoryRecord, MemoryVersion, Scope, StoredMemory } from "../model/index.js";
-import { newRecord } from "../model/index.js";
+import { newRecord, versionOf } from "../model/index.js";
 import type { EngineContext } from "../runtime/index.js";
 import { embedJob, embedRecords } from "../runtime/index.js";
 import type { NewJob } from "../storage/index.js";
@@ -74,16 +74,7 @@ export async function planFacts(
     const i = fresh.indexOf(p.record);
     if (i >= 0) fresh[i] = record;
     else plan.upsert.push({ record });
-    const metadata = { ...record.metadata, supersededBy: successor };
-    plan.history.push({
-      memoryId: record.id,
-      userId: scope.userId,
-      version: record.version,
-      event: "supersede",
-      text: record.text,
-      metadata,
-      at: now,
-    });
+    plan.history.push(versionOf(record, "supersede", now, { ...record.metadata, supersededBy: successor }));
     if (successor)
       plan.edges.push({
         userId: scope.userId,
@@ -136,15 +127,7 @@ export async function planFacts(
     fresh.push(record);
     touched.set(key, { record });
     plan.created.push(record.id);
-    plan.history.push({
-      memoryId: record.id,
-      userId: scope.userId,
-      version: 1,
-      event: "create",
-      text: record.text,
-      metadata: record.metadata,
-      at: now,
-    });
+    plan.history.push(versionOf(record, "create", now));
     plan.edges.push({
       userId: scope.userId,
       from: record.id,

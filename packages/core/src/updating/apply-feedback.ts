@@ -1,5 +1,5 @@
-import type { MemoryRecord, MemoryVersion, Scope } from "../model/index.js";
-import { newRecord } from "../model/index.js";
+import type { MemoryRecord, Scope } from "../model/index.js";
+import { newRecord, versionOf } from "../model/index.js";
 import { embedJob, embedRecords, untilStored } from "../runtime/index.js";
 import { planFacts } from "./apply-facts.js";
 import type { ExtractedFact } from "./extract-facts.js";
@@ -39,15 +39,7 @@ function editsOf(correction: Correction, candidates: readonly MemoryRecord[], no
     const old = byId.get(id);
     if (!old || !text.trim() || text === old.text) return [];
     const record: MemoryRecord = { ...old, text, version: old.version + 1, updatedAt: now };
-    const version: MemoryVersion = {
-      memoryId: id,
-      userId: old.userId,
-      version: record.version,
-      event: "update",
-      text,
-      metadata: { ...old.metadata, reason: "feedback" },
-      at: now,
-    };
+    const version = versionOf(record, "update", now, { ...old.metadata, reason: "feedback" });
     return [{ old, record, version }];
   });
 }
@@ -114,18 +106,7 @@ async function feedbackOnce(
   const plan = await planFacts(ctx, scope, [...correction.facts, ...retractions], at);
   const edits = editsOf(correction, candidates, now);
   const { stored, error } = await embedRecords(ctx, [message, ...edits.map((e) => e.record)]);
-  const history: MemoryVersion[] = [
-    ...edits.map((e) => e.version),
-    {
-      memoryId: message.id,
-      userId: scope.userId,
-      version: 1,
-      event: "create" as const,
-      text,
-      metadata: message.metadata,
-      at: now,
-    },
-  ];
+  const history = [...edits.map((e) => e.version), versionOf(message, "create", now)];
   const { conflicts } = await ctx.storage.write(scope, {
     expect: [...edits.map((e) => e.old), ...plan.read],
     upsert: [...stored, ...plan.upsert],

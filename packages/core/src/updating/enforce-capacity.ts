@@ -1,4 +1,5 @@
 import type { MemoryRecord, MemoryVersion, Scope, StoredMemory } from "../model/index.js";
+import { versionOf } from "../model/index.js";
 import { untilStored } from "../runtime/index.js";
 import type { TierContext } from "./tier-context.js";
 
@@ -31,15 +32,7 @@ async function enforceOnce(ctx: TierContext, scope: Scope): Promise<string[] | n
     for (const f of out) {
       const record = { ...f, expiredAt: now, version: f.version + 1, updatedAt: now };
       upsert.push({ record });
-      history.push({
-        memoryId: f.id,
-        userId: scope.userId,
-        version: record.version,
-        event: "supersede",
-        text: f.text,
-        metadata: { ...f.metadata, reason: "knowledge capacity" },
-        at: now,
-      });
+      history.push(versionOf(record, "supersede", now, { ...f.metadata, reason: "knowledge capacity" }));
     }
   }
   if (upsert.length && (await ctx.storage.write(scope, { upsert, history, expect: read })).conflicts.length)

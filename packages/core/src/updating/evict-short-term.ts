@@ -1,5 +1,5 @@
 import type { MemoryEdge, MemoryRecord, MemoryVersion, Scope, StoredMemory } from "../model/index.js";
-import { normalizedMean } from "../model/index.js";
+import { normalizedMean, versionOf } from "../model/index.js";
 import { inSteps } from "../runtime/index.js";
 import { type JobControl, UNCONTROLLED } from "../scheduler/index.js";
 import { extractiveSummary, extractKeywords, jaccard } from "./keywords.js";
@@ -167,16 +167,7 @@ async function evictPages(
   for (const s of changed) {
     const record = { ...s.record, metadata: { ...s.record.metadata, ...s.state }, updatedAt: now };
     upsert.push({ record, vector: s.vector });
-    if (s.isNew)
-      history.push({
-        memoryId: record.id,
-        userId: scope.userId,
-        version: 1,
-        event: "create",
-        text: record.text,
-        metadata: record.metadata,
-        at: now,
-      });
+    if (s.isNew) history.push(versionOf(record, "create", now));
   }
   const read = new Map(existing.map((r) => [r.id, r]));
   const expect = [
