@@ -13,6 +13,7 @@ import { resolveTimeMentions } from "../retrieval/index.js";
 import type { EngineContext } from "../runtime/index.js";
 import { embedJob, embedRecords } from "../runtime/index.js";
 import type { NewJob } from "../storage/index.js";
+import { tiersJob } from "../updating/index.js";
 import { assignMessageIds, storedAlready } from "./message-ids.js";
 import { type AddInput, addInputSchema } from "./schemas.js";
 
@@ -112,9 +113,9 @@ export async function addMessages(ctx: EngineContext, raw: AddInput): Promise<Ad
   const history = fresh.map((r) => versionOf(r, "create", now));
   const freshIds = fresh.map((r) => r.id);
   const embedIds = [...passages.map((p) => p.id), ...freshIds];
-  const jobs: NewJob[] = (error || deferred) && freshIds.length ? [embedJob(ctx, embedIds, now)] : [];
-  if (ctx.tiers && fresh.length > 0)
-    jobs.push({ id: `job_${ctx.ids()}`, type: "tiers", payload: {}, dedupeKey: "tiers", runAt: now });
+  const jobs: NewJob[] =
+    (error || deferred) && freshIds.length ? [embedJob.create(ctx, { ids: embedIds }, now)] : [];
+  if (ctx.tiers && fresh.length > 0) jobs.push(tiersJob.create(ctx, {}, now));
   const { inserted } = fresh.length
     ? await ctx.storage.write(scope, { insert: stored, history, jobs })
     : { inserted: [] };

@@ -11,7 +11,7 @@ import {
   type TracerLike,
 } from "../model/index.js";
 import type { Embedder } from "../models/index.js";
-import type { EngineContext } from "../runtime/index.js";
+import { type EngineContext, embedJob, jobHandlers } from "../runtime/index.js";
 import {
   type FlushOptions,
   type RunControl,
@@ -20,11 +20,11 @@ import {
   Worker,
 } from "../scheduler/index.js";
 import {
-  distillSkills,
   isAgentTenant,
   type SkillContext,
   type SkillsApi,
   skillsApi,
+  skillsJob,
   type TracesApi,
   tracesApi,
 } from "../skills/index.js";
@@ -37,9 +37,8 @@ import {
   type JobStatus,
   type StorageStats,
 } from "../storage/index.js";
-import { applyFeedback, type FeedbackResult, recordVisits, runTiers } from "../updating/index.js";
+import { applyFeedback, type FeedbackResult, tiersJob, visitJob } from "../updating/index.js";
 import { type AddResult, addMessages } from "./add-messages.js";
-import { embedJobHandler } from "./embed-job.js";
 import { registerBackend } from "./engine-backends.js";
 import {
   type ExportDump,
@@ -117,8 +116,7 @@ export class Engram {
     this.worker = new Worker((control) => this.runJobs(control), this.background ? 2000 : 0, reportError);
     this.visits = new VisitLog(async (userId, segmentIds) => {
       const now = this.ctx.clock().toISOString();
-      const job = { id: `job_${this.ctx.ids()}`, type: "visit", payload: { segmentIds }, runAt: now };
-      await this.ctx.storage.write({ userId }, { jobs: [job] });
+      await this.ctx.storage.write({ userId }, { jobs: [visitJob.create(this.ctx, { segmentIds }, now)] });
       if (this.background) this.worker.kick();
     }, reportError);
   }
@@ -347,24 +345,7 @@ export class Engram {
       ...(ctx.events ? { onEvent: ctx.events } : {}),
       ...(this.slowMs === undefined ? {} : { slowMs: this.slowMs }),
       ...(this.tracer ? { tracer: this.tracer } : {}),
-      handlers: {
-        embed: embedJobHandler(ctx),
-        tiers: (job, steps) => runTiers(ctx, { userId: job.userId }, steps),
-        skills: async (job) => {
-          await distillSkills(ctx, { userId: job.userId });
-        },
-        // Visits only count; promotion runs in the (deduplicated) tiers job, so a retry never counts twice.
-        visit: async (job) => {
-          const scope = { userId: job.userId };
-          await recordVisits(ctx, scope, (job.payload.segmentIds as string[] | undefined) ?? [], {
-            id: `job_${ctx.ids()}`,
-            type: "tiers",
-            payload: {},
-            dedupeKey: "tiers",
-            runAt: ctx.clock().toISOString(),
-          });
-        },
-      },
+      handlers: jobHandlers(ctx, [embedJob, tiersJob, visitJob, skillsJob]),
     });
   }
 

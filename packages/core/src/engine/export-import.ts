@@ -293,15 +293,7 @@ export async function importDump(
     // Embedding failed: the memories are stored (full-text searchable) and the embedding is queued.
     jobs: [
       ...dump.jobs.map(restoredJob),
-      ...(error
-        ? [
-            embedJob(
-              ctx,
-              stored.slice(embedded).map((s) => s.record.id),
-              now,
-            ),
-          ]
-        : []),
+      ...(error ? [embedJob.create(ctx, { ids: stored.slice(embedded).map((s) => s.record.id) }, now)] : []),
     ],
   });
   const reembedded = ctx.embedder ? embedded : 0;

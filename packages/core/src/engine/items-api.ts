@@ -187,7 +187,7 @@ export function itemsApi(ctx: EngineContext, open: () => void): ItemsApi {
         }));
         // The cubes are registered in the same batch as the items, so a cube with items is always listed.
         const kvPut = put.map((p) => ({ namespace: REGISTRY_NS, key: cubeKey(p.cube), value: "{}" }));
-        const jobs = pending.length ? [embedJob(ctx, pending, now)] : [];
+        const jobs = pending.length ? [embedJob.create(ctx, { ids: pending }, now)] : [];
         const expect = [...removed, ...before.filter((r): r is MemoryRecord => r !== null)];
         const { conflicts } = await storage.write(checked, {
           upsert: stored,

@@ -224,7 +224,10 @@ async function updateOnce(
     upsert: [...stored, ...relinked.upsert],
     ...(gone.length ? { deleteIds: gone } : {}),
     history: [version],
-    jobs: [...(error ? [embedJob(ctx, [...passages.map((p) => p.id), next.id], now)] : []), ...relinked.jobs],
+    jobs: [
+      ...(error ? [embedJob.create(ctx, { ids: [...passages.map((p) => p.id), next.id] }, now)] : []),
+      ...relinked.jobs,
+    ],
     expect: [old, ...relinked.read],
   });
   return conflicts.length ? null : (stored[0] as (typeof stored)[number]).record;

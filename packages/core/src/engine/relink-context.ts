@@ -46,7 +46,7 @@ export async function relinkFollower(
   const { stored, error } = await embedRecords(ctx, [{ ...next, context }]);
   return {
     upsert: stored,
-    jobs: error ? [embedJob(ctx, [next.id], ctx.clock().toISOString())] : [],
+    jobs: error ? [embedJob.create(ctx, { ids: [next.id] }, ctx.clock().toISOString())] : [],
     read: [next],
   };
 }

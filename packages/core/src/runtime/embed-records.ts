@@ -83,8 +83,3 @@ export async function embedRecords(
     return { stored, error: cause };
   }
 }
-
-/** The queued job that retries embedding for records stored without vectors. */
-export function embedJob(ctx: EngineContext, ids: readonly string[], now: string) {
-  return { id: `job_${ctx.ids()}`, type: "embed", payload: { ids: [...ids] }, runAt: now };
-}

@@ -23,6 +23,7 @@ export {
   type TraceStep,
 } from "./skill-schemas.js";
 export { type SkillsApi, skillsApi } from "./skills-api.js";
+export { skillsJob } from "./skills-job.js";
 export type { Trace } from "./trace-record.js";
 export {
   type TraceAddResult,

@@ -8,8 +8,3 @@ export interface SkillContext extends TierContext {
   /** null: the offline distiller (common tool subsequence) and offline feedback. */
   readonly skillModel: SkillModel | null;
 }
-
-/** The durable job that distils a user's traces; one queued per user at a time collects every new trace. */
-export function distillJob(ctx: SkillContext, now: string) {
-  return { id: `job_${ctx.ids()}`, type: "skills", payload: {}, dedupeKey: "skills", runAt: now };
-}

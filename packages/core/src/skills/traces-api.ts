@@ -4,8 +4,9 @@ import { NotFoundError } from "../errors/index.js";
 import { idString, type MemoryStatus, parseInput, type Scope, versionOf } from "../model/index.js";
 import { embedJob, embedRecords } from "../runtime/index.js";
 import { assertWritable, type NewJob } from "../storage/index.js";
-import { distillJob, type SkillContext } from "./skill-context.js";
+import type { SkillContext } from "./skill-context.js";
 import { TRACE_OUTCOMES, type TraceInput, traceInputSchema } from "./skill-schemas.js";
+import { skillsJob } from "./skills-job.js";
 import { inferOutcome, readTrace, type Trace, traceRecord } from "./trace-record.js";
 
 /**
@@ -83,8 +84,8 @@ export function tracesApi(ctx: SkillContext, onQueued: () => void): TracesApi {
       // Embedded now: grouping compares task embeddings. A failing embedder queues it instead.
       const { stored, error } = await embedRecords(ctx, [record]);
       const history = [versionOf(record, "create", now)];
-      const jobs: NewJob[] = error ? [embedJob(ctx, [record.id], now)] : [];
-      if (ctx.skills.enabled) jobs.push(distillJob(ctx, now));
+      const jobs: NewJob[] = error ? [embedJob.create(ctx, { ids: [record.id] }, now)] : [];
+      if (ctx.skills.enabled) jobs.push(skillsJob.create(ctx, {}, now));
       await ctx.storage.write(scope, { insert: stored, history, jobs });
       if (jobs.length) onQueued();
       return { id: record.id, status: jobs.length ? "pending" : "ready", trace: readTrace(record) };

@@ -142,14 +142,7 @@ export async function planFacts(
   );
   plan.upsert.push(...merged.map((p) => ({ record: p.record })));
   const { stored, error } = await embedRecords(ctx, fresh);
-  if (error)
-    plan.jobs.push(
-      embedJob(
-        ctx,
-        fresh.map((r) => r.id),
-        now,
-      ),
-    );
+  if (error) plan.jobs.push(embedJob.create(ctx, { ids: fresh.map((r) => r.id) }, now));
   plan.upsert.push(...stored);
   const rewritten = new Set(plan.upsert.map((u) => u.record.id));
   plan.read.push(...[...loaded.values()].filter((r) => rewritten.has(r.id)));

@@ -114,15 +114,7 @@ async function feedbackOnce(
     edges: plan.edges,
     jobs: [
       ...plan.jobs,
-      ...(error
-        ? [
-            embedJob(
-              ctx,
-              stored.map((s) => s.record.id),
-              now,
-            ),
-          ]
-        : []),
+      ...(error ? [embedJob.create(ctx, { ids: stored.map((s) => s.record.id) }, now)] : []),
     ],
   });
   if (conflicts.length) return null;

@@ -11,7 +11,7 @@ export {
   policySchema,
   resolvePolicy,
 } from "./policy.js";
-export { recordVisits } from "./record-visits.js";
-export { runTiers } from "./run-tiers.js";
 export { type SegmentState, segmentState } from "./segment-record.js";
 export type { Extractor, PageAssignment, TierContext } from "./tier-context.js";
+export { tiersJob } from "./tiers-job.js";
+export { visitJob } from "./visit-job.js";

@@ -1,19 +1,22 @@
+import { z } from "zod";
 import { ModelError } from "../errors/index.js";
 import { EMBEDDED_CHARS, embeddingText, type MemoryRecord, passageCount } from "../model/index.js";
-import type { EngineContext } from "../runtime/index.js";
-import { embedRecords, untilStored } from "../runtime/index.js";
-import type { Job } from "../storage/index.js";
+import { defineJob } from "./define-job.js";
+import { embedRecords } from "./embed-records.js";
+import type { EngineContext } from "./engine-context.js";
+import { untilStored } from "./until-stored.js";
 
 /**
- * Embeds memories that were stored without vectors (deferred, or the model failed at write time). The
+ * The job that embeds memories that were stored without vectors (deferred, or the model failed at write time). The
  * write is conditional on the records being stored as read: another process's tier job may move or mark
  * them meanwhile, and writing the copy read here back would undo that; the job then reads them again, and
  * asks the model only for text it has not embedded yet (a move keeps the text).
  */
-export function embedJobHandler(ctx: EngineContext) {
-  return async (job: Job): Promise<void> => {
+export const embedJob = defineJob({
+  type: "embed",
+  payload: z.object({ ids: z.array(z.string()).default([]) }),
+  run: async (ctx: EngineContext, job, { ids }) => {
     const scope = { userId: job.userId };
-    const ids = (job.payload.ids as string[] | undefined) ?? [];
     // By embedded text (a turn searched by passages: by id), kept across redos.
     const vectors = new Map<string, Float32Array>();
     const maxChars = ctx.embedding?.maxChars ?? EMBEDDED_CHARS;
@@ -34,5 +37,5 @@ export function embedJobHandler(ctx: EngineContext) {
       const { conflicts } = await ctx.storage.write(scope, { upsert, expect: records });
       return conflicts.length ? null : true;
     });
-  };
-}
+  },
+});
