@@ -169,7 +169,7 @@ export const QUALITY_VARIANTS: readonly QualityVariant[] = [
   { name: "recent 0", options: { retrieval: { recentTurns: 0 } } },
 ];
 
-/** Values tried for the tuned constants, on conversations 0-2 (docs/benchmarks.md has the figures). */
+/** Values tried for the tuned constants, on conversations 0-2 (docs/decisions/0004-retrieval-tuning-record.md has the figures). */
 export const TUNING_VARIANTS: readonly QualityVariant[] = [
   ...[0.5, 1, 3].map((v) => ({ name: `question ${v}`, options: { retrieval: { questionPrior: v } } })),
   ...[0.5, 1, 3].map((v) => ({ name: `when ${v}`, options: { retrieval: { whenPrior: v } } })),
