@@ -1,4 +1,4 @@
-import type { Scope } from "../model/index.js";
+import { readFact, type Scope } from "../model/index.js";
 import type { StoragePort } from "../storage/index.js";
 
 /** One trait of the user's profile, derived from a current fact, with its evidence. */
@@ -22,12 +22,8 @@ export async function readProfile(storage: StoragePort, scope: Scope, at?: strin
     filter: { kinds: ["fact"], roles: ["user"], ...(at ? { at } : { current: true }) },
     order: "asc",
   });
-  return facts.map((f) => ({
-    key: String(f.metadata.slot ?? f.key ?? "fact"),
-    value: String(f.metadata.value ?? f.text),
-    confidence: Number(f.metadata.confidence ?? 0.5),
-    factId: f.id,
-    evidence: (f.metadata.evidence as string[] | undefined) ?? [],
-    since: f.validFrom,
-  }));
+  return facts.map((f) => {
+    const { slot, value, confidence, evidence } = readFact(f);
+    return { key: slot, value, confidence, factId: f.id, evidence: [...evidence], since: f.validFrom };
+  });
 }

@@ -14,6 +14,7 @@ export {
   reportSlow,
   type SlowOperation,
 } from "./events.js";
+export { type FactMetadata, factMetadata, readFact } from "./fact-metadata.js";
 export { type Clock, type IdGenerator, randomIds, sequentialIds, systemClock } from "./ids.js";
 export {
   EDGE_TYPES,

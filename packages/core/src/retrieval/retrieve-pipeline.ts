@@ -1,4 +1,4 @@
-import type { Scope } from "../model/index.js";
+import { readFact, type Scope } from "../model/index.js";
 import type { MemoryFilter } from "../storage/index.js";
 import type { ChannelQuery } from "./channels.js";
 import { asResult, type RetrievePorts, type SearchResult } from "./query-ports.js";
@@ -60,14 +60,7 @@ export async function factEvidenceTurns(
   facts: readonly SearchResult[],
   score: number,
 ): Promise<SearchResult[]> {
-  const ids = [
-    ...new Set(
-      facts.flatMap((f) => {
-        const evidence = f.memory.metadata.evidence;
-        return Array.isArray(evidence) ? evidence.filter((id): id is string => typeof id === "string") : [];
-      }),
-    ),
-  ];
+  const ids = [...new Set(facts.flatMap((f) => readFact(f.memory).evidence))];
   if (ids.length === 0) return [];
   const records = new Map((await ports.storage.get(scope, ids)).map((r) => [r.id, r]));
   return ids.flatMap((id) => {

@@ -1,5 +1,5 @@
 import type { MemoryEdge, MemoryRecord, MemoryVersion, Scope, StoredMemory } from "../model/index.js";
-import { newRecord, versionOf } from "../model/index.js";
+import { factMetadata, newRecord, readFact, versionOf } from "../model/index.js";
 import type { EngineContext } from "../runtime/index.js";
 import { embedJob, embedRecords } from "../runtime/index.js";
 import type { NewJob } from "../storage/index.js";
@@ -101,8 +101,9 @@ export async function planFacts(
       continue;
     }
     if (decision.action === "merge" && current) {
-      const evidence = [...new Set([...(current.record.metadata.evidence as string[]), fact.evidence])];
-      const confidence = Math.max(Number(current.record.metadata.confidence), fact.confidence);
+      const known = readFact(current.record);
+      const evidence = [...new Set([...known.evidence, fact.evidence])];
+      const confidence = Math.max(known.confidence, fact.confidence);
       const updated = {
         ...current.record,
         metadata: { ...current.record.metadata, evidence, confidence },
@@ -156,11 +157,8 @@ async function storedFacts(ctx: EngineContext, scope: Scope, key: string): Promi
 
 /** A stored fact as decideFact reads it. */
 function view(record: MemoryRecord): StoredFactView {
-  return {
-    value: String(record.metadata.value),
-    validFrom: record.validFrom,
-    evidence: (record.metadata.evidence as string[] | undefined) ?? [],
-  };
+  const { value, evidence } = readFact(record);
+  return { value, validFrom: record.validFrom, evidence };
 }
 
 async function loadCurrent(ctx: EngineContext, scope: Scope, key: string): Promise<Pending | null> {
@@ -189,7 +187,7 @@ function newFact(
       role: subject,
       text: fact.text,
       key,
-      metadata: { slot, value, subject, single, confidence, evidence: [evidence] },
+      metadata: factMetadata({ slot, value, subject, single, confidence, evidence: [evidence] }),
       validFrom: at,
     },
     now,

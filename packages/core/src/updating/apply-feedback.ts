@@ -1,5 +1,5 @@
 import type { MemoryRecord, Scope } from "../model/index.js";
-import { newRecord, versionOf } from "../model/index.js";
+import { newRecord, readFact, versionOf } from "../model/index.js";
 import { embedJob, embedRecords, untilStored } from "../runtime/index.js";
 import { planFacts } from "./apply-facts.js";
 import type { ExtractedFact } from "./extract-facts.js";
@@ -89,8 +89,8 @@ async function feedbackOnce(
     const matches = await ctx.storage.scan(scope, {
       filter: { kinds: ["fact"], current: true, metadata: { slot: r.slot } },
     });
-    for (const f of matches.filter((m) => String(m.metadata.value).toLowerCase() === r.value.toLowerCase())) {
-      const m = f.metadata as { subject: "user" | "assistant"; single: boolean };
+    for (const f of matches.filter((m) => readFact(m).value.toLowerCase() === r.value.toLowerCase())) {
+      const m = readFact(f);
       retractions.push({
         subject: m.subject,
         slot: r.slot,

@@ -1,5 +1,5 @@
 import type { MemoryRecord, MemoryVersion, Scope, StoredMemory } from "../model/index.js";
-import { versionOf } from "../model/index.js";
+import { readFact, versionOf } from "../model/index.js";
 import { untilStored } from "../runtime/index.js";
 import type { TierContext } from "./tier-context.js";
 
@@ -25,7 +25,7 @@ async function enforceOnce(ctx: TierContext, scope: Scope): Promise<string[] | n
     });
     const excess = facts.length - ctx.policy.knowledgeCapacity;
     if (excess <= 0) continue;
-    const confidence = (f: (typeof facts)[number]) => Number(f.metadata.confidence ?? 0);
+    const confidence = (f: (typeof facts)[number]) => readFact(f).confidence;
     // Least confident first; among equals, the oldest (scan order is oldest first and sort is stable).
     const out = [...facts].sort((a, b) => confidence(a) - confidence(b)).slice(0, excess);
     read.push(...out);

@@ -1,4 +1,4 @@
-import { queryTerms } from "../model/index.js";
+import { queryTerms, readFact } from "../model/index.js";
 import {
   FEEDBACK_EVIDENCE,
   type LanguageModel,
@@ -42,8 +42,8 @@ export function modelExtractor(model: LanguageModel, options: LlmExtractorOption
       }));
       const out = await llm.extractPersona(pages, {
         facts: existing.map((f) => ({
-          slot: String(f.metadata.slot),
-          value: String(f.metadata.value),
+          slot: readFact(f).slot,
+          value: readFact(f).value,
           text: f.text,
         })),
         profile: [],
