@@ -6,6 +6,7 @@ import { filterToSql } from "./filter-sql.js";
 import { KnownRows } from "./known-rows.js";
 import type { Prepare } from "./prepare.js";
 import { setRecent } from "./recent.js";
+import type { CommittedWrite, Remembered } from "./remembered.js";
 import { BLOCK_BITS, type RowBlocks, type RowRange } from "./row-blocks.js";
 import { topStats } from "./top-stats.js";
 
@@ -59,7 +60,7 @@ interface RangeMatches {
  * channel's statistics, which `textStats` gives the fusion: mean, deviation and floor over the best
  * `statsOver` scores of every match.
  */
-export class FullTextSearch {
+export class FullTextSearch implements Remembered {
   private readonly common: CommonTerms;
   private readonly ranked: Database.Statement;
   private readonly matches: Database.Statement;
@@ -207,6 +208,14 @@ export class FullTextSearch {
 
   private remember(key: string, scores: Float64Array[]): void {
     setRecent(this.recent, key, scores, RECENT_SEARCHES);
+  }
+
+  written({ userId, reindexed, written }: CommittedWrite): void {
+    this.invalidate(
+      userId,
+      reindexed,
+      written.map((r) => r.id),
+    );
   }
 
   /** After a user's write: the rows it re-indexed or deleted, and the ids of the records it wrote. */

@@ -1,5 +1,6 @@
 import type { MemoryRecord } from "../../model/index.js";
 import type { Prepare } from "./prepare.js";
+import type { CommittedWrite, Remembered } from "./remembered.js";
 import { type MemoryRow, RECORD_COLUMNS, rowToRecord } from "./row-mapping.js";
 
 /** Bound on the records remembered; past it the memory starts over. */
@@ -20,7 +21,7 @@ function deepFreeze<T>(value: T): T {
  * unknown to it. A write forgets the records it upserts or deletes; another connection's write or a
  * forgotten user forgets all. Remembered records are frozen, as they are handed out again.
  */
-export class RecordCache {
+export class RecordCache implements Remembered {
   private readonly users = new Map<string, Map<string, MemoryRecord>>();
   /** Records held over all users, for the bound. */
   private size = 0;
@@ -68,6 +69,10 @@ export class RecordCache {
       if (!byId.has(id)) this.size++;
       byId.set(id, record);
     }
+  }
+
+  written({ userId, removed, written }: CommittedWrite): void {
+    this.forget(userId, [...removed, ...written.map((r) => r.id)]);
   }
 
   /** These records of the user were written or deleted. */

@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import type { CommittedWrite, Remembered } from "./remembered.js";
 
 /**
  * Rows of one user and kind live in contiguous rowid blocks. A full-text query then reaches only the
@@ -29,7 +30,7 @@ const REMEMBERED = 8192;
  * transaction. Reads remember each user's blocks and each range's last rowid: allocating forgets what it
  * changes, and `changed()` forgets everything (another connection wrote, or a user was forgotten).
  */
-export class RowBlocks {
+export class RowBlocks implements Remembered {
   private readonly s;
   /** Each remembered user's blocks, in block order, with their kinds. */
   private readonly userBlocks = new Map<string, { kind: string; block: number }[]>();
@@ -103,6 +104,15 @@ export class RowBlocks {
   /** Drops the user's blocks (their rows must be gone already); the user id leaves this table too. */
   forget(userId: string): void {
     this.s.forget.run(userId);
+    this.changed();
+  }
+
+  written({ reindexed }: CommittedWrite): void {
+    // A deleted or moved row can leave a range's remembered last row too high, and its rowid is reused.
+    if (reindexed.length) this.changed();
+  }
+
+  drop(): void {
     this.changed();
   }
 

@@ -1,6 +1,7 @@
 import type { EdgeType, MemoryEdge } from "../../model/index.js";
 import type { EdgeQuery } from "../storage-port.js";
 import type { Prepare } from "./prepare.js";
+import type { CommittedWrite, Remembered } from "./remembered.js";
 
 /** An edge with its place in the oldest-first order: creation time, then insertion (rowid). */
 interface OrderedEdge {
@@ -52,7 +53,7 @@ const oldestFirst = (a: OrderedEdge, b: OrderedEdge): number =>
  * that adds or deletes a user's edges forgets that user's; another connection's write forgets all.
  * Remembered edges are frozen, as they are handed out again.
  */
-export class EdgeMemory {
+export class EdgeMemory implements Remembered {
   private readonly users = new Map<string, Map<string, OrderedEdge[]>>();
   private size = 0;
 
@@ -79,6 +80,10 @@ export class EdgeMemory {
     // Each list is oldest first already; several are merged into that order.
     const merged = lists.length === 1 ? (lists[0] as OrderedEdge[]) : lists.flat().sort(oldestFirst);
     return merged.map((e) => e.edge);
+  }
+
+  written({ userId, removed, edges }: CommittedWrite): void {
+    if (removed.length || edges) this.forget(userId);
   }
 
   /** The user's edges changed (added, or deleted with a memory). */

@@ -42,6 +42,7 @@ import { FullTextSearch } from "./full-text-search.js";
 import { openDatabase } from "./open-database.js";
 import { openReadOnlyStore, readOnlyReason } from "./open-store.js";
 import { RecordCache } from "./record-cache.js";
+import type { Remembered } from "./remembered.js";
 import { type HistoryRow, rowToVersion } from "./row-mapping.js";
 import { EdgeMemory } from "./sqlite-edges.js";
 import { FORGET_WAIT_MS, SqliteErasure } from "./sqlite-erasure.js";
@@ -110,6 +111,8 @@ export class SqliteStorage implements StoragePort {
   private readonly fullText: FullTextSearch;
   private readonly edgeMemory: EdgeMemory;
   private readonly records: RecordCache;
+  /** Everything above that remembers the file between calls, told of each write in one place. */
+  private readonly remembered: readonly Remembered[];
   private readonly queue: SqliteQueue;
   private readonly erasure: SqliteErasure;
   private readonly now: () => Date;
@@ -142,6 +145,7 @@ export class SqliteStorage implements StoragePort {
     this.edgeMemory = new EdgeMemory((sql) => this.cached(sql));
     this.records = new RecordCache((sql) => this.cached(sql));
     this.erasure = new SqliteErasure(this.db, this.path);
+    this.remembered = [this.writes.blocks, this.edgeMemory, this.records, this.fullText, this.vectors];
     // A forget this or another process could not finish (a reader, a crash): finish it, or keep trying.
     if (this.readOnly === null && this.erasure.tryComplete(0).state === "pending") this.erasure.retryLater();
     this.dataVersion = this.readDataVersion();
@@ -155,21 +159,15 @@ export class SqliteStorage implements StoragePort {
       this.db.transaction(() => applyBatch(this.writes, scope, batch, now)).immediate(),
     );
     if (conflicts.length) return { inserted: [], conflicts };
-    // A deleted or moved row can leave a range's remembered last row too high, and its rowid is reused.
-    if (reindexed.length) this.writes.blocks.changed();
-    if (removed.length || batch.edges?.length) this.edgeMemory.forget(scope.userId);
-    const stored = [...(batch.upsert ?? []), ...inserted];
-    const written = stored.map(({ record }) => record.id);
-    this.records.forget(scope.userId, [...removed, ...written]);
-    this.fullText.invalidate(scope.userId, reindexed, written);
-    const upserts = stored.map(({ record, vector }) => ({
+    const written = [...(batch.upsert ?? []), ...inserted].map(({ record, vector }) => ({
       id: record.id,
       kind: record.kind,
       tier: record.tier,
       expired: record.expiredAt !== null,
       vector: vector === undefined ? moved.get(record.id) : vector,
     }));
-    this.vectors.apply(scope.userId, upserts, removed);
+    const change = { userId: scope.userId, removed, written, reindexed, edges: Boolean(batch.edges?.length) };
+    for (const memory of this.remembered) memory.written(change);
     return { inserted: inserted.map(({ record }) => record.id), conflicts: [] };
   }
 
@@ -391,12 +389,8 @@ export class SqliteStorage implements StoragePort {
    * Forgets what this connection remembers of the file: loaded vectors (one user's, after a forget, or
    * everyone's), full-text terms and rows, rowid blocks, edges and records.
    */
-  private forgetRemembered(vectorsOf?: string): void {
-    this.vectors.drop(vectorsOf);
-    this.fullText.drop();
-    this.writes.blocks.changed();
-    this.edgeMemory.drop();
-    this.records.drop();
+  private forgetRemembered(userId?: string): void {
+    for (const memory of this.remembered) memory.drop(userId);
   }
 
   private readDataVersion(): number {

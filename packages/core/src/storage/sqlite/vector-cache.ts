@@ -4,6 +4,7 @@ import { filterToSql, needsSqlPrefilter } from "./filter-sql.js";
 import { removeUserIndexes, usearch } from "./index-files.js";
 import { IndexedVectors } from "./indexed-vectors.js";
 import { setRecent } from "./recent.js";
+import type { CommittedWrite, Remembered } from "./remembered.js";
 import { blobToVector } from "./row-mapping.js";
 import { ScopeVectors } from "./scope-vectors.js";
 import { DEFAULT_ANN_THRESHOLD, type VectorAttrs, type VectorFilter } from "./user-vectors.js";
@@ -32,7 +33,7 @@ export interface VectorCacheOptions {
  * indexes that follow the store's vector log themselves, so they survive other processes' writes, which
  * drop everything else remembered here.
  */
-export class VectorCache {
+export class VectorCache implements Remembered {
   /** Loaded users in order of last use, the least recent first. */
   private readonly users = new Map<string, ScopeVectors>();
   /** Indexed sets by user, kind and dimension. */
@@ -110,11 +111,7 @@ export class VectorCache {
   }
 
   /** Applies a committed write to a loaded user; unloaded users are read fresh on their next search. */
-  apply(
-    userId: string,
-    upserts: { id: string; kind: string; tier: string; expired: boolean; vector?: Float32Array | null }[],
-    removed: readonly string[],
-  ): void {
+  written({ userId, written: upserts, removed }: CommittedWrite): void {
     this.recent.clear();
     const vectors = this.users.get(userId);
     if (!vectors) return;
