@@ -1,11 +1,10 @@
 import type Database from "better-sqlite3";
-import { queryTerms } from "../../model/index.js";
+import { BoundedCache, queryTerms } from "../../model/index.js";
 import type { Hit, MemoryFilter, TextQuery, TextStats } from "../storage-port.js";
 import { anyOf, CommonTerms, type TermPlan } from "./common-terms.js";
 import { filterToSql } from "./filter-sql.js";
 import { KnownRows } from "./known-rows.js";
 import type { Prepare } from "./prepare.js";
-import { setRecent } from "./recent.js";
 import type { CommittedWrite, Remembered } from "./remembered.js";
 import { BLOCK_BITS, type RowBlocks, type RowRange } from "./row-blocks.js";
 import { topStats } from "./top-stats.js";
@@ -65,7 +64,7 @@ export class FullTextSearch implements Remembered {
   private readonly ranked: Database.Statement;
   private readonly matches: Database.Statement;
   /** Recent searches' match scores, for textStats (retrieval runs several searches concurrently). */
-  private readonly recent = new Map<string, Float64Array[]>();
+  private readonly recent = new BoundedCache<string, Float64Array[]>(RECENT_SEARCHES);
   private lastSplit: { key: string; scores: SplitScores } | null = null;
   private readonly known: KnownRows;
   /** Per-row scratch space of a range's split ranking, grown as needed; zero between calls. */
@@ -207,7 +206,7 @@ export class FullTextSearch implements Remembered {
   }
 
   private remember(key: string, scores: Float64Array[]): void {
-    setRecent(this.recent, key, scores, RECENT_SEARCHES);
+    this.recent.set(key, scores);
   }
 
   written({ userId, reindexed, written }: CommittedWrite): void {

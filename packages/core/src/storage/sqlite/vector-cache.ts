@@ -1,9 +1,9 @@
 import type Database from "better-sqlite3";
+import { BoundedCache } from "../../model/index.js";
 import type { Hit, MemoryFilter, VectorQuery, VectorStats } from "../storage-port.js";
 import { filterToSql, needsSqlPrefilter } from "./filter-sql.js";
 import { removeUserIndexes, usearch } from "./index-files.js";
 import { IndexedVectors } from "./indexed-vectors.js";
-import { setRecent } from "./recent.js";
 import type { CommittedWrite, Remembered } from "./remembered.js";
 import { blobToVector } from "./row-mapping.js";
 import { ScopeVectors } from "./scope-vectors.js";
@@ -39,7 +39,9 @@ export class VectorCache implements Remembered {
   /** Indexed sets by user, kind and dimension. */
   private readonly indexed = new Map<string, IndexedVectors>();
   /** Recent searches' whole-scope statistics by (user, filter); cleared by any change to the vectors. */
-  private readonly recent = new Map<string, { vector: Float32Array; stats: VectorStats | null }>();
+  private readonly recent = new BoundedCache<string, { vector: Float32Array; stats: VectorStats | null }>(
+    RECENT_SEARCHES,
+  );
   private readonly root: string | null;
 
   constructor(
@@ -65,7 +67,7 @@ export class VectorCache implements Remembered {
       query.approximateK,
     );
     const key = JSON.stringify([userId, query.filter ?? {}]);
-    setRecent(this.recent, key, { vector: query.vector, stats }, RECENT_SEARCHES);
+    this.recent.set(key, { vector: query.vector, stats });
     return hits;
   }
 
