@@ -27,7 +27,6 @@ import type {
   KvEntry,
   KvListOptions,
   MemoryFilter,
-  NewJob,
   ScanOptions,
   StorageCapabilities,
   StoragePort,
@@ -39,12 +38,11 @@ import type {
   WriteResult,
 } from "../storage-port.js";
 import { term } from "../text-terms.js";
+import { MemoryJobs } from "./memory-jobs.js";
 
 /** BM25 constants, as SQLite's FTS5 uses them. */
 const K1 = 1.2;
 const B = 0.75;
-/** Done jobs stay listed this long, as on the other backends, so the queue does not grow with every write. */
-const DONE_RETENTION_MS = 24 * 3600 * 1000;
 
 /** One stored memory: the record, its vector, its indexed terms and its first-write order. */
 interface Row {
@@ -65,8 +63,6 @@ interface UserState {
   readonly edges: Map<string, MemoryEdge>;
   readonly kv: Map<string, KvEntry>;
 }
-
-type MutableJob = { -readonly [K in keyof Job]: Job[K] };
 
 const copy = <T>(value: T): T => structuredClone(value);
 const json = (value: unknown) => JSON.stringify(value);
@@ -154,7 +150,7 @@ export class MemoryStorage implements StoragePort {
   private readonly users_ = new Map<string, UserState>();
   /** Which user holds each memory id: an id is one user's only. */
   private readonly owners = new Map<string, string>();
-  private readonly jobsById = new Map<string, MutableJob>();
+  private readonly queue = new MemoryJobs(() => this.now());
   private readonly settings = new Map<string, string>();
   private seq = 0;
   private lastNow = 0;
@@ -251,7 +247,7 @@ export class MemoryStorage implements StoragePort {
       });
     }
     for (const e of batch.kvDelete ?? []) state.kv.delete(kvKey(e.namespace, e.key));
-    for (const job of batch.jobs ?? []) this.enqueue(scope.userId, job, now);
+    for (const job of batch.jobs ?? []) this.queue.enqueue(scope.userId, job, now);
     this.dropIfEmpty(scope.userId);
     return { inserted: inserted.map((s) => s.record.id), conflicts: [] };
   }
@@ -303,32 +299,6 @@ export class MemoryStorage implements StoragePort {
     this.owners.delete(id);
     state.history.delete(id);
     for (const [key, e] of state.edges) if (e.from === id || e.to === id) state.edges.delete(key);
-  }
-
-  private enqueue(userId: string, job: NewJob, now: string): void {
-    if (this.jobsById.has(job.id)) return;
-    const restore = job.restore;
-    if (
-      job.dedupeKey &&
-      [...this.jobsById.values()].some(
-        (j) => j.userId === userId && j.dedupeKey === job.dedupeKey && j.status === "queued",
-      )
-    )
-      return;
-    this.jobsById.set(job.id, {
-      id: job.id,
-      userId,
-      type: job.type,
-      payload: copy(job.payload),
-      ...(job.dedupeKey ? { dedupeKey: job.dedupeKey } : {}),
-      runAt: job.runAt,
-      status: restore?.status ?? "queued",
-      attempts: restore?.attempts ?? 0,
-      lastError: restore?.lastError ?? null,
-      leaseUntil: null,
-      createdAt: restore?.createdAt ?? now,
-      updatedAt: restore?.updatedAt ?? now,
-    });
   }
 
   /** A user with no memories, kv entries or jobs is not a user (history and edges hang off memories). */
@@ -462,98 +432,32 @@ export class MemoryStorage implements StoragePort {
 
   async claimJobs(options: ClaimOptions): Promise<Job[]> {
     this.open("claimJobs");
-    const now = Date.parse(options.now);
-    const leased = (j: MutableJob) => j.leaseUntil !== null && Date.parse(j.leaseUntil) > now;
-    const busy = new Set(
-      [...this.jobsById.values()]
-        .filter((j) => j.status === "running" && leased(j) && j.dedupeKey)
-        .map((j) => json([j.userId, j.dedupeKey])),
-    );
-    const due = [...this.jobsById.values()]
-      .filter((j) => !options.types || options.types.includes(j.type))
-      .filter((j) =>
-        j.status === "queued"
-          ? Date.parse(j.runAt) <= now && !(j.dedupeKey && busy.has(json([j.userId, j.dedupeKey])))
-          : j.status === "running" && !leased(j),
-      )
-      .sort((a, b) => a.runAt.localeCompare(b.runAt) || a.createdAt.localeCompare(b.createdAt))
-      .slice(0, Math.max(0, options.limit));
-    const leaseUntil = new Date(now + options.leaseMs).toISOString();
-    for (const j of due) {
-      Object.assign(j, { status: "running", attempts: j.attempts + 1, leaseUntil, updatedAt: options.now });
-    }
-    return due.map(copy);
-  }
-
-  /** The job while its caller still holds it: running at `attempt` (any state when no attempt is given). */
-  private held(jobId: string, attempt?: number): MutableJob | null {
-    const job = this.jobsById.get(jobId) ?? null;
-    if (job && attempt !== undefined && (job.status !== "running" || job.attempts !== attempt)) return null;
-    return job;
+    return this.queue.claim(options);
   }
 
   async renewJob(jobId: string, attempt: number, leaseUntil: string): Promise<boolean> {
     this.open("renewJob");
-    const job = this.held(jobId, attempt);
-    if (!job) return false;
-    Object.assign(job, { leaseUntil, updatedAt: this.now() });
-    return true;
+    return this.queue.renew(jobId, attempt, leaseUntil);
   }
 
   async completeJob(jobId: string, attempt?: number): Promise<void> {
     this.open("completeJob");
-    const job = this.held(jobId, attempt);
-    if (!job) return;
-    const now = this.now();
-    Object.assign(job, { status: "done", leaseUntil: null, lastError: null, updatedAt: now });
-    const cutoff = Date.parse(now) - DONE_RETENTION_MS;
-    for (const [id, j] of this.jobsById) {
-      if (j.status === "done" && Date.parse(j.updatedAt) < cutoff) this.jobsById.delete(id);
-    }
+    this.queue.complete(jobId, attempt);
   }
 
   async failJob(jobId: string, error: string, retryAt: string | null, attempt?: number): Promise<void> {
     this.open("failJob");
-    const job = this.held(jobId, attempt);
-    if (!job) return;
-    const now = this.now();
-    const twin =
-      retryAt !== null &&
-      job.dedupeKey !== undefined &&
-      [...this.jobsById.values()].some(
-        (j) => j !== job && j.userId === job.userId && j.dedupeKey === job.dedupeKey && j.status === "queued",
-      );
-    if (twin) {
-      // A queued job with the same dedupe key will do the same (idempotent) work.
-      const lastError = `${error} (merged into the queued job with the same dedupe key)`;
-      Object.assign(job, { status: "done", lastError, leaseUntil: null, updatedAt: now });
-      return;
-    }
-    Object.assign(job, {
-      status: retryAt ? "queued" : "failed",
-      lastError: error,
-      runAt: retryAt ?? job.runAt,
-      leaseUntil: null,
-      updatedAt: now,
-    });
+    this.queue.fail(jobId, error, retryAt, attempt);
   }
 
   async jobs(scope: Scope, status?: JobStatus): Promise<Job[]> {
     this.scoped(scope, "jobs");
-    return [...this.jobsById.values()]
-      .filter((j) => j.userId === scope.userId && (status === undefined || j.status === status))
-      .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
-      .map(copy);
+    return this.queue.list(scope.userId, status);
   }
 
   async forgetUser(scope: Scope): Promise<ForgetReport> {
     const state = this.scoped(scope, "forgetUser");
-    let jobs = 0;
-    for (const [id, j] of this.jobsById) {
-      if (j.userId !== scope.userId) continue;
-      this.jobsById.delete(id);
-      jobs++;
-    }
+    const jobs = this.queue.forget(scope.userId);
     for (const id of state?.rows.keys() ?? []) this.owners.delete(id);
     this.users_.delete(scope.userId);
     return {
@@ -576,7 +480,7 @@ export class MemoryStorage implements StoragePort {
     this.open("users");
     const users = new Set<string>();
     for (const [userId, state] of this.users_) if (state.rows.size || state.kv.size) users.add(userId);
-    for (const j of this.jobsById.values()) users.add(j.userId);
+    for (const userId of this.queue.users()) users.add(userId);
     return [...users].sort();
   }
 
@@ -599,7 +503,6 @@ export class MemoryStorage implements StoragePort {
       : [...this.users_.values()];
     const byKind: Record<string, number> = {};
     const byTier: Record<string, number> = {};
-    const jobs: Record<string, number> = {};
     let memories = 0;
     let vectors = 0;
     let history = 0;
@@ -616,9 +519,7 @@ export class MemoryStorage implements StoragePort {
       edges += state.edges.size;
       kv += state.kv.size;
     }
-    for (const j of this.jobsById.values()) {
-      if (!scope || j.userId === scope.userId) jobs[j.status] = (jobs[j.status] ?? 0) + 1;
-    }
+    const jobs = this.queue.counts(scope?.userId);
     const users = scope
       ? Number(memories + kv + Object.values(jobs).reduce((a, b) => a + b, 0) > 0)
       : (await this.users()).length;
