@@ -1,6 +1,6 @@
 // What every feature runs on: the engine's context, embedding of records, retrying a conditional write,
 // and the typed definition of a durable job.
-export { defineJob, type JobDefinition, type JobKind, type JobRunner, jobHandlers } from "./define-job.js";
+export { defineJob, type JobKind, jobHandlers } from "./define-job.js";
 export { embedJob } from "./embed-job.js";
 export { type EmbedOutcome, embedRecords } from "./embed-records.js";
 export type { EmbeddingPolicy, EngineContext } from "./engine-context.js";

@@ -5,9 +5,6 @@ const DONE_RETENTION_MS = 24 * 3600 * 1000;
 
 type MutableJob = { -readonly [K in keyof Job]: Job[K] };
 
-const copy = <T>(value: T): T => structuredClone(value);
-const json = (value: unknown) => JSON.stringify(value);
-
 /**
  * The in-memory store's durable job queue, written out plainly: leases, attempts, retries, dedupe keys
  * (one queued per user and key; a failing job merges into a queued twin) and a day's retention of done jobs.
@@ -33,7 +30,7 @@ export class MemoryJobs {
       id: job.id,
       userId,
       type: job.type,
-      payload: copy(job.payload),
+      payload: structuredClone(job.payload),
       ...(job.dedupeKey ? { dedupeKey: job.dedupeKey } : {}),
       runAt: job.runAt,
       status: restore?.status ?? "queued",
@@ -52,13 +49,13 @@ export class MemoryJobs {
     const busy = new Set(
       [...this.byId.values()]
         .filter((j) => j.status === "running" && leased(j) && j.dedupeKey)
-        .map((j) => json([j.userId, j.dedupeKey])),
+        .map((j) => JSON.stringify([j.userId, j.dedupeKey])),
     );
     const due = [...this.byId.values()]
       .filter((j) => !options.types || options.types.includes(j.type))
       .filter((j) =>
         j.status === "queued"
-          ? Date.parse(j.runAt) <= now && !(j.dedupeKey && busy.has(json([j.userId, j.dedupeKey])))
+          ? Date.parse(j.runAt) <= now && !(j.dedupeKey && busy.has(JSON.stringify([j.userId, j.dedupeKey])))
           : j.status === "running" && !leased(j),
       )
       .sort((a, b) => a.runAt.localeCompare(b.runAt) || a.createdAt.localeCompare(b.createdAt))
@@ -67,7 +64,7 @@ export class MemoryJobs {
     for (const j of due) {
       Object.assign(j, { status: "running", attempts: j.attempts + 1, leaseUntil, updatedAt: options.now });
     }
-    return due.map(copy);
+    return due.map((j) => structuredClone(j));
   }
 
   /** The job while its caller still holds it: running at `attempt` (any state when no attempt is given). */
@@ -125,7 +122,7 @@ export class MemoryJobs {
     return [...this.byId.values()]
       .filter((j) => j.userId === userId && (status === undefined || j.status === status))
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
-      .map(copy);
+      .map((j) => structuredClone(j));
   }
 
   /** Removes the user's jobs; how many there were. */
