@@ -4,6 +4,7 @@ import type { EmbeddingModelV4 } from "@ai-sdk/provider";
 import { createEngram, type Engram } from "@engram/core";
 import { qdrantStorage } from "@engram/core/qdrant";
 import { type QdrantDouble, startQdrantDouble } from "../test/qdrant-double/index.js";
+import { hookedQdrantClient, type RequestHook } from "../test/support/hooked-qdrant-client.js";
 import type { PoolTurn } from "./bench-data.js";
 import { gaussian, type Latency, seededRandom, summarize } from "./stats.js";
 
@@ -70,10 +71,10 @@ function denseModel(dimensions: number): EmbeddingModelV4 {
 }
 
 /** Counts body bytes both ways at the adapter's fetch. */
-function countingFetch(bytes: { sent: number; received: number }): typeof fetch {
-  return async (input, init) => {
-    if (typeof init?.body === "string") bytes.sent += Buffer.byteLength(init.body);
-    const response = await fetch(input, init);
+function countingHook(bytes: { sent: number; received: number }): RequestHook {
+  return async (input, init, send) => {
+    if (typeof init.body === "string") bytes.sent += Buffer.byteLength(init.body);
+    const response = await send(input, init);
     const body = await response.arrayBuffer();
     bytes.received += body.byteLength;
     const { status, statusText, headers } = response;
@@ -168,7 +169,10 @@ export async function qdrantBench(options: QdrantBenchOptions): Promise<QdrantFi
   const texts = o.turns.slice(0, o.count).map((t) => t.text);
   const double = await startQdrantDouble();
   const bytes = { sent: 0, received: 0 };
-  const storage = qdrantStorage({ url: double.url, collectionPrefix: "bench_", fetch: countingFetch(bytes) });
+  const storage = qdrantStorage({
+    client: hookedQdrantClient(double.url, countingHook(bytes)),
+    collectionPrefix: "bench_",
+  });
   const engram = await createEngram({ storage, embedder: denseModel(512), background: false });
   try {
     const serverVersion = await storage.connect();

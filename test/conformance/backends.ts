@@ -4,6 +4,7 @@ import type { StorageConformanceOptions } from "@engram/core/conformance";
 import { memoryStorage } from "@engram/core/memory";
 import { QdrantStorage } from "@engram/core/qdrant";
 import { SqliteStorage } from "@engram/core/sqlite";
+import { QdrantClient } from "@qdrant/js-client-rest";
 import { type QdrantDouble, startQdrantDouble } from "../qdrant-double/index.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
@@ -62,12 +63,14 @@ async function collectionsWith(url: string, apiKey: string | undefined, prefix: 
  * Qdrant: the protocol double (one per suite, started on first use), or a real server when QDRANT_URL is
  * set (with QDRANT_API_KEY if it needs one). A suite's stores share one collection prefix; after each test
  * every point in those collections is deleted, so each test starts empty without paying for creating
- * collections and indexes again. The suite's collections are dropped at the end.
+ * collections and indexes again. The suite's collections are dropped at the end. Every store of a suite
+ * is given one user-made `QdrantClient` of `@qdrant/js-client-rest`, as an application passes its own.
  */
 function qdrantBackend(): ConformanceBackend {
   const realUrl = process.env.QDRANT_URL?.replace(/\/+$/, "");
   const apiKey = realUrl ? process.env.QDRANT_API_KEY || undefined : undefined;
   let double: Promise<QdrantDouble> | null = null;
+  let client: QdrantClient | null = null;
   let suite = 0;
   let prefix = "";
   const url = async () => {
@@ -79,12 +82,13 @@ function qdrantBackend(): ConformanceBackend {
     name: "qdrant",
     async create() {
       if (!prefix) prefix = `conf_${process.pid}_${++suite}_${Date.now().toString(36)}_`;
-      const port = new QdrantStorage({
+      client ??= new QdrantClient({
         url: await url(),
-        collectionPrefix: prefix,
-        retries: 2,
         ...(apiKey ? { apiKey } : {}),
+        headers: { "x-suite": "engram-conformance" },
+        checkCompatibility: false,
       });
+      const port = new QdrantStorage({ client, collectionPrefix: prefix, retries: 2 });
       await port.connect();
       return port;
     },
@@ -102,6 +106,7 @@ function qdrantBackend(): ConformanceBackend {
           await rest(base, apiKey, "DELETE", `/collections/${name}`);
       }
       prefix = "";
+      client = null;
       const started = double;
       double = null;
       if (started) await (await started).close();

@@ -161,6 +161,8 @@ async function lean() {
         dependencies: {
           "@engram/core": tarball["@engram/core"],
           "@ai-sdk/openai": manifest("core").peerDependencies["@ai-sdk/openai"],
+          // Qdrant's official client, which the Qdrant backend loads when it is first used.
+          "@qdrant/js-client-rest": manifest("core").devDependencies["@qdrant/js-client-rest"],
         },
         devDependencies: { typescript: "6.0.3", "@types/node": `^${lowest.split(".")[0]}` },
       },
@@ -274,6 +276,7 @@ function checkDocSnippets(project) {
   const extras = {
     "@ai-sdk/openai": manifest("core").peerDependencies["@ai-sdk/openai"],
     "@opentelemetry/api": manifest("core").devDependencies["@opentelemetry/api"],
+    "@qdrant/js-client-rest": manifest("core").devDependencies["@qdrant/js-client-rest"],
     "@langchain/openai": example("langchain-memory", "@langchain/openai"),
     "@langchain/classic": example("langchain-memory", "@langchain/classic"),
     langchain: example("langchain-memory", "langchain"),

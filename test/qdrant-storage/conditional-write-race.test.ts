@@ -1,6 +1,7 @@
 import { qdrantStorage } from "@engram/core/qdrant";
 import { afterEach, expect, it } from "vitest";
 import { type QdrantDouble, startQdrantDouble } from "../qdrant-double/index.js";
+import { hookedQdrantClient, watching } from "../support/hooked-qdrant-client.js";
 import { makeEdge, makeRecord, makeVersion, unit } from "../support/make-record.js";
 
 let double: QdrantDouble | null = null;
@@ -21,16 +22,17 @@ async function racing(when: (url: string, body: string) => boolean) {
   const other = qdrantStorage({ url, collectionPrefix: "r_" });
   const race = { meanwhile: null as (() => Promise<void>) | null };
   const port = qdrantStorage({
-    url,
+    client: hookedQdrantClient(
+      url,
+      watching(async ({ url, body }) => {
+        const run = race.meanwhile;
+        if (run && when(url, body)) {
+          race.meanwhile = null;
+          await run();
+        }
+      }),
+    ),
     collectionPrefix: "r_",
-    fetch: async (input, init) => {
-      const run = race.meanwhile;
-      if (run && when(String(input), String(init?.body ?? ""))) {
-        race.meanwhile = null;
-        await run();
-      }
-      return fetch(input, init);
-    },
   });
   return { port, other, race };
 }
@@ -131,13 +133,14 @@ it("a conditional write reads the records it expects once, with the rest of its 
   double = await startQdrantDouble();
   const reads: string[] = [];
   const port = qdrantStorage({
-    url: double.url,
+    client: hookedQdrantClient(
+      double.url,
+      watching(({ url }) => {
+        const path = new URL(url).pathname;
+        if (path.startsWith("/collections/r_memories/points") && !path.endsWith("/batch")) reads.push(path);
+      }),
+    ),
     collectionPrefix: "r_",
-    fetch: (input, init) => {
-      const path = new URL(String(input)).pathname;
-      if (path.startsWith("/collections/r_memories/points") && !path.endsWith("/batch")) reads.push(path);
-      return fetch(input, init);
-    },
   });
   await port.write(U, { upsert: [{ record: makeRecord({ id: "m1", userId: "u1" }), vector: null }] });
   const [read] = await port.get(U, ["m1"]);

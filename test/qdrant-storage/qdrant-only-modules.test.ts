@@ -8,6 +8,8 @@ import { makeTempDir } from "../support/temp-dir.js";
 const PROGRAM = join(TEST_DIR, "support", "qdrant-only-program.ts");
 /** What the offline stack and the SQLite backend load: none of it may appear in a Qdrant-only program. */
 const EMBEDDED_ONLY = /better-sqlite3|better_sqlite3|usearch|@energetic-ai|tfjs/;
+/** Qdrant's official client (and its HTTP stack): loaded by the Qdrant backend only. */
+const QDRANT_CLIENT = /@qdrant[/+]js-client-rest/;
 
 interface Report {
   found: string[];
@@ -45,14 +47,17 @@ describe("a program on Qdrant with an API embedder", () => {
     ).not.toEqual([]);
     expect(report.resolved.filter((url) => EMBEDDED_ONLY.test(url))).toEqual([]);
     expect(report.addons).toEqual([]);
+    expect(report.resolved.some((url) => QDRANT_CLIENT.test(url))).toBe(true);
   });
 
-  it("(the check itself: the same program on the SQLite store does load better-sqlite3)", async () => {
+  it("(the check itself: the same program on the SQLite store loads better-sqlite3, and no Qdrant client)", async () => {
     const dir = makeTempDir("engram-sqlite-modules-");
     const report = await run([double.url, embeddings.url, "--sqlite", join(dir.path, "engram.db")]);
     expect(report.found).toEqual(["I keep bees in Oslo."]);
     expect(report.addons.some((file) => /better_sqlite3\.node$/.test(file))).toBe(true);
     expect(report.resolved.some((url) => EMBEDDED_ONLY.test(url))).toBe(true);
+    // An embedded program never loads Qdrant's client.
+    expect(report.resolved.filter((url) => QDRANT_CLIENT.test(url))).toEqual([]);
     dir.remove();
   });
 });

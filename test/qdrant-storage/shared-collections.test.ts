@@ -5,6 +5,7 @@
 import { qdrantStorage } from "@engram/core/qdrant";
 import { afterEach, expect, it } from "vitest";
 import { type QdrantDouble, startQdrantDouble } from "../qdrant-double/index.js";
+import { hookedQdrantClient, watching } from "../support/hooked-qdrant-client.js";
 import { makeRecord, unit } from "../support/make-record.js";
 
 let double: QdrantDouble | null = null;
@@ -21,12 +22,13 @@ async function twoInstances() {
   double = await startQdrantDouble();
   const requests: string[] = [];
   const first = qdrantStorage({
-    url: double.url,
+    client: hookedQdrantClient(
+      double.url,
+      watching(({ url, method }) => {
+        requests.push(`${method} ${new URL(url).pathname}`);
+      }),
+    ),
     collectionPrefix: "s_",
-    fetch: (input, init) => {
-      requests.push(`${init?.method ?? "GET"} ${new URL(String(input)).pathname}`);
-      return fetch(input, init);
-    },
   });
   await first.connect();
   const second = qdrantStorage({ url: double.url, collectionPrefix: "s_" });

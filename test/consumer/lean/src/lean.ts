@@ -3,6 +3,7 @@
 import { createEngram, EngramError, offlineEmbeddingModel } from "@engram/core";
 import { embedderFromSpec } from "@engram/core/integration";
 import { qdrantStorage } from "@engram/core/qdrant";
+import { QdrantClient } from "@qdrant/js-client-rest";
 
 const { QDRANT_URL, EMBEDDINGS_URL } = process.env;
 if (!QDRANT_URL || !EMBEDDINGS_URL) throw new Error("set QDRANT_URL and EMBEDDINGS_URL");
@@ -22,6 +23,12 @@ if (!best?.text.includes("Biscuit") || best.channels.vector === undefined)
   throw new Error(`search did not find the cat through both channels: ${JSON.stringify(best)}`);
 console.log(`qdrant + openai:words: found "${best.text}" (relevance ${best.relevance?.toFixed(2)})`);
 await engram.close();
+
+// The application's own configured client, as Qdrant users have one: the backend goes through it.
+const client = new QdrantClient({ url: QDRANT_URL, headers: { "x-app": "lean" }, checkCompatibility: false });
+const own = qdrantStorage({ client });
+console.log(`qdrantStorage({ client }): connected to Qdrant ${await own.connect()}`);
+await own.close();
 
 // The defaults need what the install left out, and each says which package and what to do instead.
 const failures: [string, () => PromiseLike<unknown>][] = [

@@ -1,6 +1,7 @@
+import type { Schemas } from "@qdrant/js-client-rest";
 import { StorageError, UnsupportedError } from "../../errors/index.js";
-import type { QdrantHttp } from "./qdrant-http.js";
 import type { VectorCollectionConfig } from "./qdrant-options.js";
+import type { QdrantTransport } from "./qdrant-transport.js";
 
 /** The oldest Qdrant this backend runs on: sparse vectors with the IDF modifier and the Query API (1.10). */
 export const MIN_SERVER_VERSION = "1.10.0";
@@ -96,10 +97,12 @@ export function isOwnCollection(prefix: string, name: string): boolean {
 }
 
 /** Reads the server version from `GET /` and refuses a server older than the minimum. */
-export async function checkServer(http: QdrantHttp, url: string): Promise<Version> {
-  const info = await http.send("connect", "GET", "/").catch((cause: unknown) => {
-    throw new StorageError(`cannot connect to Qdrant at ${url}: ${(cause as Error).message}`, { cause });
-  });
+export async function checkServer(http: QdrantTransport, url: string): Promise<Version> {
+  const info = await http
+    .call("connect", (c) => c.versionInfo())
+    .catch((cause: unknown) => {
+      throw new StorageError(`cannot connect to Qdrant at ${url}: ${(cause as Error).message}`, { cause });
+    });
   const version = parseVersion(String((info as { version?: string } | undefined)?.version ?? ""));
   if (!version) throw new StorageError(`the server at ${url} did not report a Qdrant version on GET /`);
   if (!atLeast(version, MIN_SERVER_VERSION)) {
@@ -120,7 +123,7 @@ export class Collections {
   private listing: Promise<void> | null = null;
 
   constructor(
-    private readonly http: QdrantHttp,
+    private readonly http: QdrantTransport,
     private readonly prefix: string,
     readonly version: Version,
     /** Cluster settings (`shard_number`, ...) merged into every create request. */
@@ -166,11 +169,7 @@ export class Collections {
   }
 
   private async list(): Promise<void> {
-    const listed = await this.http.call<{ collections: { name: string }[] }>(
-      "listCollections",
-      "GET",
-      "/collections",
-    );
+    const listed = await this.http.call("listCollections", (c) => c.getCollections());
     for (const { name } of listed.collections)
       if (isOwnCollection(this.prefix, name)) this.existing.add(name);
   }
@@ -207,45 +206,38 @@ export class Collections {
 
   private async create(name: string, config: object, indexes: Record<string, IndexType>): Promise<void> {
     if (this.indexed.has(name)) return;
-    const path = `/collections/${encodeURIComponent(name)}`;
     if (this.existing.has(name)) {
       // Listed, made by another process: its indexes may still be under way (a scan ordered by a field
       // without its index is refused), so the missing ones are made here too.
-      const info = await this.http.call<{ payload_schema?: Record<string, unknown> }>(
-        "getCollection",
-        "GET",
-        path,
-      );
+      const info = await this.http.call("getCollection", (c) => c.getCollection(name));
       const missing = Object.entries(indexes).filter(([field]) => !(field in (info.payload_schema ?? {})));
-      await this.createIndexes(path, missing);
+      await this.createIndexes(name, missing);
       this.indexed.add(name);
       return;
     }
     try {
-      await this.http.call("createCollection", "PUT", path, { ...this.settings, ...config });
+      const request = { ...this.settings, ...config } as Schemas["CreateCollection"];
+      await this.http.call("createCollection", (c) => c.createCollection(name, request));
     } catch (error) {
       // Another process created it between our listing and this call: it exists, which is what we want.
       if ((error as StorageError).details?.status !== 409) throw error;
     }
     // Indexes right after creation: the HNSW graph is payload-aware only for fields indexed before data.
-    await this.createIndexes(path, Object.entries(indexes));
+    await this.createIndexes(name, Object.entries(indexes));
     this.existing.add(name);
     this.indexed.add(name);
   }
 
-  private async createIndexes(path: string, indexes: readonly [string, IndexType][]): Promise<void> {
+  private async createIndexes(name: string, indexes: readonly [string, IndexType][]): Promise<void> {
     for (const [field, type] of indexes) {
-      await this.http.call(
-        "createPayloadIndex",
-        "PUT",
-        `${path}/index`,
-        { field_name: field, field_schema: this.schema(type) },
-        { wait: true },
+      // The client sends no `wait` here unless told, and the server's default is not to wait.
+      await this.http.call("createPayloadIndex", (c) =>
+        c.createPayloadIndex(name, { wait: true, field_name: field, field_schema: this.schema(type) }),
       );
     }
   }
 
-  private schema(type: IndexType): unknown {
+  private schema(type: IndexType): Schemas["PayloadFieldSchema"] {
     if (type === "integer" || type === "float") return type;
     if (type === "tenant" && atLeast(this.version, TENANT_INDEX_SINCE))
       return { type: "keyword", is_tenant: true };

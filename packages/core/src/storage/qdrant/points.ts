@@ -1,6 +1,7 @@
+import type { Schemas } from "@qdrant/js-client-rest";
 import type { QFilter } from "./filter.js";
 import type { Payload } from "./payload.js";
-import type { QdrantHttp } from "./qdrant-http.js";
+import type { QdrantTransport } from "./qdrant-transport.js";
 import type { SparseVector } from "./text-vector.js";
 
 export interface Point {
@@ -59,11 +60,7 @@ function split(ops: readonly Operation[]): Operation[] {
 
 /** Point-level requests against one Qdrant server. */
 export class Points {
-  constructor(private readonly http: QdrantHttp) {}
-
-  private path(collection: string, rest: string): string {
-    return `/collections/${encodeURIComponent(collection)}/points${rest}`;
-  }
+  constructor(private readonly http: QdrantTransport) {}
 
   /**
    * Applies the operations in order with `wait=true`, in as few `POST /points/batch` requests as the body
@@ -75,13 +72,8 @@ export class Points {
     let size = 0;
     const flush = async () => {
       if (pending.length === 0) return;
-      await this.http.call(
-        "batchUpdate",
-        "POST",
-        this.path(collection, "/batch"),
-        { operations: pending },
-        { wait: true },
-      );
+      const operations = pending as Schemas["UpdateOperation"][];
+      await this.http.call("batchUpdate", (c) => c.batchUpdate(collection, { wait: true, operations }));
       pending = [];
       size = 0;
     };
@@ -103,21 +95,16 @@ export class Points {
     const out: Point[] = [];
     let offset: string | number | null = null;
     do {
-      const body: Record<string, unknown> = {
-        filter,
+      const request: Schemas["ScrollRequest"] = {
+        filter: filter as Schemas["Filter"],
         limit: SCROLL_PAGE,
         with_payload: withPayload,
         with_vector: withVector ? ["dense"] : false,
+        ...(offset === null ? {} : { offset }),
       };
-      if (offset !== null) body.offset = offset;
-      const page: { points: Point[]; next_page_offset?: string | number | null } = await this.http.call(
-        "scroll",
-        "POST",
-        this.path(collection, "/scroll"),
-        body,
-      );
-      out.push(...page.points);
-      offset = page.next_page_offset ?? null;
+      const page = await this.http.call("scroll", (c) => c.scroll(collection, request));
+      out.push(...(page.points as Point[]));
+      offset = (page.next_page_offset as string | number | null | undefined) ?? null;
     } while (offset !== null);
     return out;
   }
@@ -133,19 +120,16 @@ export class Points {
     direction: "asc" | "desc",
     limit: number,
   ): Promise<Point[]> {
-    const page: { points: Point[] } = await this.http.call(
-      "scroll",
-      "POST",
-      this.path(collection, "/scroll"),
-      {
-        filter,
+    const page = await this.http.call("scroll", (c) =>
+      c.scroll(collection, {
+        filter: filter as Schemas["Filter"],
         limit,
         order_by: { key, direction },
         with_payload: true,
         with_vector: false,
-      },
+      }),
     );
-    return page.points;
+    return page.points as Point[];
   }
 
   /** The points with these ids that the filter also selects (ids in chunks; any number of them). */
@@ -171,13 +155,14 @@ export class Points {
   async retrieve(collection: string, ids: readonly string[], include: string[] | true): Promise<Point[]> {
     const out: Point[] = [];
     for (const chunk of chunks([...new Set(ids)], IDS_PER_REQUEST)) {
-      out.push(
-        ...(await this.http.call<Point[]>("retrieve", "POST", this.path(collection, ""), {
+      const found = await this.http.call("retrieve", (c) =>
+        c.retrieve(collection, {
           ids: chunk,
           with_payload: include === true ? true : { include },
           with_vector: false,
-        })),
+        }),
       );
+      out.push(...(found as Point[]));
     }
     return out;
   }
@@ -186,13 +171,10 @@ export class Points {
   async vectorsOf(collection: string, ids: readonly string[]): Promise<Point[]> {
     const out: Point[] = [];
     for (const chunk of chunks([...new Set(ids)], IDS_PER_REQUEST)) {
-      out.push(
-        ...(await this.http.call<Point[]>("retrieve", "POST", this.path(collection, ""), {
-          ids: chunk,
-          with_payload: false,
-          with_vector: ["dense"],
-        })),
+      const found = await this.http.call("retrieve", (c) =>
+        c.retrieve(collection, { ids: chunk, with_payload: false, with_vector: ["dense"] }),
       );
+      out.push(...(found as Point[]));
     }
     return out;
   }
@@ -203,21 +185,15 @@ export class Points {
    */
   async facetValues(collection: string, key: string): Promise<string[]> {
     for (let limit = FACET_PAGE; ; limit *= 2) {
-      const result = await this.http.call<{ hits: { value: unknown }[] }>(
-        "facet",
-        "POST",
-        `/collections/${encodeURIComponent(collection)}/facet`,
-        { key, limit, exact: true },
-      );
+      const result = await this.http.call("facet", (c) => c.facet(collection, { key, limit, exact: true }));
       if (result.hits.length < limit) return result.hits.map((h) => String(h.value));
     }
   }
 
   async count(collection: string, filter: QFilter): Promise<number> {
-    const result = await this.http.call<{ count: number }>("count", "POST", this.path(collection, "/count"), {
-      filter,
-      exact: true,
-    });
+    const result = await this.http.call("count", (c) =>
+      c.count(collection, { filter: filter as Schemas["Filter"], exact: true }),
+    );
     return result.count;
   }
 
@@ -229,12 +205,15 @@ export class Points {
     filter: QFilter,
     limit: number,
   ): Promise<{ id: string; score: number; payload: Payload }[]> {
-    const result = await this.http.call<{ points: { id: string; score: number; payload: Payload }[] }>(
-      "query",
-      "POST",
-      this.path(collection, "/query"),
-      { query, using, filter, limit, with_payload: { include: ["memory_id"] } },
+    const result = await this.http.call("query", (c) =>
+      c.query(collection, {
+        query: query as Schemas["QueryInterface"],
+        using,
+        filter: filter as Schemas["Filter"],
+        limit,
+        with_payload: { include: ["memory_id"] },
+      }),
     );
-    return result.points;
+    return result.points as { id: string; score: number; payload: Payload }[];
   }
 }

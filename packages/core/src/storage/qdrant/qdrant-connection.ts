@@ -3,10 +3,10 @@ import type { ForgetReport } from "../storage-port.js";
 import { Collections, checkServer, type Version } from "./collections.js";
 import { scopeCondition } from "./filter.js";
 import type { Points } from "./points.js";
-import type { QdrantHttp } from "./qdrant-http.js";
 import type { ResolvedOptions } from "./qdrant-options.js";
 import { QdrantQueue } from "./qdrant-queue.js";
 import { QdrantReads } from "./qdrant-reads.js";
+import type { QdrantTransport } from "./qdrant-transport.js";
 import { VectorStatsCache } from "./vector-stats.js";
 
 /** What a store holds once connected to its server. */
@@ -20,7 +20,7 @@ export interface Connected {
 
 /** Checks the server version (`GET /`), then creates whatever collection and index is missing. */
 export async function connect(
-  http: QdrantHttp,
+  http: QdrantTransport,
   points: Points,
   url: string,
   options: ResolvedOptions,

@@ -1,18 +1,28 @@
+import type { QdrantClient } from "@qdrant/js-client-rest";
 import { z } from "zod";
 import { parseInput } from "../../model/index.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy.js";
 
 export interface QdrantStorageOptions {
-  /** The server's REST URL, e.g. `http://localhost:6333` or `https://xyz.cloud.qdrant.io:6333`. */
-  url: string;
-  /** Sent as the `api-key` header (Qdrant Cloud, or a server started with `service.api_key`). */
+  /**
+   * The server's REST URL, used as given, e.g. `http://localhost:6333` or `https://xyz.cloud.qdrant.io:6333`.
+   * Either this or `client`.
+   */
+  url?: string;
+  /** Sent as the `api-key` header (Qdrant Cloud, or a server started with `service.api_key`). Only with `url`. */
   apiKey?: string;
+  /**
+   * Your own configured client of `@qdrant/js-client-rest` (API key, TLS, headers, cloud URL, connection
+   * pool), instead of `url`: every request goes through it, wrapped in the backend's retries. Its own
+   * `timeout` applies.
+   */
+  client?: QdrantClient;
   /**
    * Prefix of every collection name (default `engram_`): several stores can share one server. Letters,
    * digits, `_` and `-` only.
    */
   collectionPrefix?: string;
-  /** Per-request timeout in milliseconds (default 30,000); a timed-out request is retried. */
+  /** Per-request timeout in milliseconds (default 30,000); a timed-out request is retried. Only with `url`. */
   timeoutMs?: number;
   /** Resends of a failed request on 408, 429, 5xx, timeouts and connection errors (default 5). */
   retries?: number;
@@ -43,8 +53,6 @@ export interface QdrantStorageOptions {
   vectors?: QdrantVectorSettings;
   /** Clock for system times the backend stamps itself (job and key-value times). */
   now?: () => Date;
-  /** A fetch implementation (default: the global one), e.g. one that goes through a proxy. */
-  fetch?: typeof fetch;
 }
 
 /** Qdrant's `CreateCollection` settings for a cluster (see docs/qdrant.md, "Sizing"). */
@@ -115,30 +123,61 @@ const collectionsSchema = z
     },
   );
 
-const schema = z.object({
-  url: z.url({ error: "expected the Qdrant REST URL, e.g. http://localhost:6333" }),
-  apiKey: z.string().min(1, "must not be empty; omit it when the server needs no key").optional(),
-  collectionPrefix: z
-    .string()
-    .max(64)
-    .regex(/^[A-Za-z0-9_-]*$/, "use letters, digits, '_' and '-' only")
-    .optional(),
-  timeoutMs: z.number().int().positive().optional(),
-  retries: z.number().int().min(0).max(100).optional(),
-  baseDelayMs: z.number().nonnegative().optional(),
-  maxDelayMs: z.number().nonnegative().optional(),
-  textAvgLength: z.number().positive().optional(),
-  vectorStatsLimit: z.number().int().min(0).optional(),
-  collections: collectionsSchema.optional(),
-  vectors: vectorsSchema.optional(),
-  now: z
-    .custom<() => Date>((v) => typeof v === "function", "expected a function returning a Date")
-    .optional(),
-  fetch: z.custom<typeof fetch>((v) => typeof v === "function", "expected a fetch function").optional(),
-});
+/** The official client, recognised by the methods the backend calls. */
+const isClient = (v: unknown): v is QdrantClient =>
+  typeof v === "object" &&
+  v !== null &&
+  ["versionInfo", "batchUpdate", "scroll", "query", "count", "getCollections"].every(
+    (m) => typeof (v as Record<string, unknown>)[m] === "function",
+  );
+
+const schema = z
+  .object({
+    url: z.url({ error: "expected the Qdrant REST URL, e.g. http://localhost:6333" }).optional(),
+    client: z.custom<QdrantClient>(isClient, "expected a QdrantClient of @qdrant/js-client-rest").optional(),
+    apiKey: z.string().min(1, "must not be empty; omit it when the server needs no key").optional(),
+    collectionPrefix: z
+      .string()
+      .max(64)
+      .regex(/^[A-Za-z0-9_-]*$/, "use letters, digits, '_' and '-' only")
+      .optional(),
+    timeoutMs: z.number().int().positive().optional(),
+    retries: z.number().int().min(0).max(100).optional(),
+    baseDelayMs: z.number().nonnegative().optional(),
+    maxDelayMs: z.number().nonnegative().optional(),
+    textAvgLength: z.number().positive().optional(),
+    vectorStatsLimit: z.number().int().min(0).optional(),
+    collections: collectionsSchema.optional(),
+    vectors: vectorsSchema.optional(),
+    now: z
+      .custom<() => Date>((v) => typeof v === "function", "expected a function returning a Date")
+      .optional(),
+  })
+  .strict()
+  .superRefine((o, ctx) => {
+    if ((o.url === undefined) === (o.client === undefined))
+      ctx.addIssue({
+        code: "custom",
+        path: o.url === undefined ? ["url"] : ["client"],
+        message:
+          o.url === undefined
+            ? "pass the server's url, or your own QdrantClient as client"
+            : "pass either url or client, not both",
+      });
+    if (o.client !== undefined)
+      for (const key of ["apiKey", "timeoutMs"] as const)
+        if (o[key] !== undefined)
+          ctx.addIssue({
+            code: "custom",
+            path: [key],
+            message: `configure ${key} on your QdrantClient: it applies only with url`,
+          });
+  });
 
 export interface ResolvedOptions {
-  readonly url: string;
+  /** The server's URL, or null when the user gave a client. */
+  readonly url: string | null;
+  readonly client?: QdrantClient;
   readonly apiKey?: string;
   readonly prefix: string;
   readonly timeoutMs: number;
@@ -150,13 +189,13 @@ export interface ResolvedOptions {
   /** How a vector collection is created: fields of its dense vector's params, and collection fields. */
   readonly vectorSettings: VectorCollectionConfig;
   readonly now: () => Date;
-  readonly fetch?: typeof fetch;
 }
 
 export function resolveOptions(options: QdrantStorageOptions): ResolvedOptions {
   const o = parseInput(schema, options, "qdrantStorage");
   return {
-    url: o.url,
+    url: o.url ?? null,
+    ...(o.client === undefined ? {} : { client: o.client }),
     ...(o.apiKey === undefined ? {} : { apiKey: o.apiKey }),
     prefix: o.collectionPrefix ?? "engram_",
     timeoutMs: o.timeoutMs ?? 30_000,
@@ -171,7 +210,6 @@ export function resolveOptions(options: QdrantStorageOptions): ResolvedOptions {
     collectionSettings: collectionSettings(o.collections ?? {}),
     vectorSettings: vectorSettings(o.vectors ?? {}),
     now: o.now ?? (() => new Date()),
-    ...(o.fetch === undefined ? {} : { fetch: o.fetch }),
   };
 }
 

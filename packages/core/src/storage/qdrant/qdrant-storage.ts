@@ -30,8 +30,8 @@ import type {
 import { pointIds } from "./point-id.js";
 import { Points } from "./points.js";
 import { type Connected, connect, forgetUser } from "./qdrant-connection.js";
-import { QdrantHttp } from "./qdrant-http.js";
 import { type QdrantStorageOptions, type ResolvedOptions, resolveOptions } from "./qdrant-options.js";
+import { officialClient, QdrantTransport } from "./qdrant-transport.js";
 import { writeBatch } from "./qdrant-writes.js";
 import { resolveInserts } from "./write-checks.js";
 
@@ -51,10 +51,11 @@ export class QdrantStorage implements StoragePort {
     secureDelete: false,
     multiProcess: true,
   };
+  /** The server's URL, or "the given QdrantClient" when the store was made with `client`. */
   readonly url: string;
   readonly collectionPrefix: string;
   private readonly options: ResolvedOptions;
-  private readonly http: QdrantHttp;
+  private readonly http: QdrantTransport;
   private readonly points: Points;
   private connecting: Promise<Connected> | null = null;
   private lastSeq = 0;
@@ -62,14 +63,18 @@ export class QdrantStorage implements StoragePort {
 
   constructor(options: QdrantStorageOptions) {
     this.options = resolveOptions(options);
-    this.url = this.options.url;
+    const { url, client, apiKey, timeoutMs } = this.options;
+    this.url = url ?? "the given QdrantClient";
     this.collectionPrefix = this.options.prefix;
-    this.http = new QdrantHttp({
-      url: this.options.url,
-      ...(this.options.apiKey === undefined ? {} : { apiKey: this.options.apiKey }),
-      timeoutMs: this.options.timeoutMs,
+    let made: ReturnType<typeof officialClient> | null = null;
+    const ours = () => {
+      made ??= officialClient(url as string, apiKey, timeoutMs);
+      return made;
+    };
+    this.http = new QdrantTransport({
+      client: async () => client ?? ours(),
+      where: this.url,
       retry: this.options.retry,
-      ...(this.options.fetch === undefined ? {} : { fetch: this.options.fetch }),
     });
     this.points = new Points(this.http);
   }
