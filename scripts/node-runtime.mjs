@@ -27,6 +27,9 @@ export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 /** The Node.js 22 LTS release setup installs when the running Node.js is older than `engines.node`. */
 export const NODE_VERSION = "22.23.3";
 
+/** The pnpm setup installs, and the consumer test's pnpm mode installs a project with. */
+export const PNPM_VERSION = "12.21.0";
+
 const WINDOWS = process.platform === "win32";
 
 /** `engines.node` of the root package.json, as `[major, minor, patch]` (it has the form `>=X.Y.Z`). */

@@ -16,11 +16,11 @@ import {
   linkShim,
   NODE_VERSION,
   nodePackage,
+  PNPM_VERSION,
   ROOT,
   requiredNode,
 } from "./node-runtime.mjs";
 
-const PNPM_VERSION = "12.21.0";
 const WINDOWS = process.platform === "win32";
 
 function fail(message) {

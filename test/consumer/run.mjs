@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // `pnpm test:consumer`: Engram as an outside project meets it. Packs the published packages, installs the
-// tarballs with plain npm into a new strict `nodenext` TypeScript project in the system's temporary folder,
-// on the lowest Node.js the packages declare (and the npm that ships with it, both from the npm registry),
+// tarballs with npm (and with pnpm) into a new strict `nodenext` TypeScript project in the system's
+// temporary folder, on the lowest Node.js the packages declare (and the npm that ships with it, both from
+// the npm registry),
 // type-checks it, runs an example of each integration (AI SDK middleware with the `ai/test` mock model,
-// LangGraph checkpointer and store, LangChain memory, the MCP stdio server) and checks that `npm ls zod`
-// shows one copy. `--keep` leaves the project folder for a look.
+// LangGraph checkpointer and store, LangChain memory, the MCP stdio server) and checks that one zod is
+// installed. `--keep` leaves the project folder for a look.
 import { spawn, spawnSync } from "node:child_process";
 import {
   cpSync,
@@ -20,12 +21,12 @@ import {
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { installNode, parseLowerBound, ROOT } from "../../scripts/node-runtime.mjs";
+import { installNode, PNPM_VERSION, parseLowerBound, ROOT } from "../../scripts/node-runtime.mjs";
+import { PUBLISHED, packPackages } from "../../scripts/pack.mjs";
 import { docSnippets, importedPackages, snippetFileName } from "../support/doc-snippets.mjs";
 
 /** The npm each Node.js release ships with, which a user of that release has. */
 const BUNDLED_NPM = { "22.0.0": "10.5.1" };
-const PUBLISHED = ["core", "ai-sdk", "langgraph", "langchain", "mcp", "cli"];
 const HERE = dirname(fileURLToPath(import.meta.url));
 const keep = process.argv.includes("--keep");
 const started = Date.now();
@@ -70,7 +71,23 @@ try {
     `npm@${npmVersion}`,
   ]);
 }
-// Everything below runs on that Node.js: npm, node-gyp, tsc and the examples.
+/** A package manager from the npm registry, installed once under .toolchain/, run by path. */
+function toolchainCli(name, version, bin) {
+  const dir = join(ROOT, ".toolchain", `${name}-${version}`);
+  const cli = join(dir, "node_modules", name, "bin", bin);
+  if (!existsSync(cli))
+    run("npm", [
+      "install",
+      "--prefix",
+      dir,
+      "--no-save",
+      "--no-package-lock",
+      "--ignore-scripts",
+      `${name}@${version}`,
+    ]);
+  return cli;
+}
+// Everything below runs on that Node.js: npm, pnpm, node-gyp, tsc and the examples.
 const env = {
   ...process.env,
   PATH: `${dirname(node.binary)}${delimiter}${process.env.PATH ?? ""}`,
@@ -80,19 +97,16 @@ const env = {
 for (const key of Object.keys(env))
   if (/^(npm_|pnpm_)/i.test(key) && !/^npm_config_(nodedir|update_notifier)$/.test(key)) delete env[key];
 const npm = (args, cwd) => run(node.binary, [npmCli, ...args], { cwd, env });
+const pnpm = (args, cwd) =>
+  run(node.binary, [toolchainCli("pnpm", PNPM_VERSION, "pnpm.mjs"), ...args], { cwd, env });
 console.log(`node ${run(node.binary, ["--version"]).trim()}, npm ${npm(["--version"], ROOT).trim()}`);
 
-step("build and pack the packages (pnpm pack)");
-run(join(ROOT, "node_modules", ".bin", "tsc"), ["-b"], { cwd: ROOT });
+step("build and pack the packages (pnpm pack:all, as docs/install.md has a user do)");
 const work = mkdtempSync(join(tmpdir(), "engram-consumer-"));
 const tarballs = join(work, "tarballs");
-mkdirSync(tarballs);
-const tarball = {};
-for (const name of PUBLISHED) {
-  run("pnpm", ["pack", "--pack-destination", tarballs], { cwd: join(ROOT, "packages", name) });
-  const file = readdirSync(tarballs).find((f) => f.startsWith(`engram-${name}-`));
-  tarball[`@engram/${name}`] = `file:${join(tarballs, file)}`;
-}
+const tarball = Object.fromEntries(
+  Object.entries(packPackages(tarballs)).map(([name, path]) => [name, `file:${path}`]),
+);
 console.log(readdirSync(tarballs).join("\n"));
 
 // What a user writes: the Engram packages, and the host libraries. "newest": the ranges the packages allow,
@@ -109,7 +123,69 @@ const hosts = {
   zod: manifest("core").dependencies.zod,
 };
 const modeArg = process.argv.find((a) => a.startsWith("--mode="))?.slice(7);
-const modes = modeArg ? [modeArg] : ["newest", "lowest", "lean"];
+const modes = modeArg ? [modeArg] : ["newest", "lowest", "lean", "pnpm"];
+
+/**
+ * How a project is installed: with npm (its lock names where each package came from), or with pnpm and the
+ * build permissions docs/install.md gives (better-sqlite3 may run its install script, usearch need not).
+ */
+const managers = {
+  npm: {
+    label: `npm ${npmVersion}`,
+    install(project) {
+      const log = npm(["install", "--no-audit", "--no-fund", "--foreground-scripts"], project);
+      const lock = JSON.parse(readFileSync(join(project, "package-lock.json"), "utf8"));
+      for (const [path, entry] of Object.entries(lock.packages)) {
+        if (/node_modules\/@engram\//.test(path) && !String(entry.resolved ?? "").startsWith("file:")) {
+          throw new Error(`${path} did not come from the packed tarball: ${entry.resolved}`);
+        }
+      }
+      return {
+        log,
+        packages: Object.keys(lock.packages).length - 1,
+        sizes: () => installedSizes(project, lock),
+      };
+    },
+    add: (project, specs) => npm(["install", "--no-save", "--no-audit", "--no-fund", ...specs], project),
+    zodVersions(project) {
+      const tree = JSON.parse(npm(["ls", "zod", "--all", "--json"], project));
+      const versions = new Set();
+      (function walk(deps) {
+        for (const [name, dep] of Object.entries(deps ?? {})) {
+          if (name === "zod") versions.add(dep.version);
+          walk(dep.dependencies);
+        }
+      })(tree.dependencies);
+      return versions;
+    },
+  },
+  pnpm: {
+    label: `pnpm ${PNPM_VERSION}`,
+    install(project) {
+      // The packages name each other by version; until they are on the registry, pnpm is told where
+      // they are (npm finds them among the project's own dependencies).
+      const overrides = Object.entries(tarball).map(([name, spec]) => `  "${name}": "${spec}"\n`);
+      writeFileSync(
+        join(project, "pnpm-workspace.yaml"),
+        `allowBuilds:\n  better-sqlite3: true\n  usearch: false\noverrides:\n${overrides.join("")}`,
+      );
+      const log = pnpm(["install", "--reporter=append-only"], project);
+      const store = readdirSync(join(project, "node_modules", ".pnpm"));
+      for (const name of PUBLISHED) {
+        if (!store.some((dir) => dir.startsWith(`@engram+${name}@file+`)))
+          throw new Error(`@engram/${name} did not come from the packed tarball: ${store.join(", ")}`);
+      }
+      return { log, packages: store.filter((dir) => dir !== "node_modules" && !dir.startsWith(".")).length };
+    },
+    add: (project, specs) => pnpm(["add", "--reporter=append-only", ...specs], project),
+    zodVersions: (project) =>
+      new Set(
+        readdirSync(join(project, "node_modules", ".pnpm"))
+          .filter((dir) => dir.startsWith("zod@"))
+          .map((dir) => dir.slice(4).split("_")[0]),
+      ),
+  },
+};
 
 for (const mode of modes) {
   if (mode === "lean") {
@@ -118,7 +194,7 @@ for (const mode of modes) {
   }
   const dependencies =
     mode === "lowest" ? Object.fromEntries(Object.entries(hosts).map(([k, v]) => [k, lowestOf(v)])) : hosts;
-  await consumer(mode, dependencies);
+  await consumer(mode, dependencies, mode === "pnpm" ? managers.pnpm : managers.npm);
 }
 
 function bytesUnder(path) {
@@ -126,6 +202,55 @@ function bytesUnder(path) {
   if (!stat) return 0;
   if (!stat.isDirectory()) return stat.size;
   return readdirSync(path).reduce((sum, name) => sum + bytesUnder(join(path, name)), 0);
+}
+
+/** A folder's own bytes, leaving out the packages nested in its node_modules (each is counted on its own). */
+function ownBytes(path) {
+  return readdirSync(path).reduce((sum, name) => {
+    if (name === "node_modules") return sum;
+    return sum + bytesUnder(join(path, name));
+  }, 0);
+}
+
+/**
+ * What installing each published package brings, read from npm's lock of a project that has them all: the
+ * package and every dependency it pulls in, optional ones included (as `npm install` adds them), peers
+ * left out (the project's own), each resolved the way Node.js does from the folder that needs it.
+ */
+function installedSizes(project, lock) {
+  const resolveFrom = (from, name) => {
+    for (let dir = from; ; dir = dir.slice(0, Math.max(0, dir.lastIndexOf("/node_modules/")))) {
+      const candidate = `${dir ? `${dir}/` : ""}node_modules/${name}`;
+      if (lock.packages[candidate]) return candidate;
+      if (!dir) return null;
+    }
+  };
+  const sizes = {};
+  for (const name of PUBLISHED) {
+    const root = `node_modules/@engram/${name}`;
+    const seen = new Set([root]);
+    const queue = [root];
+    while (queue.length) {
+      const path = queue.pop();
+      const entry = lock.packages[path];
+      for (const dep of Object.keys({ ...entry.dependencies, ...entry.optionalDependencies })) {
+        const found = resolveFrom(path, dep);
+        if (found && !seen.has(found)) {
+          seen.add(found);
+          queue.push(found);
+        }
+      }
+    }
+    const each = [...seen].map((path) => ({ path, bytes: ownBytes(join(project, path)) }));
+    const mib = (bytes) => Math.round((bytes / 2 ** 20) * 10) / 10;
+    const largest = each
+      .sort((a, b) => b.bytes - a.bytes)
+      .slice(0, 5)
+      .map((p) => `${p.path.replace(/^.*node_modules\//, "")} ${mib(p.bytes)}`);
+    const bytes = each.reduce((sum, p) => sum + p.bytes, 0);
+    sizes[`@engram/${name}`] = { packages: seen.size, mib: mib(bytes), largest };
+  }
+  return sizes;
 }
 
 /** The Qdrant double and an embeddings stand-in, from the repository's test code, until `stop()`. */
@@ -197,8 +322,8 @@ async function lean() {
   }
 }
 
-async function consumer(mode, dependencies) {
-  step(`${mode}: a strict nodenext TypeScript project in ${work}/${mode}, installed with npm ${npmVersion}`);
+async function consumer(mode, dependencies, manager) {
+  step(`${mode}: a strict nodenext TypeScript project in ${work}/${mode}, installed with ${manager.label}`);
   console.log(JSON.stringify(dependencies));
   const project = join(work, mode);
   cpSync(join(HERE, "project"), project, { recursive: true });
@@ -216,32 +341,22 @@ async function consumer(mode, dependencies) {
       2,
     )}\n`,
   );
-  const installLog = npm(["install", "--no-audit", "--no-fund", "--foreground-scripts"], project);
-  writeFileSync(join(work, `npm-install-${mode}.log`), installLog);
-  if (/EBADENGINE/.test(installLog)) {
-    console.error(installLog);
-    throw new Error(`npm install warned about an unsupported engine on Node.js ${lowest}`);
+  const installed = manager.install(project);
+  writeFileSync(join(work, `install-${mode}.log`), installed.log);
+  if (/EBADENGINE|Unsupported engine/.test(installed.log)) {
+    console.error(installed.log);
+    throw new Error(`${manager.label} warned about an unsupported engine on Node.js ${lowest}`);
   }
-  const lock = JSON.parse(readFileSync(join(project, "package-lock.json"), "utf8"));
-  for (const [path, entry] of Object.entries(lock.packages)) {
-    if (/node_modules\/@engram\//.test(path) && !String(entry.resolved ?? "").startsWith("file:")) {
-      throw new Error(`${path} did not come from the packed tarball: ${entry.resolved}`);
-    }
+  console.log(`installed ${installed.packages} packages (log: ${join(work, `install-${mode}.log`)})`);
+  if (mode === "newest" && installed.sizes) {
+    step(`${mode}: what each package brings with it (docs/install.md, "Installed size")`);
+    for (const [name, { packages, mib, largest }] of Object.entries(installed.sizes()))
+      console.log(`${name}: ${mib} MiB in ${packages} packages (largest, MiB: ${largest.join(", ")})`);
   }
-  console.log(
-    `installed ${Object.keys(lock.packages).length - 1} packages (log: ${join(work, `npm-install-${mode}.log`)})`,
-  );
 
-  step(`${mode}: npm ls zod: one copy`);
-  const zod = JSON.parse(npm(["ls", "zod", "--all", "--json"], project));
-  const versions = new Set();
-  (function walk(deps) {
-    for (const [name, dep] of Object.entries(deps ?? {})) {
-      if (name === "zod") versions.add(dep.version);
-      walk(dep.dependencies);
-    }
-  })(zod.dependencies);
-  console.log(npm(["ls", "zod"], project).trim());
+  step(`${mode}: zod: one copy`);
+  const versions = manager.zodVersions(project);
+  console.log(`zod ${[...versions].join(", ")}`);
   if (versions.size !== 1) throw new Error(`zod is installed in ${versions.size} versions: ${[...versions]}`);
 
   const tsc = join(project, "node_modules", "typescript", "bin", "tsc");
@@ -262,7 +377,7 @@ async function consumer(mode, dependencies) {
     step(`${mode}: run ${example}`);
     console.log(run(node.binary, [join("dist", `${example}.js`)], { cwd: project, env }).trim());
   }
-  if (mode === "newest") checkDocSnippets(project);
+  if (mode === "newest" || mode === "pnpm") checkDocSnippets(project, manager);
 }
 
 /**
@@ -270,7 +385,7 @@ async function consumer(mode, dependencies) {
  * checks them against the sources). What they import beside Engram and the host libraries (a model
  * provider, OpenTelemetry) is installed for this step only, after the checks above.
  */
-function checkDocSnippets(project) {
+function checkDocSnippets(project, manager) {
   const example = (name, dep) =>
     JSON.parse(readFileSync(join(ROOT, "examples", name, "package.json"), "utf8")).dependencies[dep];
   const extras = {
@@ -283,16 +398,10 @@ function checkDocSnippets(project) {
     // The conformance suite runs in a Vitest file (docs/storage.md).
     vitest: manifest("core").peerDependencies.vitest,
   };
-  step(`newest: the documentation's TypeScript blocks, type-checked against the installed packages`);
-  npm(
-    [
-      "install",
-      "--no-save",
-      "--no-audit",
-      "--no-fund",
-      ...Object.entries(extras).map(([k, v]) => `${k}@${v}`),
-    ],
+  step(`the documentation's TypeScript blocks, type-checked against the packages ${manager.label} installed`);
+  manager.add(
     project,
+    Object.entries(extras).map(([k, v]) => `${k}@${v}`),
   );
   mkdirSync(join(project, "snippets"));
   // A block importing by a relative path is the repository's own test code (the Qdrant double's page).
@@ -325,6 +434,6 @@ function checkDocSnippets(project) {
   console.log(`${snippets.length} blocks type-check against the tarballs`);
 }
 
-step(`passed on Node.js ${lowest} with npm ${npmVersion}: ${modes.join(", ")}`);
+step(`passed on Node.js ${lowest} (npm ${npmVersion}, pnpm ${PNPM_VERSION}): ${modes.join(", ")}`);
 if (keep) console.log(`kept ${work}`);
 else rmSync(work, { recursive: true, force: true });
