@@ -72,7 +72,7 @@ async function storeShape(engram: Engram, userId: string): Promise<Record<string
 /** Parts of retrieve measured alone: its three searches (default policy sizes) and the short-term scan. */
 function stages(engram: Engram, userId: string) {
   const search = (query: string, k: number, kind: "fact" | "segment" | "message") =>
-    engram.search({ userId, query, k, kinds: [kind] });
+    engram.search({ userId, query, limit: k, kinds: [kind] });
   return {
     searchFacts: (q: string) => search(q, 10, "fact"),
     searchSegments: (q: string) => search(q, 5, "segment"),

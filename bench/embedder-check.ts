@@ -63,7 +63,7 @@ async function paraphraseCheck(embedder: Embedder): Promise<EmbedderCheck["parap
   const quality = async (channels: Channel[]): Promise<RankQuality> => {
     const ranks: number[] = [];
     for (const [i, pair] of PARAPHRASE_PAIRS.entries()) {
-      const results = await engram.search({ userId: "check", query: pair.query, k: 20, channels });
+      const results = await engram.search({ userId: "check", query: pair.query, limit: 20, channels });
       ranks.push(results.findIndex((r) => r.id === ids[i]) + 1);
     }
     const mrr = ranks.reduce((s, r) => s + (r > 0 ? 1 / r : 0), 0) / ranks.length;

@@ -61,7 +61,7 @@ for (const contextWindow of [true, false]) {
       const results = await e.search({
         userId: `locomo/${c.sampleId}`,
         query: q.question,
-        k: 20,
+        limit: 20,
         queryVector: queryVectors[i],
         ...(v.channels ? { channels: v.channels } : {}),
       });

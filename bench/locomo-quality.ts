@@ -90,7 +90,7 @@ export async function measureVariant(
         for (const q of c.qa) {
           const gold = goldTurnIds(q.evidence, new Set(textOf.keys()));
           if (!isEligible(q.category, gold)) continue;
-          const results = await engram.search({ userId, query: q.question, k: 20, kinds: ["message"] });
+          const results = await engram.search({ userId, query: q.question, limit: 20, kinds: ["message"] });
           acc.add(
             q.category,
             gold,

@@ -11,7 +11,12 @@ export async function engramPeer(path: string, embedder: Embedder): Promise<Peer
     method:
       'createEngram defaults (tiers on, flushed after each session at ingest); search({ userId, query, k, kinds: ["message"] }); context = retrieve({ userId, query, budgetTokens }).',
     async search(c, question, k) {
-      const results = await engram.search({ userId: scopeOf(c), query: question, k, kinds: ["message"] });
+      const results = await engram.search({
+        userId: scopeOf(c),
+        query: question,
+        limit: k,
+        kinds: ["message"],
+      });
       return results.map((r) => String(r.memory.metadata.diaId));
     },
     async context(c, question, budgetTokens) {

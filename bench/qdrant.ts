@@ -183,9 +183,11 @@ export async function qdrantBench(options: QdrantBenchOptions): Promise<QdrantFi
     const queries = o.turns.slice(o.count, o.count + o.queries).map((t) => t.text);
     for (const query of queries) {
       // The first search after a write refreshes the vector statistics' cached copy of the user's vectors.
-      await rec.measure("search, k 10 (first after a write)", () => engram.search({ userId, query, k: 10 }));
+      await rec.measure("search, k 10 (first after a write)", () =>
+        engram.search({ userId, query, limit: 10 }),
+      );
       await rec.measure("search, k 10 (no write since the last)", () =>
-        engram.search({ userId, query: `${query} ?`, k: 10 }),
+        engram.search({ userId, query: `${query} ?`, limit: 10 }),
       );
       await rec.measure("retrieve (context block)", () => engram.retrieve({ userId, query }));
       await rec.measure("flush after a retrieve (visits)", () => engram.flush());

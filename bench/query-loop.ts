@@ -38,7 +38,7 @@ let shown = 0;
 for (let round = 0; round < 3; round++)
   for (const q of questions) {
     shown += (await engram.retrieve(q)).text.length;
-    shown += (await engram.search({ ...q, k: 10 })).length;
+    shown += (await engram.search({ ...q, limit: 10 })).length;
   }
 await engram.close();
 console.log(`${questions.length} questions, 3 rounds, ${shown} characters and results shown`);

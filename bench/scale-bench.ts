@@ -144,20 +144,21 @@ async function measureScope(
   questions: readonly string[],
   warmup: readonly string[],
 ): Promise<ScopeFigures> {
-  const first = await timed(() => engram.search({ userId, query: warmup[0] as string, k: 10 }));
+  const first = await timed(() => engram.search({ userId, query: warmup[0] as string, limit: 10 }));
   // Each term common in the scope is scored on the first query that uses it: not what a warm store pays.
   for (const query of warmup) {
-    await engram.search({ userId, query, k: 10 });
+    await engram.search({ userId, query, limit: 10 });
     await engram.retrieve({ userId, query, budgetTokens: 1500 });
   }
   const search: number[] = [];
   const retrieve: number[] = [];
   for (const query of questions) {
-    search.push((await timed(() => engram.search({ userId, query, k: 10 }))).ms);
+    search.push((await timed(() => engram.search({ userId, query, limit: 10 }))).ms);
     retrieve.push((await timed(() => engram.retrieve({ userId, query, budgetTokens: 1500 }))).ms);
   }
   const again: number[] = [];
-  for (const query of questions) again.push((await timed(() => engram.search({ userId, query, k: 10 }))).ms);
+  for (const query of questions)
+    again.push((await timed(() => engram.search({ userId, query, limit: 10 }))).ms);
   return {
     memories,
     firstSearchMs: first.ms,
@@ -239,7 +240,7 @@ export async function scaleBench(options: {
       for (let i = 0; i < config.manyUsers; i++) {
         const userId = `user-${String(3 + i).padStart(4, "0")}`;
         const query = asked[i % asked.length] as string;
-        firstSearches.push((await timed(() => engram.search({ userId, query, k: 10 }))).ms);
+        firstSearches.push((await timed(() => engram.search({ userId, query, limit: 10 }))).ms);
       }
       const manyUsers = {
         users: config.manyUsers,

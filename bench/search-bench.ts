@@ -92,7 +92,7 @@ function searcher(engram: Engram, users: readonly string[]) {
     engram.search({
       userId: users[i % users.length] as string,
       query: q.text,
-      k: 10,
+      limit: 10,
       ...(withVector ? { queryVector: q.vector } : {}),
     });
 }

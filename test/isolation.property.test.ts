@@ -74,7 +74,7 @@ async function expectIntact(engram: Engram, model: Model, id: string): Promise<v
 
 async function readsOwnOnly(engram: Engram, model: Model, a: Action, userId: string): Promise<void> {
   if (a.op === "search") {
-    const results = await engram.search({ userId, query: a.words.join(" "), k: 50 });
+    const results = await engram.search({ userId, query: a.words.join(" "), limit: 50 });
     for (const r of results) {
       expect(r.memory.userId).toBe(userId);
       expect(model.known.get(r.id)?.owner).toBe(userId);

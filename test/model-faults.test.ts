@@ -49,7 +49,7 @@ async function expectTurnsKept(engram: Engram, ids: readonly string[]): Promise<
   const hits = await engram.search({
     ...u,
     query: "bicycle chain",
-    k: 50,
+    limit: 50,
     channels: ["fulltext"],
     kinds: ["message"],
   });

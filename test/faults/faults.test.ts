@@ -268,7 +268,7 @@ describe("the Qdrant server", () => {
           .map((m) => m.text)
           .sort(),
       ).toEqual(["Before the outage", "During the outage I adopted a beagle named Waffles"]);
-      const found = await engram.search({ userId: "u1", query: "beagle named Waffles", k: 5 });
+      const found = await engram.search({ userId: "u1", query: "beagle named Waffles", limit: 5 });
       expect(found.find((r) => r.text.includes("Waffles"))?.channels.vector).toBeDefined();
     });
   }

@@ -128,8 +128,8 @@ describe("migration from the SQLite file to Qdrant", () => {
       expect(comparable(after)).toEqual(comparable(before));
       expect(after.kv).toHaveLength(2);
       for (const query of ["where do I live", "cats", "favourite"]) {
-        const a = await from.search({ userId, query, k: 5 });
-        const b = await to.search({ userId, query, k: 5 });
+        const a = await from.search({ userId, query, limit: 5 });
+        const b = await to.search({ userId, query, limit: 5 });
         expect(b.map((r) => r.id)).toEqual(a.map((r) => r.id));
       }
     }
@@ -174,8 +174,8 @@ describe("migration from the SQLite file to Qdrant", () => {
       const before = await from.export({ userId });
       const after = await to.export({ userId });
       expect(comparable(after)).toEqual(comparable(before));
-      const a = (await from.search({ userId, query: "where do I live", k: 5 })).map((r) => r.id);
-      const b = (await to.search({ userId, query: "where do I live", k: 5 })).map((r) => r.id);
+      const a = (await from.search({ userId, query: "where do I live", limit: 5 })).map((r) => r.id);
+      const b = (await to.search({ userId, query: "where do I live", limit: 5 })).map((r) => r.id);
       // The same memories found, the same one first. Below it the order may differ: the backends' BM25
       // scores differ a little (docs/qdrant.md), and the role prior lifts the user's turns by a fixed
       // amount, which can pass a segment on one backend and not on the other.

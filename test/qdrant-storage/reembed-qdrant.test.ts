@@ -28,7 +28,7 @@ async function open(model: Embedder, prefix: string): Promise<Engram> {
 }
 
 const catScore = async (engram: Engram) =>
-  (await engram.search({ userId: "u1", query: "feline companion", k: 5 })).find((r) => r.text === CAT)
+  (await engram.search({ userId: "u1", query: "feline companion", limit: 5 })).find((r) => r.text === CAT)
     ?.channels.vector?.score ?? 0;
 
 describe("the embedder record and reembed on Qdrant", () => {

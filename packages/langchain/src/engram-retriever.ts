@@ -56,7 +56,7 @@ export class EngramRetriever extends BaseRetriever<EngramDocumentMetadata> {
     const hits = await this.engram.search({
       userId: this.userId,
       query,
-      k: this.k,
+      limit: this.k,
       ...(this.kinds ? { kinds: this.kinds } : {}),
     });
     return hits.map(

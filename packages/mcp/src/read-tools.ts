@@ -87,7 +87,7 @@ export function registerReadTools(server: McpServer, engram: Engram, scope: User
         const results = await engram.search({
           userId,
           query: args.query,
-          k: args.k ?? 10,
+          limit: args.k ?? 10,
           ...(args.tier ? { tiers: [args.tier] } : {}),
           ...(args.min_score === undefined ? {} : { minScore: args.min_score }),
           ...(args.filter ? { filter: args.filter as MetadataFilter } : {}),

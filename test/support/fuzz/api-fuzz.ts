@@ -46,7 +46,7 @@ const calls: fc.Arbitrary<[string, Call]> = fc.oneof(
   input({
     userId,
     query: field(words),
-    k: nat,
+    limit: nat,
     kinds,
     channels: field(fc.array(fc.constantFrom("fulltext", "vector"), { maxLength: 2 })),
     ids: field(fc.array(hostileString, { maxLength: 3 })),

@@ -75,7 +75,7 @@ export async function runSearch(args: readonly string[], ctx: CommandContext) {
       return engram.search({
         userId,
         query,
-        k,
+        limit: k,
         ...(filter ? { filter } : {}),
         ...(minScore === undefined ? {} : { minScore }),
       });

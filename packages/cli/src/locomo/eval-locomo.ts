@@ -157,7 +157,7 @@ export async function evalLocomo(options: EvalLocomoOptions): Promise<Record<str
       const results = await engram.search({
         userId: `locomo/${c.sampleId}`,
         query: q.question,
-        k: ks.at(-1) as number,
+        limit: ks.at(-1) as number,
         kinds: ["message"], // turn-level units: one result, one turn id
       });
       latencies.push(ms(start));

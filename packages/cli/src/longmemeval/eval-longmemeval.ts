@@ -63,7 +63,7 @@ function engramSystem(engram: Engram, setNow: (iso: string) => void): LongMemEva
       const results = await engram.search({
         userId: userOf(item),
         query: item.question,
-        k,
+        limit: k,
         kinds: ["message"],
       });
       return results.map((r) => (r.memory.metadata.lmeTurn as string | undefined) ?? null);

@@ -215,7 +215,7 @@ export async function searchView(
 ) {
   await requireUser(engram, userId);
   const [results, retrieved] = await Promise.all([
-    engram.search({ userId, query: q.q, k: q.k }),
+    engram.search({ userId, query: q.q, limit: q.k }),
     // Looking must not change what is looked at: no visits, so no heat.
     engram.retrieve({ userId, query: q.q, budgetTokens: q.budget, recordVisits: false }),
   ]);

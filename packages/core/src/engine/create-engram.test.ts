@@ -204,8 +204,8 @@ describe("unknown keys at the public surface", () => {
     const engram = await createEngram({ path: ":memory:", embedder: null, background: false, logger: false });
     try {
       await expect(
-        engram.search({ userId: "u", query: "x", limit: 3, where: { a: 1 } } as never),
-      ).rejects.toThrow(/^search: unknown keys "limit", "where"; known: userId, query, k,/);
+        engram.search({ userId: "u", query: "x", top: 3, where: { a: 1 } } as never),
+      ).rejects.toThrow(/^search: unknown keys "top", "where"; known: userId, query, limit, k,/);
       await expect(engram.retrieve({ userId: "u", query: "x", max_tokens: 300 } as never)).rejects.toThrow(
         /^retrieve: unknown key "max_tokens"/,
       );

@@ -143,7 +143,7 @@ describe("memories.delete and history", () => {
     await notFound(engram.memories.history({ ...u1, id: "mem_3" }));
     expect(await storageOf(engram).history(u1, "mem_3")).toEqual([]);
     expect((await storageOf(engram).getVectors(u1, ["mem_3"])).size).toBe(0);
-    expect(await engram.search({ ...u1, query: "Miso cat", k: 10 })).not.toContainEqual(
+    expect(await engram.search({ ...u1, query: "Miso cat", limit: 10 })).not.toContainEqual(
       expect.objectContaining({ id: "mem_3" }),
     );
     const stats = await engram.stats(u1);

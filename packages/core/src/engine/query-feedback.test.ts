@@ -60,7 +60,7 @@ describe("pseudo-relevance feedback in retrieve", () => {
 
   it("leaves engram.search as it was: feedback is for filling the context", async () => {
     const engram = await store(1);
-    const hits = await engram.search({ userId: "u", query: "pottery", k: 20 });
+    const hits = await engram.search({ userId: "u", query: "pottery", limit: 20 });
     expect(hits.findIndex((h) => h.text.includes("kiln"))).toBeGreaterThan(2);
   });
 });

@@ -82,11 +82,14 @@ async function filled(file: string, embedder: Embedder, users = ["u1"]): Promise
 }
 
 const vectorOnly = async (engram: Engram, query: string) =>
-  (await engram.search({ userId: "u1", query, k: 5 })).filter((r) => r.channels.vector).map((r) => r.text);
+  (await engram.search({ userId: "u1", query, limit: 5 }))
+    .filter((r) => r.channels.vector)
+    .map((r) => r.text);
 
 /** The vector channel's score of the memory holding `text` for the query (0 when it did not list it). */
 const vectorScore = async (engram: Engram, userId: string, query: string, text: string) =>
-  (await engram.search({ userId, query, k: 5 })).find((r) => r.text === text)?.channels.vector?.score ?? 0;
+  (await engram.search({ userId, query, limit: 5 })).find((r) => r.text === text)?.channels.vector?.score ??
+  0;
 
 async function refusal(call: Promise<unknown>): Promise<EmbedderMismatchError> {
   const error = await call.then(

@@ -36,7 +36,7 @@ describe("context of the following turn", () => {
     await engram.memories.update({ userId: "u", id: first, text: "My dog is called Biscuit." });
     const next = await engram.memories.get({ userId: "u", id: second });
     expect(next.context).toBe("user: My dog is called Biscuit.");
-    const hits = await engram.search({ userId: "u", query: "Quibblewick", k: 5, channels: ["fulltext"] });
+    const hits = await engram.search({ userId: "u", query: "Quibblewick", limit: 5, channels: ["fulltext"] });
     expect(hits).toEqual([]);
   });
 
@@ -47,7 +47,7 @@ describe("context of the following turn", () => {
     expect(last.context).toBe("user: My dog is called Quibblewick.");
     await engram.memories.delete({ userId: "u", id: first });
     expect((await engram.memories.get({ userId: "u", id: third })).context).toBeNull();
-    const hits = await engram.search({ userId: "u", query: "Quibblewick", k: 5, channels: ["fulltext"] });
+    const hits = await engram.search({ userId: "u", query: "Quibblewick", limit: 5, channels: ["fulltext"] });
     expect(hits).toEqual([]);
   });
 });

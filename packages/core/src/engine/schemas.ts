@@ -85,7 +85,10 @@ const tiersSchema = z.array(z.enum(TIERS)).min(1);
 export const searchInputSchema = z.object({
   userId: idString,
   query: z.string({ error: "expected query to be a string" }).trim().min(1, "query must not be empty"),
-  k: z.number().int().min(1).max(1000).default(10),
+  /** How many results at most (default 10), as `limit` is named in list, mem0 and LangGraph's stores. */
+  limit: z.number().int().min(1).max(1000).optional(),
+  /** @deprecated The old name of `limit`, accepted until the next release. */
+  k: z.number().int().min(1).max(1000).optional(),
   kinds: kindsSchema.optional(),
   tiers: tiersSchema.optional(),
   cubes: z.array(cubeSchema).min(1).optional(),

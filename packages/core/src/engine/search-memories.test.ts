@@ -77,6 +77,39 @@ afterAll(async () => {
 const ids = (results: { id: string }[]) => results.map((r) => r.id).sort();
 
 describe("search", () => {
+  it("takes limit, and k (its old name) as a deprecated alias that is reported, never both", async () => {
+    const events: unknown[] = [];
+    const old = await createEngram({
+      path: ":memory:",
+      embedder: null,
+      background: false,
+      logger: false,
+      onEvent: (e) => events.push(e),
+      clock: () => new Date("2026-03-01T00:00:00.000Z"),
+    });
+    try {
+      const messages = ["cello one", "cello two", "cello three"].map((content) => ({
+        role: "user" as const,
+        content,
+      }));
+      await old.add({ ...u1, messages });
+      expect(await old.search({ ...u1, query: "cello", limit: 2 })).toHaveLength(2);
+      expect(await old.search({ ...u1, query: "cello" })).toHaveLength(3);
+      expect(events).toEqual([]);
+      // The old name still works, and says what to use instead.
+      expect(await old.search({ ...u1, query: "cello", k: 1 })).toHaveLength(1);
+      expect(events).toEqual([
+        { type: "deprecated", at: "2026-03-01T00:00:00.000Z", name: "search.k", use: "search.limit" },
+      ]);
+      await expect(old.search({ ...u1, query: "cello", k: 1, limit: 2 })).rejects.toThrow(
+        /^search: pass limit only \(k is its old name, deprecated\), not both$/,
+      );
+      await expect(old.search({ ...u1, query: "cello", limit: 0 })).rejects.toThrow(/^search: limit: /);
+    } finally {
+      await old.close();
+    }
+  });
+
   it("returns fused hits with each channel's rank and score, best first", async () => {
     const results = await engram.search({ ...u1, query: "cello bowing teacher" });
     expect(results[0]?.id).toBe("mem_3");
@@ -99,20 +132,20 @@ describe("search", () => {
   });
 
   it("never returns another user's memories or superseded ones", async () => {
-    const results = await engram.search({ ...u1, query: "cello", k: 100 });
+    const results = await engram.search({ ...u1, query: "cello", limit: 100 });
     expect(ids(results)).not.toContain("mem_5");
     expect(ids(results)).not.toContain("fact_old");
-    expect(ids(await engram.search({ userId: "u2", query: "cello", k: 100 }))).toEqual(["mem_5"]);
+    expect(ids(await engram.search({ userId: "u2", query: "cello", limit: 100 }))).toEqual(["mem_5"]);
   });
 
   it("respects k", async () => {
-    expect(await engram.search({ ...u1, query: "cello", k: 2 })).toHaveLength(2);
-    expect(await engram.search({ ...u1, query: "cello", k: 1 })).toHaveLength(1);
+    expect(await engram.search({ ...u1, query: "cello", limit: 2 })).toHaveLength(2);
+    expect(await engram.search({ ...u1, query: "cello", limit: 1 })).toHaveLength(1);
   });
 
   it("filters by kind, session and event time", async () => {
     expect(ids(await engram.search({ ...u1, query: "cello", kinds: ["fact"] }))).toEqual(["fact_1"]);
-    const s1 = await engram.search({ ...u1, query: "cello piece practising", sessionId: "s1", k: 100 });
+    const s1 = await engram.search({ ...u1, query: "cello piece practising", sessionId: "s1", limit: 100 });
     expect(ids(s1)).toEqual(["mem_1", "mem_2"]);
     const feb = await engram.search({
       ...u1,
@@ -120,10 +153,15 @@ describe("search", () => {
       from: "2026-02-01T00:00:00Z",
       to: "2026-02-28",
       kinds: ["message"],
-      k: 100,
+      limit: 100,
     });
     expect(ids(feb)).toEqual(["mem_3", "mem_4"]);
-    const jan = await engram.search({ ...u1, query: "cello", to: new Date("2026-01-31T00:00:00Z"), k: 100 });
+    const jan = await engram.search({
+      ...u1,
+      query: "cello",
+      to: new Date("2026-01-31T00:00:00Z"),
+      limit: 100,
+    });
     expect(ids(jan)).toEqual(["mem_1", "mem_2"]);
   });
 
@@ -143,7 +181,7 @@ describe("search", () => {
     const text = await engram.search({ ...u1, query: "Oslo flights", channels: ["fulltext"] });
     expect(ids(text)).toEqual(["mem_4"]);
     expect(text[0]?.channels.vector).toBeUndefined();
-    const dense = await engram.search({ ...u1, query: "Oslo flights", channels: ["vector"], k: 3 });
+    const dense = await engram.search({ ...u1, query: "Oslo flights", channels: ["vector"], limit: 3 });
     expect(dense[0]?.id).toBe("mem_4");
     expect(dense.every((r) => r.channels.fulltext === undefined)).toBe(true);
   });
@@ -152,7 +190,7 @@ describe("search", () => {
     const [vector] = await embedderFromModel(hashEmbeddingModel()).embed(["booked flights to Oslo"]);
     // Copied: the input type wants a Float32Array over a plain ArrayBuffer.
     const queryVector = new Float32Array(vector as Float32Array);
-    const results = await engram.search({ ...u1, query: "zzz", queryVector, k: 1 });
+    const results = await engram.search({ ...u1, query: "zzz", queryVector, limit: 1 });
     expect(results[0]?.id).toBe("mem_4");
     expect(results[0]?.channels).toEqual({ vector: expect.objectContaining({ rank: 1 }) });
   });
@@ -198,8 +236,8 @@ describe("vector candidates", () => {
         return search(scope, query);
       };
       const queryVector = Float32Array.from({ length: 512 }, (_, i) => (i === 0 ? 1 : 0));
-      await engram.search({ ...u1, query: "kite", k: 5, queryVector });
-      await engram.search({ ...u1, query: "kite", k: 20, queryVector });
+      await engram.search({ ...u1, query: "kite", limit: 5, queryVector });
+      await engram.search({ ...u1, query: "kite", limit: 20, queryVector });
       expect(asked.map((q) => [q.k, q.approximateK])).toEqual([
         [40, 12],
         [40, 20],
@@ -231,8 +269,8 @@ describe("search with full-text statistics from the backend", () => {
       for (const e of [narrow, wide]) {
         await e.add({ ...u1, messages: lines.map((content) => ({ role: "user" as const, content })) });
       }
-      const few = await narrow.search({ ...u1, query: "red kite", k: 2 });
-      const all = await wide.search({ ...u1, query: "red kite", k: 2 });
+      const few = await narrow.search({ ...u1, query: "red kite", limit: 2 });
+      const all = await wide.search({ ...u1, query: "red kite", limit: 2 });
       // The same order and the same fused scores: the statistics come from all matches either way.
       expect(few.map((r) => r.text)).toEqual(all.map((r) => r.text));
       for (const [i, r] of few.entries()) expect(r.score).toBeCloseTo(all[i]?.score as number, 9);

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { ValidationError } from "../errors/index.js";
 import { MEMORY_KINDS, type MemoryKind, parseInput, type Scope } from "../model/index.js";
 import {
   asGiven,
@@ -40,9 +41,21 @@ export function searchFilter(input: z.output<typeof searchInputSchema>): MemoryF
   };
 }
 
+/** Results wanted: `limit`, or its old name `k` (reported as deprecated), 10 by default. */
+function searchLimit(ctx: EngineContext, input: z.output<typeof searchInputSchema>): number {
+  if (input.k === undefined) return input.limit ?? 10;
+  if (input.limit !== undefined)
+    throw new ValidationError("search: pass limit only (k is its old name, deprecated), not both", {
+      details: { path: "k" },
+    });
+  ctx.events?.({ type: "deprecated", at: ctx.clock().toISOString(), name: "search.k", use: "search.limit" });
+  return input.k;
+}
+
 /** Hybrid search over the user's memories, best first: the query path of `retrieval/search-pipeline`. */
 export async function searchMemories(ctx: EngineContext, raw: SearchInput): Promise<SearchResult[]> {
   const input = parseInput(searchInputSchema, raw, "search");
+  const limit = searchLimit(ctx, input);
   const scope: Scope = { userId: input.userId };
   const channels = new Set<Channel>(input.channels ?? ["fulltext", "vector"]);
   // Only a search of turns is asked about their speakers; facts and segments are not said by anyone.
@@ -54,7 +67,7 @@ export async function searchMemories(ctx: EngineContext, raw: SearchInput): Prom
     text: input.query,
     searchText: forms.text,
     vector,
-    k: input.k,
+    k: limit,
     filter: searchFilter(input),
     channels,
   });

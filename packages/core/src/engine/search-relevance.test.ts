@@ -34,12 +34,12 @@ describe("search relevance", () => {
     const large = await store([TARGET, ...OTHERS]);
     const query = "When is the Lisbon trip?";
     const inSmall = (await small.search({ userId: "u1", query })).find((r) => r.text === TARGET);
-    const inLarge = (await large.search({ userId: "u1", query, k: 50 })).find((r) => r.text === TARGET);
+    const inLarge = (await large.search({ userId: "u1", query, limit: 50 })).find((r) => r.text === TARGET);
     expect(inSmall?.relevance).toBeDefined();
     expect(inSmall?.relevance).toBe(inLarge?.relevance);
     // The fused score is relative to the list it was ranked in.
     expect(inSmall?.score).not.toBe(inLarge?.score);
-    for (const r of await large.search({ userId: "u1", query, k: 50 })) {
+    for (const r of await large.search({ userId: "u1", query, limit: 50 })) {
       expect(r.relevance).toBeGreaterThanOrEqual(0);
       expect(r.relevance).toBeLessThanOrEqual(1);
     }
@@ -60,8 +60,13 @@ describe("search relevance", () => {
 
   it("minScore leaves out results below it", async () => {
     const engram = await store([TARGET, ...OTHERS]);
-    const all = await engram.search({ userId: "u1", query: "Lisbon trip in June", k: 50 });
-    const kept = await engram.search({ userId: "u1", query: "Lisbon trip in June", k: 50, minScore: 0.6 });
+    const all = await engram.search({ userId: "u1", query: "Lisbon trip in June", limit: 50 });
+    const kept = await engram.search({
+      userId: "u1",
+      query: "Lisbon trip in June",
+      limit: 50,
+      minScore: 0.6,
+    });
     expect(kept.length).toBeGreaterThan(0);
     expect(kept.length).toBeLessThan(all.length);
     expect(kept.every((r) => (r.relevance ?? 0) >= 0.6)).toBe(true);

@@ -46,7 +46,7 @@ async function chat(retrieval: RetrievalOptions = {}) {
 describe("the speaker's query", () => {
   it("embeds a query naming one speaker in that speaker's words, and searches full-text without the name", async () => {
     const { engram, embedded } = await chat();
-    const hits = await engram.search({ userId: "u", query: "What does Melanie do on weekends?", k: 10 });
+    const hits = await engram.search({ userId: "u", query: "What does Melanie do on weekends?", limit: 10 });
     expect(embedded).toEqual(["What does I do on weekends?"]);
     // Only Caroline's turns say "Melanie": full-text no longer lists them for the name alone.
     const byText = hits.filter((h) => h.channels.fulltext).map((h) => h.text);
@@ -64,7 +64,11 @@ describe("the speaker's query", () => {
   it("leaves the query as written when the switch or the speaker prior is off", async () => {
     for (const retrieval of [{ speakerQuery: false }, { speakerPrior: 0 }]) {
       const { engram, embedded } = await chat(retrieval);
-      const hits = await engram.search({ userId: "u", query: "What does Melanie do on weekends?", k: 10 });
+      const hits = await engram.search({
+        userId: "u",
+        query: "What does Melanie do on weekends?",
+        limit: 10,
+      });
       expect(embedded).toEqual(["What does Melanie do on weekends?"]);
       expect(hits.filter((h) => h.channels.fulltext).map((h) => h.text)).toContain(
         "Melanie, that sounds lovely",

@@ -47,12 +47,12 @@ async function store(retrieval: RetrievalOptions = {}): Promise<Engram> {
 describe("time handling", () => {
   it("stores a turn's relative dates resolved against when it was said", async () => {
     const engram = await store();
-    const [hit] = await engram.search({ userId: "u", query: "support group yesterday", k: 1 });
+    const [hit] = await engram.search({ userId: "u", query: "support group yesterday", limit: 1 });
     expect(hit?.memory.metadata.times).toEqual([{ text: "yesterday", date: "2023-05-07" }]);
   });
 
   it("ranks the turn that dates an event first for a when-question", async () => {
-    const asked = { userId: "u", query: "When did I go to the support group?", k: 2 };
+    const asked = { userId: "u", query: "When did I go to the support group?", limit: 2 };
     const on = await store();
     expect((await on.search(asked))[0]?.text).toBe("I went to a support group yesterday");
     const off = await store({ whenPrior: 0, updatePrior: false });
@@ -63,10 +63,10 @@ describe("time handling", () => {
 
   it("lifts turns said in the span a query names", async () => {
     const engram = await store({ whenPrior: 0, rangePrior: 5 });
-    const hits = await engram.search({ userId: "u", query: "What about Luna in 2023?", k: 2 });
+    const hits = await engram.search({ userId: "u", query: "What about Luna in 2023?", limit: 2 });
     expect(hits[0]?.text).toBe("I adopted a cat named Luna");
     const plain = await store({ whenPrior: 0, rangePrior: 0 });
-    const unboosted = await plain.search({ userId: "u", query: "What about Luna in 2023?", k: 2 });
+    const unboosted = await plain.search({ userId: "u", query: "What about Luna in 2023?", limit: 2 });
     expect(unboosted.map((h) => h.text)).toContain("Luna likes the window seat");
   });
 
@@ -79,7 +79,7 @@ describe("time handling", () => {
       })),
       { role: "user" as const, content: "A small party at home", at: "2023-10-13T18:00:00Z" },
     ];
-    const query = { userId: "w", query: "What happened at the garden party on October 13, 2023?", k: 5 };
+    const query = { userId: "w", query: "What happened at the garden party on October 13, 2023?", limit: 5 };
     const texts = async (retrieval: RetrievalOptions) => {
       const engram = await store(retrieval);
       await engram.add({ userId: "w", messages });
@@ -107,7 +107,7 @@ describe("time handling", () => {
       userId: "v",
       messages: [{ role: "user", content: "See you tomorrow", metadata: { times: "mine" } }],
     });
-    const [hit] = await engram.search({ userId: "v", query: "tomorrow", k: 1 });
+    const [hit] = await engram.search({ userId: "v", query: "tomorrow", limit: 1 });
     expect(hit?.memory.metadata.times).toBe("mine");
   });
 });

@@ -30,6 +30,15 @@ export type EngramEvent =
     }
   /** A background run of the queue failed outside any job (e.g. storage could not be read); it runs again. */
   | { readonly type: "background.error"; readonly at: string; readonly error: string }
+  /** An input used an old name kept for one release (`k` for `limit`); the call ran as if given the new one. */
+  | {
+      readonly type: "deprecated";
+      readonly at: string;
+      /** Where, and the old name: `search.k`. */
+      readonly name: string;
+      /** The name to use instead: `search.limit`. */
+      readonly use: string;
+    }
   /** An operation took longer than the `slowMs` option. */
   | {
       readonly type: "slow";
@@ -77,6 +86,8 @@ export function describeEvent(event: EngramEvent): string {
         : `engram: embedding the query failed; answered by full-text search alone: ${event.error}`;
     case "background.error":
       return `engram: a background run of queued jobs failed; it runs again: ${event.error}`;
+    case "deprecated":
+      return `engram: ${event.name} is deprecated and goes in the next release; use ${event.use}`;
     case "slow":
       return `engram: ${event.operation} took ${Math.round(event.ms)} ms (slowMs ${event.thresholdMs})${event.userId === null ? "" : ` for user ${event.userId}`}`;
   }

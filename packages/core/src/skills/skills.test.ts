@@ -89,12 +89,12 @@ describe("traces and skills", () => {
     );
     expect(related.context.skills.map((s) => s.id)).toEqual([related.skills[0]?.skill.id]);
     // Traces are memories of their own kind: search finds them by kind.
-    const found = await engram.search({ userId: "ada", query: "table at Zuni", kinds: ["trace"], k: 1 });
+    const found = await engram.search({ userId: "ada", query: "table at Zuni", kinds: ["trace"], limit: 1 });
     expect(found.map((r) => [r.kind, r.text])).toEqual([
       ["trace", "Book a table for 3 at Zuni restaurant on Friday evening"],
     ]);
     // A search that names no kinds leaves traces out.
-    const plain = await engram.search({ userId: "ada", query: "table at Zuni", k: 50 });
+    const plain = await engram.search({ userId: "ada", query: "table at Zuni", limit: 50 });
     expect(plain.length).toBeGreaterThan(0);
     expect(plain.filter((r) => r.kind === "trace")).toEqual([]);
     const unrelated = await engram.retrieve({

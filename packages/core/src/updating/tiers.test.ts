@@ -160,7 +160,7 @@ describe("promotion to persona memory", () => {
     await engram.flush();
     const aFacts = await engram.memories.list({ userId: "a", kinds: ["fact"] });
     expect(aFacts.some((f) => f.role === "assistant")).toBe(true);
-    const bSees = await engram.search({ userId: "b", query: "Lisbon food tour", k: 10 });
+    const bSees = await engram.search({ userId: "b", query: "Lisbon food tour", limit: 10 });
     expect(bSees.length).toBeGreaterThan(0); // b's own memories, never a's
     expect(bSees.every((r) => r.memory.userId === "b" && !r.text.includes("Lisbon"))).toBe(true);
     const bContext = await engram.retrieve({ userId: "b", query: "what did you recommend?" });
@@ -185,9 +185,15 @@ describe("supersession and feedback", () => {
     expect(history.map((h) => h.event)).toEqual(["create", "supersede"]);
     const edges = await storageOf(engram).edges({ userId: "u" }, { to: old, type: "supersedes" });
     expect(edges.map((e) => e.from)).toEqual(berlin.created);
-    const current = await engram.search({ userId: "u", query: "Munich", kinds: ["fact"], k: 5 });
+    const current = await engram.search({ userId: "u", query: "Munich", kinds: ["fact"], limit: 5 });
     expect(current.map((r) => r.text).join(" ")).not.toContain("Munich");
-    const past = await engram.search({ userId: "u", query: "Munich", kinds: ["fact"], k: 5, at: between });
+    const past = await engram.search({
+      userId: "u",
+      query: "Munich",
+      kinds: ["fact"],
+      limit: 5,
+      at: between,
+    });
     expect(past[0]?.text).toContain("Munich");
   });
 

@@ -49,7 +49,7 @@ async function ranked(
         query,
         kinds: ["item"],
         ids,
-        k: Math.max(k, Math.min(MAX_RANKED, ids.length)),
+        limit: Math.max(k, Math.min(MAX_RANKED, ids.length)),
       });
       return found.map((f, rank) => ({ record: f.memory, score: f.channels.vector?.score, rank }));
     }),
