@@ -55,7 +55,7 @@ for (const contextWindow of [true, false]) {
   }
   await engram.close();
   for (const v of variants) {
-    const e = await createEngram({ path, contextWindow, fusion: v.fusion });
+    const e = await createEngram({ path, contextWindow, retrieval: { fusion: v.fusion } });
     const acc = recallAccumulator(ks);
     for (const [i, { c, q, gold }] of questions.entries()) {
       const results = await e.search({

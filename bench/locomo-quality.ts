@@ -143,13 +143,16 @@ export function formatQualityRow(r: QualityRow): string {
 
 /**
  * The ablation: each stage of the query path switched off (or changed) alone, one switch of
- * `createEngram({ retrieval, policy, fusion })` away from the defaults (the first). `pnpm bench` runs every
+ * `createEngram({ retrieval, policy })` away from the defaults (the first). `pnpm bench` runs every
  * one, so a variant added here is measured there too.
  */
 export const QUALITY_VARIANTS: readonly QualityVariant[] = [
   { name: "default", options: {} },
-  { name: "full-text channel off", options: { fusion: { weights: { fulltext: 0, vector: 1 } } } },
-  { name: "vector channel off", options: { fusion: { weights: { fulltext: 1, vector: 0 } } } },
+  {
+    name: "full-text channel off",
+    options: { retrieval: { fusion: { weights: { fulltext: 0, vector: 1 } } } },
+  },
+  { name: "vector channel off", options: { retrieval: { fusion: { weights: { fulltext: 1, vector: 0 } } } } },
   { name: "feedback off", options: { retrieval: { feedback: 0 } } },
   { name: "content prior off", options: { retrieval: { contentPrior: 0 } } },
   { name: "question prior off", options: { retrieval: { questionPrior: 0 } } },
@@ -176,7 +179,7 @@ export const TUNING_VARIANTS: readonly QualityVariant[] = [
   ...[1, 5].map((v) => ({ name: `range ${v}`, options: { retrieval: { rangePrior: v } } })),
   ...[0.8, 1.25].map((v) => ({
     name: `vector weight ${v}`,
-    options: { fusion: { weights: { fulltext: 1, vector: v } } },
+    options: { retrieval: { fusion: { weights: { fulltext: 1, vector: v } } } },
   })),
 ];
 

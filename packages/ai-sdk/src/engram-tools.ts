@@ -65,7 +65,7 @@ function searchMemory(engram: Engram, userId: string): EngramTools["searchMemory
       "Search the user's long-term memory (past conversations, facts about the user, things the assistant did). Use it before answering questions about the user's past or preferences.",
     inputSchema: searchSchema,
     execute: async ({ query, limit }): Promise<{ memories: MemoryHit[] }> => {
-      const hits = await engram.search({ userId, query, limit: limit });
+      const hits = await engram.search({ userId, query, limit });
       return {
         memories: hits.map((h) => ({
           id: h.id,

@@ -106,7 +106,7 @@ export {
   type LanguageModel,
   offlineEmbeddingModel,
 } from "./models/index.js";
-export type { Channel, ChannelScore, RetrievalOptions } from "./retrieval/index.js";
+export type { Channel, ChannelScore, RetrievalOptions, RetrievalPreset } from "./retrieval/index.js";
 export type { FlushOptions, JobFailure, JobProgress, RunJobsReport } from "./scheduler/index.js";
 export type {
   DistillReport,

@@ -125,8 +125,9 @@ export async function evalLocomo(options: EvalLocomoOptions): Promise<Record<str
       : typeof options.embedder === "object"
         ? { embedder: options.embedder }
         : {}),
-    ...(options.fusion ? { fusion: options.fusion } : {}),
-    ...(options.retrieval ? { retrieval: options.retrieval } : {}),
+    ...(options.retrieval || options.fusion
+      ? { retrieval: { ...options.retrieval, ...(options.fusion ? { fusion: options.fusion } : {}) } }
+      : {}),
     ...(options.llm ? { llm: options.llm } : {}),
     onModelCall: () => {
       modelCalls++;

@@ -54,12 +54,62 @@ describe("createEngram", () => {
     expect(hits.map((h) => Object.keys(h.channels))).toEqual([["fulltext"]]);
   });
 
-  it("validates its options", async () => {
-    const error = await createEngram({ fusion: { method: "mean" as "rrf" }, embedder: null }).catch(
-      (e: unknown) => e,
+  it("takes fusion inside retrieval; fusion at the top level still works, reported as deprecated", async () => {
+    const events: unknown[] = [];
+    const open = (options: EngramOptions) =>
+      createEngram({
+        path: ":memory:",
+        embedder: hashEmbeddingModel(),
+        background: false,
+        logger: false,
+        onEvent: (e) => events.push(e),
+        clock: () => new Date("2026-03-01T00:00:00.000Z"),
+        ...options,
+      });
+    const best = async (options: EngramOptions) => {
+      const engram = await open(options);
+      try {
+        await engram.add({
+          userId: "u",
+          messages: [{ role: "user", content: "my beagle is named Waffles" }],
+        });
+        return (await engram.search({ userId: "u", query: "beagle Waffles" }))[0]?.score;
+      } finally {
+        await engram.close();
+      }
+    };
+    const zscore = await best({});
+    const rrf = await best({ retrieval: { fusion: { method: "rrf" } } });
+    expect(rrf).not.toBeCloseTo(zscore as number, 3);
+    expect(events).toEqual([]);
+    expect(await best({ fusion: { method: "rrf" } })).toBe(rrf);
+    expect(events).toEqual([
+      {
+        type: "deprecated",
+        at: "2026-03-01T00:00:00.000Z",
+        name: "createEngram.fusion",
+        use: "createEngram.retrieval.fusion",
+      },
+    ]);
+    await expect(open({ fusion: {}, retrieval: { fusion: {} } })).rejects.toThrow(
+      /^createEngram: pass retrieval\.fusion only \(fusion is its old place, deprecated\), not both$/,
     );
+    await expect(open({ retrieval: { preset: "chat" as never } })).rejects.toThrow(
+      /^createEngram: retrieval\.preset: .*"conversation".*"plain"/,
+    );
+    await expect(open({ retrieval: { speakerPrior: 1, spekerPrior: 2 } as never })).rejects.toThrow(
+      /^createEngram: retrieval: unknown key "spekerPrior"/,
+    );
+    await (await open({ retrieval: { preset: "plain" } })).close();
+  });
+
+  it("validates its options", async () => {
+    const error = await createEngram({
+      retrieval: { fusion: { method: "mean" as "rrf" } },
+      embedder: null,
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
-    expect((error as ValidationError).details.path).toBe("fusion.method");
+    expect((error as ValidationError).details.path).toBe("retrieval.fusion.method");
   });
 
   it("counts memories, vectors, history and users", async () => {
@@ -194,8 +244,8 @@ describe("unknown keys at the public surface", () => {
     );
     // Nested option objects too: fusion, its weights, skills, the policy's overrides.
     for (const [options, key] of [
-      [{ fusion: { candidate: 10 } }, 'fusion: unknown key "candidate"'],
-      [{ fusion: { weights: { text: 2 } } }, 'fusion.weights: unknown key "text"'],
+      [{ retrieval: { fusion: { candidate: 10 } } }, 'retrieval.fusion: unknown key "candidate"'],
+      [{ retrieval: { fusion: { weights: { text: 2 } } } }, 'retrieval.fusion.weights: unknown key "text"'],
       [{ skills: { enable: false } }, 'skills: unknown key "enable"'],
       [{ policy: { heatThresold: 3 } }, 'policy: unknown key "heatThresold"'],
     ] as const) {

@@ -24,7 +24,12 @@ import {
   type LanguageModel,
   offlineEmbeddingModel,
 } from "../models/index.js";
-import { type RetrievalOptions, retrievalConfigSchema } from "../retrieval/index.js";
+import {
+  fusionConfigSchema,
+  type RetrievalOptions,
+  resolveRetrieval,
+  retrievalOptionsSchema,
+} from "../retrieval/index.js";
 import { type SkillContext, type SkillsOptions, skillsConfigSchema } from "../skills/index.js";
 import { assertStorageSpecification, type StoragePort } from "../storage/index.js";
 import { sqliteStorage } from "../storage/sqlite/index.js";
@@ -37,7 +42,7 @@ import {
 } from "../updating/index.js";
 import { Engram } from "./engram.js";
 import { recordedEmbedder } from "./recorded-embedder.js";
-import { type FusionConfig, fusionConfigSchema } from "./schemas.js";
+import type { FusionConfig } from "./schemas.js";
 
 export interface EngramOptions {
   /** A storage backend. Default: the embedded SQLite store at `path`. */
@@ -55,8 +60,12 @@ export interface EngramOptions {
    * (no network). `null`: no vectors, full-text search only.
    */
   embedder?: EmbeddingModel | Embedder | null;
+  /** @deprecated Pass it as `retrieval.fusion`; accepted here until the next release. */
   fusion?: FusionConfig;
-  /** The query path behind `retrieve`: turns searched for the context, neighbours, stages on or off. */
+  /**
+   * The query path behind `search` and `retrieve`: a preset (`conversation`, the default, or `plain` for
+   * memories that are not dialogue), any of its priors, stages and sizes, and the channels' `fusion`.
+   */
   retrieval?: RetrievalOptions;
   /**
    * What of a memory is embedded: its first `maxChars` characters (default 320, cut at a word; the
@@ -149,8 +158,8 @@ const CHECKED_WHERE_USED = [
 const optionsSchema = z.object({
   path: z.string().min(1).optional(),
   readonly: z.boolean().optional(),
-  fusion: fusionConfigSchema.default(fusionConfigSchema.parse({})),
-  retrieval: retrievalConfigSchema.default(retrievalConfigSchema.parse({})),
+  fusion: fusionConfigSchema.optional(),
+  retrieval: retrievalOptionsSchema.optional(),
   embedding: z
     .object({
       maxChars: z.number().int().min(16).max(1_000_000).default(EMBEDDED_CHARS),
@@ -181,8 +190,8 @@ void everyOptionListed;
 /** Creates an Engram. With no options: the embedded SQLite store and the offline embedder. */
 export async function createEngram(options: EngramOptions = {}): Promise<Engram> {
   const {
-    fusion,
-    retrieval,
+    fusion: oldFusion,
+    retrieval: retrievalOption,
     embedding,
     contextWindow,
     path,
@@ -194,6 +203,21 @@ export async function createEngram(options: EngramOptions = {}): Promise<Engram>
     slowMs,
   } = parseInput(optionsSchema, options, "createEngram");
   const events = eventSink(reportingOptions(options));
+  const clock = options.clock ?? systemClock;
+  if (oldFusion && retrievalOption?.fusion)
+    throw new ValidationError(
+      "createEngram: pass retrieval.fusion only (fusion is its old place, deprecated), not both",
+      { details: { path: "fusion" } },
+    );
+  if (oldFusion)
+    events({
+      type: "deprecated",
+      at: clock().toISOString(),
+      name: "createEngram.fusion",
+      use: "createEngram.retrieval.fusion",
+    });
+  const fusion = retrievalOption?.fusion ?? oldFusion ?? fusionConfigSchema.parse({});
+  const retrieval = resolveRetrieval(retrievalOption);
   if (options.storage && (path !== undefined || readonly !== undefined)) {
     throw new ValidationError(
       "createEngram: path and readonly configure the default SQLite store; with your own storage, pass them to sqliteStorage({ path, readonly })",
@@ -209,7 +233,7 @@ export async function createEngram(options: EngramOptions = {}): Promise<Engram>
     storage,
     // Bound to the store: a store whose vectors another embedder made is refused, never mixed.
     embedder: embedder && recordedEmbedder(storage, embedder),
-    clock: options.clock ?? systemClock,
+    clock,
     ids: options.ids ?? randomIds,
     fusion,
     retrieval,

@@ -9,7 +9,7 @@ import {
   timeSchema,
   withinTextLimit,
 } from "../model/index.js";
-import { CHANNELS, FUSION_METHODS } from "../retrieval/index.js";
+import { CHANNELS } from "../retrieval/index.js";
 import type { JobProgress } from "../scheduler/index.js";
 import { type MetadataFilter, metadataConditions } from "../storage/index.js";
 import type { ImportProgress } from "./export-import.js";
@@ -188,36 +188,4 @@ export const feedbackInputSchema = z.object({
 export type FeedbackInput = z.input<typeof feedbackInputSchema>;
 export type UserInput = z.input<typeof userInputSchema>;
 
-export const fusionConfigSchema = z
-  .object({
-    method: z.enum(FUSION_METHODS).default("zscore"),
-    weights: z
-      .object({ fulltext: z.number().min(0).default(1), vector: z.number().min(0).default(1) })
-      .strict()
-      .default({ fulltext: 1, vector: 1 }),
-    /**
-     * Candidates taken from each channel before fusion. Score normalisation is estimated over them, so more
-     * is better up to a point (docs/decisions/0001-hybrid-search-fusion.md has the figures).
-     */
-    candidates: z.number().int().min(1).max(10_000).default(1000),
-    /**
-     * Full-text hits listed for fusion when the backend describes its scores over all `candidates`
-     * matches (SQLite's textStats); otherwise `candidates` hits are listed. With the statistics and the
-     * floor taken over 1,000 matches, listing 100 or 1,000 gave the same LoCoMo dev recall.
-     */
-    textCandidates: z.number().int().min(1).max(10_000).default(100),
-    /**
-     * Candidates from the vector channel. Kept within what an approximate index answers quickly (HNSW costs
-     * about ef = k), so large scopes stay fast; see docs/decisions/0001-hybrid-search-fusion.md.
-     */
-    vectorCandidates: z.number().int().min(1).max(10_000).default(256),
-    /**
-     * Candidates from the vector channel when the backend answers from an approximate index (SQLite's HNSW
-     * graph, from 5,000 vectors of a kind), whose search costs about as many as it lists; the channel's
-     * statistics are then estimated from them. With the graph forced on LoCoMo dev, 64, 128 and 256 gave
-     * the same recall; see docs/decisions/0001-hybrid-search-fusion.md.
-     */
-    approximateCandidates: z.number().int().min(1).max(10_000).default(128),
-  })
-  .strict();
-export type FusionConfig = z.input<typeof fusionConfigSchema>;
+export { type FusionConfig, fusionConfigSchema } from "../retrieval/index.js";

@@ -226,7 +226,7 @@ describe("vector candidates", () => {
       background: false,
       embedder: null,
       path: ":memory:",
-      fusion: { vectorCandidates: 40, approximateCandidates: 12 },
+      retrieval: { fusion: { vectorCandidates: 40, approximateCandidates: 12 } },
     });
     try {
       const asked: VectorQuery[] = [];
@@ -242,9 +242,10 @@ describe("vector candidates", () => {
         [40, 12],
         [40, 20],
       ]);
-      const error = await createEngram({ path: ":memory:", fusion: { approximateCandidates: 0 } }).catch(
-        (e: unknown) => e,
-      );
+      const error = await createEngram({
+        path: ":memory:",
+        retrieval: { fusion: { approximateCandidates: 0 } },
+      }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ValidationError);
     } finally {
       await engram.close();
@@ -260,7 +261,7 @@ describe("search with full-text statistics from the backend", () => {
       ...options,
       ids: sequentialIds(),
       path: path.join(small, "a.db"),
-      fusion: { textCandidates: 2 },
+      retrieval: { fusion: { textCandidates: 2 } },
     });
     const wide = await createEngram({ ...options, ids: sequentialIds(), path: path.join(small, "b.db") });
     try {
@@ -275,9 +276,11 @@ describe("search with full-text statistics from the backend", () => {
       expect(few.map((r) => r.text)).toEqual(all.map((r) => r.text));
       for (const [i, r] of few.entries()) expect(r.score).toBeCloseTo(all[i]?.score as number, 9);
       expect(few.every((r) => (r.channels.fulltext?.rank ?? 0) <= 2)).toBe(true);
-      const error = await createEngram({ ...options, path: ":memory:", fusion: { textCandidates: 0 } }).catch(
-        (e: unknown) => e,
-      );
+      const error = await createEngram({
+        ...options,
+        path: ":memory:",
+        retrieval: { fusion: { textCandidates: 0 } },
+      }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ValidationError);
     } finally {
       await narrow.close();

@@ -23,7 +23,17 @@ export {
 export { withRelevance, wordCoverage } from "./relevance.js";
 export { type RerankCandidate, type RerankOptions, rerank } from "./rerank.js";
 export { rerankPages, segmentOf } from "./rerank-pages.js";
-export { type RetrievalConfig, type RetrievalOptions, retrievalConfigSchema } from "./retrieval-config.js";
+export {
+  type FusionConfig,
+  fusionConfigSchema,
+  RETRIEVAL_PRESETS,
+  type RetrievalConfig,
+  type RetrievalOptions,
+  type RetrievalPreset,
+  resolveRetrieval,
+  retrievalConfigSchema,
+  retrievalOptionsSchema,
+} from "./retrieval-config.js";
 export {
   factEvidenceTurns,
   type RankedContext,

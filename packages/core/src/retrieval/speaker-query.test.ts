@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import type { MemoryRecord } from "../model/index.js";
-import { retrievalConfigSchema } from "./retrieval-config.js";
+import { type RetrievalOptions, resolveRetrieval } from "./retrieval-config.js";
 import { firstPerson, speakerQuery, withoutName } from "./speaker-query.js";
 
 describe("firstPerson", () => {
@@ -34,9 +34,9 @@ describe("withoutName", () => {
 
 const turn = (name: string | null): MemoryRecord => ({ name }) as MemoryRecord;
 
-function ports(names: (string | null)[], options: Parameters<typeof retrievalConfigSchema.parse>[0] = {}) {
+function ports(names: (string | null)[], options: Omit<RetrievalOptions, "fusion"> = {}) {
   const scan = vi.fn(async () => names.map(turn));
-  return { scan, ports: { retrieval: retrievalConfigSchema.parse(options), storage: { scan } } };
+  return { scan, ports: { retrieval: resolveRetrieval(options), storage: { scan } } };
 }
 const scope = { userId: "u" };
 
