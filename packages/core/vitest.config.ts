@@ -10,8 +10,8 @@ export const TIMING_FILES = [
   "src/updating/run-tiers.test.ts",
   "src/engine/visit-log.test.ts",
   "src/engine/engine-events.test.ts",
-  "src/models/use-lite-thread.test.ts",
-  "src/models/offline-embedding-model.test.ts",
+  "src/ai/use-lite-thread.test.ts",
+  "src/ai/offline-embedding-model.test.ts",
 ];
 
 export default defineProject({

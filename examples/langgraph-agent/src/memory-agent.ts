@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Engram } from "@engram/core";
-import { EngramCheckpointer, EngramMemory, EngramStore } from "@engram/langgraph";
+import { EngramCheckpointer, EngramGraphMemory, EngramStore } from "@engram/langgraph";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { BaseStore } from "@langchain/langgraph-checkpoint";
 import { createAgent, type ToolRuntime, tool } from "langchain";
@@ -35,6 +35,6 @@ export function createMemoryAgent(engram: Engram, model: BaseChatModel) {
     systemPrompt: SYSTEM_PROMPT,
     checkpointer: new EngramCheckpointer(engram),
     store: new EngramStore(engram, { userIdAt: 1, fields: ["text"] }),
-    middleware: [engramMemoryMiddleware(new EngramMemory(engram))],
+    middleware: [engramMemoryMiddleware(new EngramGraphMemory(engram))],
   });
 }

@@ -1,13 +1,13 @@
-import type { EngramMemory } from "@engram/langgraph";
+import type { EngramGraphMemory } from "@engram/langgraph";
 import { createMiddleware } from "langchain";
 
 /**
- * EngramMemory as agent middleware: the model call sees the user's memory in its system prompt, and the
+ * EngramGraphMemory as agent middleware: the model call sees the user's memory in its system prompt, and the
  * finished turn is written back when the agent is done. The user comes from `configurable.user_id`.
  */
-export function engramMemoryMiddleware(memory: EngramMemory) {
+export function engramMemoryMiddleware(memory: EngramGraphMemory) {
   return createMiddleware({
-    name: "EngramMemory",
+    name: "EngramGraphMemory",
     wrapModelCall: async (request, handler) => {
       const recalled = await memory.recall(request.messages, {
         configurable: request.runtime.configurable ?? {},

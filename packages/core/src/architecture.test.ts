@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 
 const SRC = dirname(fileURLToPath(import.meta.url));
 
-/** Which capability folders each folder may import (engine -> skills -> updating -> runtime, retrieval, generation, scheduler -> storage, models -> model, errors). */
+/** Which capability folders each folder may import (engine -> skills -> updating -> runtime, retrieval, generation, scheduler -> storage, ai -> model, errors). */
 const ALLOWED: Record<string, readonly string[]> = {
   engine: [
     "engine",
@@ -16,7 +16,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     "skills",
     "runtime",
     "storage",
-    "models",
+    "ai",
     "model",
     "errors",
   ],
@@ -28,7 +28,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     "scheduler",
     "runtime",
     "storage",
-    "models",
+    "ai",
     "model",
     "errors",
   ],
@@ -39,17 +39,17 @@ const ALLOWED: Record<string, readonly string[]> = {
     "scheduler",
     "runtime",
     "storage",
-    "models",
+    "ai",
     "model",
     "errors",
   ],
   // The engine's context, embedding of records, conditional-write retry: what every feature runs on.
-  runtime: ["runtime", "retrieval", "scheduler", "storage", "models", "model", "errors"],
-  retrieval: ["retrieval", "storage", "models", "model", "errors"],
+  runtime: ["runtime", "retrieval", "scheduler", "storage", "ai", "model", "errors"],
+  retrieval: ["retrieval", "storage", "ai", "model", "errors"],
   generation: ["generation", "model", "errors"],
   scheduler: ["scheduler", "storage", "model", "errors"],
   storage: ["storage", "model", "errors"],
-  models: ["models", "model", "errors"],
+  ai: ["ai", "model", "errors"],
   model: ["model", "errors"],
   errors: ["errors"],
   testing: ["testing", "model", "errors"],
@@ -110,7 +110,7 @@ describe("module dependencies", () => {
     expect(wrong).toEqual([]);
   });
 
-  it("keeps storage adapters off the engine and the models", () => {
+  it("keeps storage adapters off the engine and the AI models", () => {
     const adapters = edges.filter((e) => /^storage\/(sqlite|qdrant|memory)\//.test(e.file));
     expect(adapters.length).toBeGreaterThan(0);
     expect(adapters.filter((e) => !["storage", "model", "errors"].includes(e.to))).toEqual([]);
@@ -183,8 +183,8 @@ describe("no process-global caches", () => {
     "core/src/retrieval/load-chrono.ts loaded": "the date parser module, loaded on first use",
     "core/src/storage/sqlite/driver.ts driver": "the native SQLite module, loaded when a store opens",
     "core/src/storage/sqlite/index-files.ts native": "the native vector index module, loaded on first use",
-    "core/src/models/offline-embedding-model.ts shared": "the offline model's weights, loaded once",
-    "core/src/models/use-lite-thread.ts queue": "the order of calls into the one model thread",
+    "core/src/ai/offline-embedding-model.ts shared": "the offline model's weights, loaded once",
+    "core/src/ai/use-lite-thread.ts queue": "the order of calls into the one model thread",
     "core/src/model/parse-input.ts strictTwins": "each schema's strict twin, keyed weakly by the schema",
     "core/src/engine/engine-backends.ts backends": "each engine's backend, keyed weakly by the engine",
     "core/src/scheduler/write-behind.ts groups":

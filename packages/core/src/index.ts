@@ -2,6 +2,14 @@
 // Storage adapters live under `@engram/core/sqlite` and `@engram/core/qdrant`, building blocks for
 // integrations under `@engram/core/integration`, test helpers under `@engram/core/testing`.
 
+export {
+  type Embedder,
+  type EmbedderOptions,
+  type EmbeddingModel,
+  embedderFromModel,
+  type LanguageModel,
+  offlineEmbeddingModel,
+} from "./ai/index.js";
 export type {
   AddInput,
   FeedbackInput,
@@ -98,14 +106,6 @@ export {
   type TracerLike,
   userCube,
 } from "./model/index.js";
-export {
-  type Embedder,
-  type EmbedderOptions,
-  type EmbeddingModel,
-  embedderFromModel,
-  type LanguageModel,
-  offlineEmbeddingModel,
-} from "./models/index.js";
 export type { Channel, ChannelScore, RetrievalOptions, RetrievalPreset } from "./retrieval/index.js";
 export type { FlushOptions, JobFailure, JobProgress, RunJobsReport } from "./scheduler/index.js";
 export type {

@@ -1,6 +1,14 @@
 // Building blocks for integrations (framework wrappers, the CLI, benchmarks): input schemas and their
 // validation, the write-behind queue, a wrapper's turn stamped for write-back, record and message
 // helpers. Applications need only the root.
+
+export {
+  EMBEDDER_SPEC_FORMS,
+  type EmbedderSpec,
+  type EmbedderSpecOptions,
+  embedderFromSpec,
+  parseEmbedderSpec,
+} from "./ai/index.js";
 export {
   EXPORT_FORMAT,
   EXPORT_VERSION,
@@ -32,13 +40,6 @@ export {
   systemClock,
   withinTextLimit,
 } from "./model/index.js";
-export {
-  EMBEDDER_SPEC_FORMS,
-  type EmbedderSpec,
-  type EmbedderSpecOptions,
-  embedderFromSpec,
-  parseEmbedderSpec,
-} from "./models/index.js";
 export {
   type JobControl,
   type JobHandler,

@@ -1,5 +1,7 @@
 export { EngramCheckpointer, type EngramCheckpointerOptions } from "./checkpoint/engram-checkpointer.js";
 export {
+  EngramGraphMemory,
+  type EngramGraphMemoryOptions,
   EngramMemory,
   type EngramMemoryOptions,
   EngramMemoryState,

@@ -2,7 +2,13 @@ import { type Engram, EngramError, StorageError } from "@engram/core";
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { END, START, StateGraph } from "@langchain/langgraph";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { EngramCheckpointer, EngramMemory, EngramMemoryState, EngramStore } from "../src/index.js";
+import {
+  EngramCheckpointer,
+  EngramGraphMemory,
+  EngramMemory,
+  EngramMemoryState,
+  EngramStore,
+} from "../src/index.js";
 import { BACKENDS } from "./backends.js";
 
 const config = (user = "alice", thread = "t1") => ({ configurable: { thread_id: thread, user_id: user } });
@@ -22,13 +28,13 @@ function losingFirstAdd(engram: Engram): Engram {
 }
 
 for (const backend of BACKENDS) {
-  describe(`EngramMemory (${backend.name})`, () => {
+  describe(`EngramGraphMemory (${backend.name})`, () => {
     let engram: Engram;
     let dispose: () => Promise<void>;
-    let memory: EngramMemory;
+    let memory: EngramGraphMemory;
     beforeEach(async () => {
       ({ engram, dispose } = await backend.createEngram());
-      memory = new EngramMemory(engram);
+      memory = new EngramGraphMemory(engram);
       await engram.add({
         userId: "alice",
         messages: [{ role: "user", content: "I moved to Lisbon last spring" }],
@@ -111,7 +117,7 @@ for (const backend of BACKENDS) {
       "a remember node run again on the same state (%s) stores the turn once",
       async (how) => {
         // The node fails after its write, and runs again on the same state.
-        const remembering = new EngramMemory(losingFirstAdd(engram));
+        const remembering = new EngramGraphMemory(losingFirstAdd(engram));
         let answers = 0;
         const graph = new StateGraph(EngramMemoryState)
           .addNode("model", async () => ({ messages: [new AIMessage(`Lisbon, answer ${++answers}.`)] }))
@@ -142,7 +148,7 @@ for (const backend of BACKENDS) {
     );
 
     it("a wrapped model node resumed after its write stores the turn once when the model answers alike", async () => {
-      const wrapping = new EngramMemory(losingFirstAdd(engram), { items: 0 });
+      const wrapping = new EngramGraphMemory(losingFirstAdd(engram), { items: 0 });
       let calls = 0;
       const graph = new StateGraph(EngramMemoryState)
         .addNode(
@@ -173,7 +179,11 @@ for (const backend of BACKENDS) {
       const call = memory.recall([new HumanMessage("hi")], { configurable: { thread_id: "t" } });
       await expect(call).rejects.toSatisfy((e) => EngramError.isInstance(e) && e.code === "SCOPE_REQUIRED");
       await expect(memory.remember([], {})).rejects.toThrow(/configurable\.user_id/);
-      expect(() => new EngramMemory(engram, { budgetTokens: 0 })).toThrow(/budgetTokens/);
+      expect(() => new EngramGraphMemory(engram, { budgetTokens: 0 })).toThrow(/budgetTokens/);
     });
   });
 }
+
+it("EngramMemory, the old name, is EngramGraphMemory until the next release", () => {
+  expect(EngramMemory).toBe(EngramGraphMemory);
+});

@@ -5,14 +5,14 @@ import { createEngram } from "@engram/core";
 import { hashEmbeddingModel } from "@engram/core/testing";
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { afterEach, describe, expect, it } from "vitest";
-import { EngramMemory } from "../src/index.js";
+import { EngramGraphMemory } from "../src/index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "engram-langgraph-facts-"));
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const config = { configurable: { thread_id: "t1", user_id: "bea" } };
 
-describe("a fact stated through EngramMemory", () => {
+describe("a fact stated through EngramGraphMemory", () => {
   it("is current once the engine is flushed, and the next recall shows it", async () => {
     // The tiers on (the default), as an application runs them: they turn stated facts into memory.
     const engram = await createEngram({
@@ -21,7 +21,7 @@ describe("a fact stated through EngramMemory", () => {
       background: false,
     });
     try {
-      const memory = new EngramMemory(engram);
+      const memory = new EngramGraphMemory(engram);
       await memory.remember(
         [new HumanMessage("I moved to Porto last month."), new AIMessage("Porto is a lovely city!")],
         config,

@@ -1,4 +1,12 @@
 import { z } from "zod";
+import {
+  checkedEmbedder,
+  type Embedder,
+  type EmbeddingModel,
+  embedderFromModel,
+  type LanguageModel,
+  offlineEmbeddingModel,
+} from "../ai/index.js";
 import { ValidationError } from "../errors/index.js";
 import {
   CacheSet,
@@ -17,14 +25,6 @@ import {
   type TracerLike,
 } from "../model/index.js";
 import {
-  checkedEmbedder,
-  type Embedder,
-  type EmbeddingModel,
-  embedderFromModel,
-  type LanguageModel,
-  offlineEmbeddingModel,
-} from "../models/index.js";
-import {
   fusionConfigSchema,
   type RetrievalOptions,
   resolveRetrieval,
@@ -42,6 +42,7 @@ import {
 } from "../updating/index.js";
 import { Engram } from "./engram.js";
 import { recordedEmbedder } from "./recorded-embedder.js";
+import { languageModelId, recordLanguageModel } from "./recorded-model.js";
 import type { FusionConfig } from "./schemas.js";
 
 export interface EngramOptions {
@@ -260,6 +261,14 @@ export async function createEngram(options: EngramOptions = {}): Promise<Engram>
     events,
     caches: new CacheSet(),
   };
+  if (options.llm) {
+    const report = { events, at: () => clock().toISOString() };
+    await recordLanguageModel(storage, languageModelId(options.llm), report).catch(async (error) => {
+      // The store this call opened is closed again; a store the caller gave stays theirs to close.
+      if (!options.storage) await storage.close().catch(() => {});
+      throw error;
+    });
+  }
   return new Engram(ctx, {
     background,
     moveEmbedder: embedder,

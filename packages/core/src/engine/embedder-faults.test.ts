@@ -2,9 +2,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { checkedEmbedder, type Embedder } from "../ai/index.js";
 import { ModelError } from "../errors/index.js";
 import { type EngramEvent, sequentialIds } from "../model/index.js";
-import { checkedEmbedder, type Embedder } from "../models/index.js";
 import { storageOf } from "../testing.js";
 import { createEngram } from "./create-engram.js";
 

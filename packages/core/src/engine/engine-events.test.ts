@@ -41,6 +41,45 @@ const ofType = <T extends EngramEvent["type"]>(events: EngramEvent[], type: T) =
   events.filter((e): e is Extract<EngramEvent, { type: T }> => e.type === type);
 
 describe("events: nothing fails silently", () => {
+  it("records the language model in the store and reports a change of model, never refusing it", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-llm-record-"));
+    cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
+    const file = path.join(dir, "engram.db");
+    const events: EngramEvent[] = [];
+    const open = async (options: EngramOptions) => {
+      const engram = await createEngram({
+        path: file,
+        embedder: null,
+        background: false,
+        logger: false,
+        clock: () => new Date("2026-06-01T08:00:00.000Z"),
+        onEvent: (e) => events.push(e),
+        ...options,
+      });
+      const recorded = await storageOf(engram).readSetting("language-model");
+      await engram.close();
+      return recorded;
+    };
+    const other = { ...proseLanguageModel(), modelId: "other" };
+    expect(await open({ llm: proseLanguageModel() })).toBe("engram-test/prose");
+    expect(await open({ llm: proseLanguageModel() })).toBe("engram-test/prose");
+    // No model configured: nothing recorded or reported.
+    expect(await open({})).toBe("engram-test/prose");
+    expect(events).toEqual([]);
+    expect(await open({ llm: other })).toBe("engram-test/other");
+    expect(events).toEqual([
+      {
+        type: "model.changed",
+        at: "2026-06-01T08:00:00.000Z",
+        previous: "engram-test/prose",
+        current: "engram-test/other",
+      },
+    ]);
+    // A read-only store is only read: the change is reported, the record stays.
+    expect(await open({ llm: proseLanguageModel(), readonly: true })).toBe("engram-test/other");
+    expect(events.at(-1)).toMatchObject({ type: "model.changed", current: "engram-test/prose" });
+  });
+
   it("reports a language model that answers prose: each retry, then the job given up, in flush() and jobs()", async () => {
     const { engram, events, advance } = await engine({ llm: proseLanguageModel() });
     // Enough turns that the tier work has to ask the model.

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Embedder } from "../ai/index.js";
 import { ClosedError } from "../errors/index.js";
 import {
   errorMessage,
@@ -10,7 +11,6 @@ import {
   type SpanLike,
   type TracerLike,
 } from "../model/index.js";
-import type { Embedder } from "../models/index.js";
 import { type EngineContext, embedJob, jobHandlers } from "../runtime/index.js";
 import {
   type FlushOptions,

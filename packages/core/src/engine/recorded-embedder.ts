@@ -1,6 +1,6 @@
 import { z } from "zod";
+import type { Embedder } from "../ai/index.js";
 import { EmbedderMismatchError, StorageError } from "../errors/index.js";
-import type { Embedder } from "../models/index.js";
 import type { StoragePort } from "../storage/index.js";
 
 /** The store setting naming the embedder that made its vectors. */

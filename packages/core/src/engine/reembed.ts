@@ -1,3 +1,4 @@
+import type { Embedder } from "../ai/index.js";
 import { EmbedderMismatchError, ModelError, ValidationError } from "../errors/index.js";
 import {
   EMBEDDED_CHARS,
@@ -6,7 +7,6 @@ import {
   parseInput,
   passageCount,
 } from "../model/index.js";
-import type { Embedder } from "../models/index.js";
 import type { EngineContext } from "../runtime/index.js";
 import { embedRecords, untilStored } from "../runtime/index.js";
 import { assertWritable } from "../storage/index.js";

@@ -30,6 +30,16 @@ export type EngramEvent =
     }
   /** A background run of the queue failed outside any job (e.g. storage could not be read); it runs again. */
   | { readonly type: "background.error"; readonly at: string; readonly error: string }
+  /**
+   * The store's facts, summaries and profiles so far were written by another language model than the one
+   * this engine extracts with (recorded in the store); what the earlier model wrote stays.
+   */
+  | {
+      readonly type: "model.changed";
+      readonly at: string;
+      readonly previous: string;
+      readonly current: string;
+    }
   /** An input used an old name kept for one release (`k` for `limit`); the call ran as if given the new one. */
   | {
       readonly type: "deprecated";
@@ -86,6 +96,8 @@ export function describeEvent(event: EngramEvent): string {
         : `engram: embedding the query failed; answered by full-text search alone: ${event.error}`;
     case "background.error":
       return `engram: a background run of queued jobs failed; it runs again: ${event.error}`;
+    case "model.changed":
+      return `engram: this store's facts and summaries so far were written by ${event.previous}; from now on ${event.current} writes them (what ${event.previous} wrote stays)`;
     case "deprecated":
       return `engram: ${event.name} is deprecated and goes in the next release; use ${event.use}`;
     case "slow":

@@ -1,5 +1,5 @@
+import type { Embedder } from "../ai/index.js";
 import type { CacheSet, Clock, EventSink, MemoryRecord } from "../model/index.js";
-import type { Embedder } from "../models/index.js";
 import type { StoragePort } from "../storage/index.js";
 import type { Channel, ChannelScore, FusionMethod } from "./fuse-rankings.js";
 import type { RetrievalConfig } from "./retrieval-config.js";

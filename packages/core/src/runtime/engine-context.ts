@@ -1,5 +1,5 @@
+import type { Embedder } from "../ai/index.js";
 import type { CacheSet, Clock, EventSink, IdGenerator } from "../model/index.js";
-import type { Embedder } from "../models/index.js";
 import type { FusionSettings, RetrievalConfig } from "../retrieval/index.js";
 import type { StoragePort } from "../storage/index.js";
 

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { type LanguageModel, structuredCall } from "../models/index.js";
+import { type LanguageModel, structuredCall } from "../ai/index.js";
 import { type SkillBody, skillBodySchema } from "./skill-schemas.js";
 import type { Trace } from "./trace-record.js";
 

@@ -1,11 +1,11 @@
-import { queryTerms, readFact } from "../model/index.js";
 import {
   FEEDBACK_EVIDENCE,
   type LanguageModel,
   type LlmExtractorOptions,
   llmExtractor,
   modelName,
-} from "../models/index.js";
+} from "../ai/index.js";
+import { queryTerms, readFact } from "../model/index.js";
 import { groupPages, pageText } from "./pages.js";
 import { segmentState } from "./segment-record.js";
 import type { Extractor } from "./tier-context.js";

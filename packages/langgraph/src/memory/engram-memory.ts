@@ -13,7 +13,9 @@ const optionsSchema = z.object({
   /** Store items (memories of kind `item`, e.g. from EngramStore) added to the context. Default 5; 0 for none. */
   items: z.number().int().min(0).max(100).default(5),
 });
-export type EngramMemoryOptions = z.input<typeof optionsSchema>;
+export type EngramGraphMemoryOptions = z.input<typeof optionsSchema>;
+/** @deprecated The old name of `EngramGraphMemoryOptions`, kept until the next release. */
+export type EngramMemoryOptions = EngramGraphMemoryOptions;
 
 /** The messages state plus the recalled memory context, for graphs that use the recall node. */
 export const EngramMemoryState = Annotation.Root({
@@ -35,16 +37,17 @@ const isFinalAnswer = (m: BaseMessage): boolean =>
 /**
  * "Recall before, remember after" for LangGraph: reads the user's memory for the latest user message, and
  * writes each finished turn (the user message and the final answer) back to Engram, scoped by the
- * `configurable` user id, with the thread id as the session.
+ * `configurable` user id, with the thread id as the session. (`@engram/langchain`'s `EngramMemory` is
+ * LangChain's memory class; this is the graph's.)
  */
-export class EngramMemory {
+export class EngramGraphMemory {
   private readonly options: z.output<typeof optionsSchema>;
 
   constructor(
     private readonly engram: Engram,
-    options: EngramMemoryOptions = {},
+    options: EngramGraphMemoryOptions = {},
   ) {
-    this.options = parseInput(optionsSchema, options, "EngramMemory");
+    this.options = parseInput(optionsSchema, options, "EngramGraphMemory");
   }
 
   /** The memory context for the latest user message, rendered for a system prompt ("" when there is none). */
@@ -140,3 +143,11 @@ export class EngramMemory {
     return parseInput(idString, String(given), `EngramMemory.${operation}`);
   }
 }
+
+/**
+ * @deprecated The old name of `EngramGraphMemory` (it shared its name with `@engram/langchain`'s LangChain
+ * memory class), kept until the next release.
+ */
+export const EngramMemory = EngramGraphMemory;
+/** @deprecated The old name of `EngramGraphMemory`, kept until the next release. */
+export type EngramMemory = EngramGraphMemory;
