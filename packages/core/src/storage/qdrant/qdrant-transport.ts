@@ -145,16 +145,12 @@ export class QdrantTransport {
       } catch (cause) {
         const failure = classify(cause, operation, this.options.where);
         if (!failure.retryable || attempt >= this.options.retry.retries) throw failure.error;
-        const told = failure.retryAfterMs;
         const policy = this.options.retry;
-        const backOff = () => retryDelay(policy, attempt, null, this.random);
-        const wait =
-          told === null
-            ? backOff()
-            : failure.retryAfterAtLeast
-              ? Math.max(retryDelay(policy, attempt, told, this.random), backOff())
-              : retryDelay(policy, attempt, told, this.random);
-        await this.sleep(wait);
+        const told = failure.retryAfterMs;
+        if (told === null || failure.retryAfterAtLeast) {
+          const backOff = retryDelay(policy, attempt, null, this.random);
+          await this.sleep(told === null ? backOff : Math.max(retryDelay(policy, attempt, told), backOff));
+        } else await this.sleep(retryDelay(policy, attempt, told));
       }
     }
   }
