@@ -56,10 +56,11 @@ const ALLOWED: Record<string, readonly string[]> = {
   conformance: ["conformance", "storage", "model", "errors"],
 };
 
+/** The library's source files: tests and test-support/ (test-only, not built) are not layered. */
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sources(path);
+    if (statSync(path).isDirectory()) return name === "test-support" ? [] : sources(path);
     return name.endsWith(".ts") && !name.endsWith(".test.ts") ? [path] : [];
   });
 }

@@ -35,6 +35,18 @@ function spanWithin(range: RowRange, rowids: readonly number[]): RowRange | null
   return lo <= hi ? { lo, hi } : null;
 }
 
+/**
+ * A user's full-text index as the storage asks it. `FullTextSearch` is the planner over FTS5;
+ * src/test-support/exact-text-index.ts is the plain FTS5 reference that
+ * storage/sqlite/accelerators.property.test.ts holds it to.
+ */
+export interface TextIndex {
+  /** The best k matches by BM25 (higher is better) that pass the filter. */
+  search(userId: string, query: TextQuery): Hit[];
+  /** Mean, deviation and floor of the best `statsOver` (else k) scores of every match in the kinds searched. */
+  stats(userId: string, query: TextQuery): TextStats | null;
+}
+
 /** One range's rows matching the query, with their BM25 (higher is better). */
 interface RangeMatches {
   /** Rows that may be listed: those matching a rare term (every match when no term is rare). */
@@ -53,13 +65,14 @@ interface RangeMatches {
  *
  * In a range of 32 rows or more, terms common there (in more than 5% of its rows: a speaker's name in a
  * long conversation) are not given to FTS5: their part of each row's BM25 is remembered per range
- * (`common-terms.ts`) and added to FTS5's score for the rare terms, so every match gets its exact score
- * while FTS5 ranks only the rows holding a rare term. A row whose only matches are common terms is not
+ * (`common-terms.ts`) and added to FTS5's score for the rare terms, so every match gets its whole score
+ * while FTS5 ranks only the rows holding a rare term. A remembered part is retaken once the range or the
+ * index has grown by 5%: until then BM25's statistics in it lag a little behind the index's. A row whose only matches are common terms is not
  * listed (a name said in half the conversation is no evidence on its own), but its score counts in the
  * channel's statistics, which `textStats` gives the fusion: mean, deviation and floor over the best
  * `statsOver` scores of every match.
  */
-export class FullTextSearch implements Remembered {
+export class FullTextSearch implements TextIndex, Remembered {
   private readonly common: CommonTerms;
   private readonly ranked: Database.Statement;
   private readonly matches: Database.Statement;

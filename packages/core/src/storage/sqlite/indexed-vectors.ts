@@ -15,8 +15,9 @@ import {
 } from "./index-files.js";
 import { blobToVector } from "./row-mapping.js";
 import { type Row, SavedRows } from "./saved-rows.js";
-import { DEFAULT_ANN_THRESHOLD, MAX_ANN_CANDIDATES, UserVectors, type VectorFilter } from "./user-vectors.js";
+import { DEFAULT_ANN_THRESHOLD, MAX_ANN_CANDIDATES, UserVectors } from "./user-vectors.js";
 import { type ChangeRow, statements } from "./vector-log-statements.js";
+import type { VectorFilter, VectorSet } from "./vector-set.js";
 
 export interface IndexedSetOptions {
   readonly db: Database.Database;
@@ -47,7 +48,7 @@ function saveAfter(size: number): number {
  * mapped, nothing rebuilt) and replays the entries after that position, a file behind the pruned log or
  * failing its checks is rebuilt. Keys are the rows' rowids; SQLite stays the source of truth.
  */
-export class IndexedVectors {
+export class IndexedVectors implements VectorSet {
   private base: Index | null = null;
   /** Base held in memory (built or loaded): changes are applied to it. A viewed file takes none. */
   private mutable = false;

@@ -1,4 +1,4 @@
-import type { VectorAttrs } from "./user-vectors.js";
+import type { VectorAttrs } from "./vector-set.js";
 
 export interface Row extends VectorAttrs {
   readonly id: string;

@@ -1,8 +1,7 @@
 import type { Hit, VectorStats } from "../storage-port.js";
 import type { IndexedVectors } from "./indexed-vectors.js";
-import { DEFAULT_ANN_THRESHOLD, UserVectors, type VectorEntry, type VectorFilter } from "./user-vectors.js";
-
-type VectorSet = UserVectors | IndexedVectors;
+import { DEFAULT_ANN_THRESHOLD, UserVectors, type VectorEntry } from "./user-vectors.js";
+import type { VectorFilter, VectorSet } from "./vector-set.js";
 
 /**
  * One user's vectors, one set per kind. Retrieval asks for one kind at a time (facts, segments, pages),
@@ -81,11 +80,7 @@ export class ScopeVectors {
     approximateK?: number,
   ): { hits: Hit[]; stats: VectorStats | null } {
     const sets = this.sets(kinds);
-    const results = sets.map((set) =>
-      set instanceof UserVectors
-        ? set.searchWithStats(query, k, filter)
-        : set.searchWithStats(query, k, filter, approximateK),
-    );
+    const results = sets.map((set) => set.searchWithStats(query, k, filter, approximateK));
     const one = results.length === 1 ? (results[0] as (typeof results)[number]).hits : null;
     // One set's hits are its best k; they need sorting only if the index did not return them in order.
     const hits = one?.every((h, i) => i === 0 || (one[i - 1] as Hit).score >= h.score)

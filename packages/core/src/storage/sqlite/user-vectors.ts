@@ -1,23 +1,5 @@
 import type { Hit, VectorStats } from "../storage-port.js";
-
-export interface VectorAttrs {
-  readonly kind: string;
-  readonly tier: string;
-  readonly expired: boolean;
-}
-
-/**
- * Which vectors a search considers. Without `accept` every live vector passes, and an indexed search
- * runs without a per-node callback into JavaScript, which costs more than the search itself.
- */
-export interface VectorFilter {
-  /** A test on an entry's attributes and id. */
-  readonly accept?: (attrs: VectorAttrs, id: string) => boolean;
-  /** Skip entries that are no longer current. */
-  readonly current?: boolean;
-  /** Only these ids: scored directly, without a scan or the index. */
-  readonly ids?: ReadonlySet<string>;
-}
+import type { VectorAttrs, VectorFilter, VectorSet } from "./vector-set.js";
 
 export interface VectorEntry {
   id: string;
@@ -68,7 +50,7 @@ export const MAX_ANN_CANDIDATES = 256;
  * product). Updated in place on writes so reads never reload the user from disk. Sets from
  * DEFAULT_ANN_THRESHOLD vectors are searched through an index instead (indexed-vectors.ts).
  */
-export class UserVectors {
+export class UserVectors implements VectorSet {
   private data: Float32Array;
   private ids: (string | null)[] = [];
   private attrs: { kind: string; tier: string; expired: boolean }[] = [];

@@ -7,7 +7,8 @@ import { IndexedVectors } from "./indexed-vectors.js";
 import type { CommittedWrite, Remembered } from "./remembered.js";
 import { blobToVector } from "./row-mapping.js";
 import { ScopeVectors } from "./scope-vectors.js";
-import { DEFAULT_ANN_THRESHOLD, type VectorAttrs, type VectorFilter } from "./user-vectors.js";
+import { DEFAULT_ANN_THRESHOLD } from "./user-vectors.js";
+import type { VectorAttrs, VectorFilter } from "./vector-set.js";
 
 /** Searches whose statistics are kept for vectorStats (retrieval runs several searches concurrently). */
 const RECENT_SEARCHES = 8;
