@@ -107,6 +107,15 @@ export {
   userCube,
 } from "./model/index.js";
 export type { Channel, ChannelScore, RetrievalOptions, RetrievalPreset } from "./retrieval/index.js";
+export {
+  type Extractor,
+  POLICY_PRESETS,
+  type Policy,
+  type PolicyOption,
+  type PolicyPreset,
+  resolvePolicy,
+  type SkillsOptions,
+} from "./runtime/index.js";
 export type { FlushOptions, JobFailure, JobProgress, RunJobsReport } from "./scheduler/index.js";
 export type {
   DistillReport,
@@ -119,7 +128,6 @@ export type {
   SkillShareInput,
   SkillStep,
   SkillsApi,
-  SkillsOptions,
   SkillUpdateInput,
   SkillVisibility,
   Trace,
@@ -160,14 +168,4 @@ export type {
   WriteBatch,
   WriteResult,
 } from "./storage/index.js";
-export {
-  type Extractor,
-  type FeedbackResult,
-  modelExtractor,
-  offlineExtractor,
-  POLICY_PRESETS,
-  type Policy,
-  type PolicyOption,
-  type PolicyPreset,
-  resolvePolicy,
-} from "./updating/index.js";
+export { type FeedbackResult, modelExtractor, offlineExtractor } from "./updating/index.js";

@@ -40,6 +40,7 @@ export {
   systemClock,
   withinTextLimit,
 } from "./model/index.js";
+export type { Page } from "./runtime/index.js";
 export {
   type JobControl,
   type JobHandler,
@@ -56,7 +57,6 @@ export {
   groupPages,
   type HeatParts,
   heatParts,
-  type Page,
   type SegmentHeat,
   type SegmentState,
   segmentHeat,

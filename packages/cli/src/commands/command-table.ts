@@ -45,7 +45,7 @@ export const editCommand: Command = {
 export const evalCommand: Command = {
   name: "eval",
   usage:
-    "locomo --data FILE [--k 5,10,20] | longmemeval --data FILE [--limit N] [--types T,...] | facts --data FILE",
+    "locomo --data FILE [--k 5,10,20] [--fact-keys] | longmemeval --data FILE [--limit N] [--types T,...] [--fact-keys] | facts --data FILE",
   summary:
     "what search and the context hold on LoCoMo or LongMemEval (each conversation or question its own user)",
   details: [
@@ -56,6 +56,7 @@ export const evalCommand: Command = {
     "holds, whether a short answer is in it, per type, overall, and for the tuning half (first 5 of each type) and",
     "the check half apart. --limit N: the first N questions of each type; --types: some of single-session-user,",
     "single-session-assistant, single-session-preference, multi-session, temporal-reasoning, knowledge-update.",
+    "--fact-keys (locomo, longmemeval): each turn indexed with the facts the offline rules read from it.",
     "facts: the offline extractor on labelled first-person statements (bench/data/persona-facts.json): precision,",
     "recall and F1 per slot and topic, supersession accuracy, false facts on statements that state none; overall",
     "and for the tuning and check halves (statements alternate within each topic).",

@@ -45,7 +45,13 @@ const BENCHMARKS = ["locomo", "longmemeval", "facts"] as const;
 export async function runEval(args: readonly string[], ctx: CommandContext) {
   const { values, positionals } = parseCommandArgs(
     args,
-    { data: { type: "string" }, k: { type: "string" }, limit: { type: "string" }, types: { type: "string" } },
+    {
+      data: { type: "string" },
+      k: { type: "string" },
+      limit: { type: "string" },
+      types: { type: "string" },
+      "fact-keys": { type: "boolean" },
+    },
     { names: ["BENCHMARK"] },
   );
   const benchmark = positionals[0];
@@ -54,7 +60,11 @@ export async function runEval(args: readonly string[], ctx: CommandContext) {
       `unknown benchmark ${JSON.stringify(benchmark)}; the ones available are ${BENCHMARKS.join(", ")}`,
     );
   }
-  if (benchmark === "facts") return runFactsEval(values);
+  if (benchmark === "facts") {
+    if (values["fact-keys"]) throw new UsageError("--fact-keys goes with eval locomo and eval longmemeval");
+    return runFactsEval(values);
+  }
+  const factKeys = values["fact-keys"] === true ? { factKeys: true } : {};
   if (benchmark === "locomo" && (values.limit !== undefined || values.types !== undefined)) {
     throw new UsageError("--limit and --types go with eval longmemeval");
   }
@@ -80,6 +90,7 @@ export async function runEval(args: readonly string[], ctx: CommandContext) {
         dbPath: values.db ?? DEFAULT_EVAL_DB,
         ...(storage ? { storage } : {}),
         ks,
+        ...factKeys,
         embedder: await evalEmbedder(values, ctx.env),
         onProgress: progress.update,
       });
@@ -91,6 +102,7 @@ export async function runEval(args: readonly string[], ctx: CommandContext) {
         ...(storage ? { storage } : {}),
         ...(limit !== undefined ? { limit } : {}),
         ...(types ? { types } : {}),
+        ...factKeys,
         embedder: await evalEmbedder(values, ctx.env),
         onProgress: progress.update,
       });

@@ -45,6 +45,8 @@ export interface EvalLocomoOptions {
   llm?: LanguageModel;
   /** Run the tiered engine during ingest (default true); false stores raw turns only. */
   tiers?: boolean;
+  /** Index each turn with the facts the offline rules read from it (createEngram's `factKeys`). */
+  factKeys?: boolean;
   /** Query-path settings (the engine's defaults otherwise). */
   retrieval?: RetrievalOptions;
   /** Keep conversations the store already holds whole (trying query settings on one ingest). */
@@ -120,6 +122,7 @@ export async function evalLocomo(options: EvalLocomoOptions): Promise<Record<str
     ...(options.storage ? { storage: options.storage } : { path: options.dbPath }),
     background: false,
     tiers: options.tiers ?? true,
+    ...(options.factKeys ? { factKeys: true } : {}),
     ...(options.embedder === "none"
       ? { embedder: null }
       : typeof options.embedder === "object"

@@ -27,6 +27,8 @@ export interface EvalLongMemEvalOptions {
   readonly types?: readonly LongMemEvalType[];
   /** Query-path settings for every question (the engine's defaults otherwise). */
   readonly retrieval?: RetrievalOptions;
+  /** Index each turn with the facts the offline rules read from it (createEngram's `factKeys`). */
+  readonly factKeys?: boolean;
   /**
    * Keep a question's user when the store already holds all of its turns (trying query settings on one
    * ingest); its ingest figures are then left out.
@@ -106,6 +108,7 @@ export async function evalLongMemEval(options: EvalLongMemEvalOptions): Promise<
         ? { embedder: options.embedder }
         : {}),
     ...(options.retrieval ? { retrieval: options.retrieval } : {}),
+    ...(options.factKeys ? { factKeys: true } : {}),
   });
   try {
     const { has, ...fresh } = engramSystem(engram, setNow);

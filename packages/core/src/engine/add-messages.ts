@@ -13,7 +13,7 @@ import { resolveTimeMentions } from "../retrieval/index.js";
 import type { EngineContext } from "../runtime/index.js";
 import { embedJob, embedRecords } from "../runtime/index.js";
 import type { NewJob } from "../storage/index.js";
-import { tiersJob } from "../updating/index.js";
+import { type ExtractInput, extractFacts, tiersJob } from "../updating/index.js";
 import { assignMessageIds, storedAlready } from "./message-ids.js";
 import { type AddInput, addInputSchema } from "./schemas.js";
 
@@ -56,6 +56,18 @@ export function withTimes(
   return times.length ? { ...metadata, times } : metadata;
 }
 
+/** A turn's facts as read by the offline rules, kept to be indexed with it (the `factKeys` option). */
+export function withFactKeys(
+  ctx: EngineContext,
+  turn: { role: ExtractInput["role"] | null; content: string; name?: string | null | undefined },
+  metadata: Readonly<Record<string, unknown>>,
+): Readonly<Record<string, unknown>> {
+  if (!ctx.factKeys || turn.role === null || "factKeys" in metadata) return metadata;
+  const facts = extractFacts([{ id: "", role: turn.role, text: turn.content, name: turn.name ?? null }]);
+  const keys = [...new Set(facts.map((f) => f.text))];
+  return keys.length ? { ...metadata, factKeys: keys } : metadata;
+}
+
 /**
  * Stores raw dialogue turns: one `message` memory each, searchable as soon as this returns. The call is
  * one write: every new message with its history and queued work, or nothing. Messages already stored
@@ -86,7 +98,7 @@ export async function addMessages(ctx: EngineContext, raw: AddInput): Promise<Ad
         name: m.name ?? null,
         text: m.content,
         context: contexts.get(sessionId) ?? null,
-        metadata: withTimes(m.metadata ?? {}, m.content, m.at ?? input.at ?? now),
+        metadata: withFactKeys(ctx, m, withTimes(m.metadata ?? {}, m.content, m.at ?? input.at ?? now)),
         validFrom: m.at ?? input.at ?? now,
       },
       now,

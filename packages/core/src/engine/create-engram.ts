@@ -30,16 +30,17 @@ import {
   resolveRetrieval,
   retrievalOptionsSchema,
 } from "../retrieval/index.js";
-import { type SkillContext, type SkillsOptions, skillsConfigSchema } from "../skills/index.js";
-import { assertStorageSpecification, type StoragePort } from "../storage/index.js";
-import { sqliteStorage } from "../storage/sqlite/index.js";
 import {
+  type EngineContext,
   type Extractor,
-  modelExtractor,
-  offlineExtractor,
   type PolicyOption,
   resolvePolicy,
-} from "../updating/index.js";
+  type SkillsOptions,
+  skillsConfigSchema,
+} from "../runtime/index.js";
+import { assertStorageSpecification, type StoragePort } from "../storage/index.js";
+import { sqliteStorage } from "../storage/sqlite/index.js";
+import { modelExtractor, offlineExtractor } from "../updating/index.js";
 import { Engram } from "./engram.js";
 import { recordedEmbedder } from "./recorded-embedder.js";
 import { languageModelId, recordLanguageModel } from "./recorded-model.js";
@@ -77,6 +78,12 @@ export interface EngramOptions {
   embedding?: { maxChars?: number; passages?: number };
   /** Search each message together with the turn before it in its session. Default true. */
   contextWindow?: boolean;
+  /**
+   * Index each user turn together with the facts the offline rules read from it ("The user works as a
+   * nurse."), in full text and in its vector. Default false: measured on LoCoMo and LongMemEval, see
+   * docs/benchmarks.md "Facts in the index".
+   */
+  factKeys?: boolean;
   /**
    * The tiered engine: short-term overflow to mid-term segments, heat, promotion to persona memory.
    * Default true. `false` keeps every message as a raw short-term memory (search still works).
@@ -169,6 +176,7 @@ const optionsSchema = z.object({
     .strict()
     .default({ maxChars: EMBEDDED_CHARS, passages: EMBEDDED_PASSAGES }),
   contextWindow: z.boolean().default(true),
+  factKeys: z.boolean().default(false),
   tiers: z.boolean().default(true),
   background: z.boolean().default(true),
   // At most a day: setTimeout fires at once past 2^31 - 1 ms.
@@ -195,6 +203,7 @@ export async function createEngram(options: EngramOptions = {}): Promise<Engram>
     retrieval: retrievalOption,
     embedding,
     contextWindow,
+    factKeys,
     path,
     readonly,
     tiers,
@@ -230,7 +239,7 @@ export async function createEngram(options: EngramOptions = {}): Promise<Engram>
     options.storage ??
     sqliteStorage({ ...(path ? { path } : {}), ...(readonly === undefined ? {} : { readonly }) });
   const embedder = toEmbedder(options.embedder);
-  const ctx: SkillContext = {
+  const ctx: EngineContext = {
     storage,
     // Bound to the store: a store whose vectors another embedder made is refused, never mixed.
     embedder: embedder && recordedEmbedder(storage, embedder),
@@ -240,6 +249,7 @@ export async function createEngram(options: EngramOptions = {}): Promise<Engram>
     retrieval,
     embedding,
     contextWindow,
+    factKeys,
     tiers,
     policy: resolvePolicy(options.policy),
     extractor:

@@ -21,7 +21,6 @@ import {
 } from "../scheduler/index.js";
 import {
   isAgentTenant,
-  type SkillContext,
   type SkillsApi,
   skillsApi,
   skillsJob,
@@ -89,7 +88,7 @@ export class Engram {
   private readonly moveEmbedder: Embedder | null;
 
   constructor(
-    private readonly ctx: SkillContext,
+    private readonly ctx: EngineContext,
     options: {
       readonly background?: boolean;
       readonly slowMs?: number;

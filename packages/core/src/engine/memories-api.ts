@@ -17,9 +17,8 @@ import {
 import type { EngineContext } from "../runtime/index.js";
 import { embedJob, embedRecords, untilStored } from "../runtime/index.js";
 import { assertWritable } from "../storage/index.js";
-import type { TierContext } from "../updating/index.js";
 import { type HeatParts, heatParts, type SegmentState, segmentState } from "../updating/index.js";
-import { withTimes } from "./add-messages.js";
+import { withFactKeys, withTimes } from "./add-messages.js";
 import { relinkFollower } from "./relink-context.js";
 import {
   type ListInput,
@@ -70,7 +69,7 @@ async function getOne(ctx: EngineContext, scope: Scope, id: string, where: strin
 
 const LISTED_KINDS = MEMORY_KINDS.filter((kind) => kind !== "passage");
 
-export function memoriesApi(ctx: TierContext): MemoriesApi {
+export function memoriesApi(ctx: EngineContext): MemoriesApi {
   return {
     async get(raw) {
       const ref = parseInput(memoryRefSchema, raw, "memories.get");
@@ -174,7 +173,7 @@ function keepPassageCount(edited: MemoryRecord, old: MemoryRecord): MemoryRecord
 }
 
 async function updateOnce(
-  ctx: TierContext,
+  ctx: EngineContext,
   input: z.output<typeof updateInputSchema>,
 ): Promise<MemoryRecord | null> {
   const scope = { userId: input.userId };
@@ -182,12 +181,17 @@ async function updateOnce(
   refusePassage(old, "memories.update");
   const now = ctx.clock().toISOString();
   const text = input.text ?? old.text;
-  // A turn's relative dates are read again from its new text, unless the caller gives the metadata.
-  const { times: _stale, ...kept } = old.metadata;
+  // A turn's relative dates (and fact keys) are read again from its new text, unless the caller gives
+  // the metadata.
+  const { times: _stale, factKeys: _keys, ...kept } = old.metadata;
   const metadata =
     input.metadata ??
     (text !== old.text && old.kind === "message"
-      ? withTimes(kept, text, old.validFrom ?? old.createdAt)
+      ? withFactKeys(
+          ctx,
+          { role: old.role, content: text, name: old.name },
+          withTimes(kept, text, old.validFrom ?? old.createdAt),
+        )
       : old.metadata);
   const edited: MemoryRecord = {
     ...old,

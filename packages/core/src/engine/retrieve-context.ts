@@ -19,9 +19,9 @@ import {
   storedTimeMentions,
   timeNote,
 } from "../retrieval/index.js";
-import { matchSkills, type SkillContext, type SkillMatch } from "../skills/index.js";
+import type { EngineContext } from "../runtime/index.js";
+import { matchSkills, type SkillMatch } from "../skills/index.js";
 import { type MetadataFilter, metadataMatcher } from "../storage/index.js";
-import type { TierContext } from "../updating/index.js";
 import { groupPages, segmentHeat, segmentState } from "../updating/index.js";
 import { type ProfileTrait, readProfile } from "./profile.js";
 import { metadataFilterSchema, timeSchema } from "./schemas.js";
@@ -71,7 +71,7 @@ export interface RetrieveResult {
  * small in steady state, but a store written without tier processing can hold all of its messages there.
  */
 async function recentTurns(
-  ctx: TierContext,
+  ctx: EngineContext,
   scope: Scope,
   metadata: MetadataFilter | undefined,
 ): Promise<MemoryRecord[]> {
@@ -94,7 +94,7 @@ async function recentTurns(
  * segments), recent short-term turns; assembled within the token budget. Visits to segments are queued.
  */
 export async function retrieveContext(
-  ctx: SkillContext,
+  ctx: EngineContext,
   raw: RetrieveInput,
   onVisit: (userId: string, segmentIds: string[]) => Promise<void>,
 ): Promise<RetrieveResult> {
@@ -221,7 +221,7 @@ function shownText(text: string, passage: FoundPassage | null): string {
 }
 
 /** The turn a retrieved turn answers (its session's turn before it), when the context should show it. */
-function leadOf(memory: MemoryRecord, neighbours: TierContext["retrieval"]["neighbours"]): string | null {
+function leadOf(memory: MemoryRecord, neighbours: EngineContext["retrieval"]["neighbours"]): string | null {
   if (neighbours === "off" || !memory.context) return null;
   return neighbours === "always" || memory.context.includes("?") ? memory.context : null;
 }

@@ -74,6 +74,7 @@ export {
   EMBEDDED_CHARS,
   embeddedPart,
   embeddingText,
+  factKeys,
   fullTextBody,
   isContextLineOf,
   ownLine,

@@ -147,7 +147,8 @@ export function withPassages(turn: MemoryRecord): { turn: MemoryRecord; passages
   const passages = spans.map((span, index) => {
     const text = turn.text.slice(span.start, span.end);
     const inside = times.filter((t) => typeof t.text === "string" && text.includes(t.text));
-    const { times: _times, ...own } = metadata;
+    // The turn's fact keys are indexed once, with the turn (see fullTextBody), not with every passage.
+    const { times: _times, factKeys: _keys, ...own } = metadata;
     return {
       ...turn,
       id: passageId(turn.id, index),

@@ -1,6 +1,22 @@
 import type { MemoryRecord } from "./memory-record.js";
 
-type Searchable = Pick<MemoryRecord, "text" | "name" | "context">;
+type Searchable = Pick<MemoryRecord, "text" | "name" | "context"> & {
+  readonly metadata?: MemoryRecord["metadata"];
+};
+
+/**
+ * The facts read from a turn when it was added (`metadata.factKeys`, with the `factKeys` option): indexed
+ * with it, so a question worded like the fact ("where does the user work") finds the turn that said it.
+ */
+export function factKeys(record: { readonly metadata?: MemoryRecord["metadata"] }): string[] {
+  const keys = record.metadata?.factKeys;
+  return Array.isArray(keys) ? keys.filter((k): k is string => typeof k === "string" && k !== "") : [];
+}
+
+const withKeys = (text: string, record: Searchable): string => {
+  const keys = factKeys(record);
+  return keys.length ? `${text}\n${keys.join(" ")}` : text;
+};
 
 /** The memory's own line as searched: `name: text` when a speaker name is known. */
 export function ownLine(record: Pick<MemoryRecord, "text" | "name">): string {
@@ -30,7 +46,7 @@ export function isContextLineOf(
  * memory's own line. Keeping one definition keeps full-text and vector channels on the same unit.
  */
 export function searchText(record: Searchable): string {
-  return record.context ? `${record.context}\n${ownLine(record)}` : ownLine(record);
+  return withKeys(record.context ? `${record.context}\n${ownLine(record)}` : ownLine(record), record);
 }
 
 /** How many passages a memory is searched by (`metadata.passages`, set on a long turn); 0 for none. */
@@ -44,7 +60,7 @@ export function passageCount(record: Pick<MemoryRecord, "metadata">): number {
  * passages (each passage has its own entry, so the long text is not matched a second time as a whole).
  */
 export function fullTextBody(record: Searchable & { readonly passages: number }): string {
-  return record.passages > 0 ? "" : searchText(record);
+  return record.passages > 0 ? factKeys(record).join(" ") : searchText(record);
 }
 
 /**
@@ -59,7 +75,8 @@ export const EMBEDDED_CHARS = 320;
  * most `maxChars` (the turn's own words must come before a long previous turn).
  */
 export function embeddingText(record: Searchable, maxChars = EMBEDDED_CHARS): string {
-  return embeddedPart(record.context ? `${ownLine(record)}\n${record.context}` : ownLine(record), maxChars);
+  const own = withKeys(ownLine(record), record);
+  return embeddedPart(record.context ? `${own}\n${record.context}` : own, maxChars);
 }
 
 /** A text cut at a word to at most `maxChars` characters (anywhere when its first half holds no space). */

@@ -1,7 +1,10 @@
-import type { Embedder } from "../ai/index.js";
+import type { Embedder, LanguageModel } from "../ai/index.js";
 import type { CacheSet, Clock, EventSink, IdGenerator } from "../model/index.js";
 import type { FusionSettings, RetrievalConfig } from "../retrieval/index.js";
 import type { StoragePort } from "../storage/index.js";
+import type { Extractor } from "./extractor.js";
+import type { Policy } from "./policy.js";
+import type { SkillsConfig } from "./skills-config.js";
 
 /** What of a memory is embedded: its first `maxChars` characters; `passages` passages of a long turn. */
 export interface EmbeddingPolicy {
@@ -9,7 +12,14 @@ export interface EmbeddingPolicy {
   readonly passages: number;
 }
 
-/** What every engine operation needs; built once by createEngram(). */
+/** How the engine reaches the model for skills: one structured call (plus one retry) per use. */
+export interface SkillModel {
+  readonly model: LanguageModel;
+  readonly onCall?: () => void;
+  readonly timeoutMs?: number;
+}
+
+/** What every engine operation needs, in one flat record; built once by createEngram(). */
 export interface EngineContext {
   readonly storage: StoragePort;
   /** null: full-text only, no vectors. */
@@ -23,10 +33,20 @@ export interface EngineContext {
   readonly embedding?: EmbeddingPolicy;
   /** Index each message together with the turn before it in its session. */
   readonly contextWindow: boolean;
+  /** Index each user turn with the facts the offline rules read from it (`metadata.factKeys`). */
+  readonly factKeys?: boolean;
   /** Run the tiers (short-term overflow, segments, promotion to persona memory) after each add. */
   readonly tiers: boolean;
   /** Where failures handled in the background (a failing embedder, a retried job) are reported. */
   readonly events?: EventSink;
   /** The engine's bounded caches, cleared by `forget` and on close. */
   readonly caches: CacheSet;
+  /** The tier constants (capacities, heat weights, thresholds). */
+  readonly policy: Policy;
+  /** Where tier work gets its judgement: the offline rules or a language model. */
+  readonly extractor: Extractor;
+  /** Trace recording and skill distillation settings. */
+  readonly skills: SkillsConfig;
+  /** null: the offline distiller (common tool subsequence) and offline feedback. */
+  readonly skillModel: SkillModel | null;
 }

@@ -1,14 +1,8 @@
 import type { z } from "zod";
-import { type LanguageModel, structuredCall } from "../ai/index.js";
+import { structuredCall } from "../ai/index.js";
+import type { SkillModel } from "../runtime/index.js";
 import { type SkillBody, skillBodySchema } from "./skill-schemas.js";
 import type { Trace } from "./trace-record.js";
-
-/** How the engine reaches the model for skills: one structured call (plus one retry) per use. */
-export interface SkillModel {
-  readonly model: LanguageModel;
-  readonly onCall?: () => void;
-  readonly timeoutMs?: number;
-}
 
 const DISTILL_SYSTEM =
   "You turn an AI agent's execution traces of one kind of task into a reusable skill: a short name, when " +

@@ -1,11 +1,11 @@
 import type { MemoryRecord, MemoryVersion, Scope, StoredMemory } from "../model/index.js";
 import { versionOf } from "../model/index.js";
+import type { EngineContext } from "../runtime/index.js";
 import { untilStored } from "../runtime/index.js";
 import { anonymizeSkill } from "./anonymize-skill.js";
 import { distillWithModel } from "./distill-model.js";
 import { type Distillation, distillOffline } from "./distill-offline.js";
 import { type EmbeddedTrace, groupTraces, type TraceGroup } from "./group-traces.js";
-import type { SkillContext } from "./skill-context.js";
 import {
   agentTenant,
   newSkillRecord,
@@ -26,7 +26,7 @@ export interface DistillReport {
 const MAX_PITFALLS = 8;
 
 /** The user's newest traces, oldest first, with their task embeddings (computed now where missing). */
-async function loadTraces(ctx: SkillContext, scope: Scope): Promise<EmbeddedTrace[]> {
+async function loadTraces(ctx: EngineContext, scope: Scope): Promise<EmbeddedTrace[]> {
   const records = (
     await ctx.storage.scan(scope, {
       filter: { kinds: ["trace"] },
@@ -75,7 +75,7 @@ const draftSignature = (d: Distillation) =>
  * the model's body when a model is configured and the draft changed, else the offline body.
  */
 async function nextMeta(
-  ctx: SkillContext,
+  ctx: EngineContext,
   group: TraceGroup,
   distilled: Distillation,
   old: SkillMeta | null,
@@ -128,14 +128,14 @@ export function nextVersion(old: MemoryRecord, meta: SkillMeta, now: string): Me
  * is conditional on the skills it moves on, as read: when another writer stored a version of one
  * meanwhile (an edit, another process's distillation), the distillation is worked out again.
  */
-export async function distillSkills(ctx: SkillContext, scope: Scope): Promise<DistillReport> {
+export async function distillSkills(ctx: EngineContext, scope: Scope): Promise<DistillReport> {
   const calls = { n: 0 };
   const report = await untilStored("skill distillation", () => distillOnce(ctx, scope, calls));
   return { ...report, modelCalls: calls.n };
 }
 
 async function distillOnce(
-  ctx: SkillContext,
+  ctx: EngineContext,
   scope: Scope,
   calls: { n: number },
 ): Promise<Omit<DistillReport, "modelCalls"> | null> {
@@ -187,7 +187,7 @@ function mostCommon(values: readonly (string | null)[]): string | null {
  * vector embeds the anonymous trigger, not the user's tasks, so nothing of them travels with it.
  */
 export async function shareSkill(
-  ctx: SkillContext,
+  ctx: EngineContext,
   source: MemoryRecord,
   traces: readonly Trace[],
   agentId: string,

@@ -1,8 +1,6 @@
-export type { SkillModel } from "./distill-model.js";
 export type { DistillReport } from "./distill-skills.js";
 export { distillSkills } from "./distill-skills.js";
 export { matchSkills, type SkillMatch } from "./match-skills.js";
-export type { SkillContext } from "./skill-context.js";
 export { AGENT_TENANT_PREFIX, isAgentTenant } from "./skill-record.js";
 export {
   type Skill,
@@ -12,11 +10,8 @@ export {
   type SkillRef,
   type SkillShareInput,
   type SkillStep,
-  type SkillsConfig,
-  type SkillsOptions,
   type SkillUpdateInput,
   type SkillVisibility,
-  skillsConfigSchema,
   TRACE_OUTCOMES,
   type TraceInput,
   type TraceOutcome,

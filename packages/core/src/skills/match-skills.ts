@@ -1,5 +1,5 @@
 import { cosine, queryTerms, type Scope } from "../model/index.js";
-import type { SkillContext } from "./skill-context.js";
+import type { EngineContext } from "../runtime/index.js";
 import { agentTenant, readSkill, readSkillMeta, renderSkill, sharedSkillId } from "./skill-record.js";
 import type { Skill } from "./skill-schemas.js";
 
@@ -18,7 +18,7 @@ const MIN_WORD_SHARE = 0.5;
 const RELATIVE_MARGIN = 0.1;
 
 async function matchesIn(
-  ctx: SkillContext,
+  ctx: EngineContext,
   scope: Scope,
   query: string,
   vector: Float32Array | null,
@@ -57,7 +57,7 @@ async function matchesIn(
  * skills; best first, at most `maxInContext`. An unrelated query matches none.
  */
 export async function matchSkills(
-  ctx: SkillContext,
+  ctx: EngineContext,
   input: { userId: string; agentId?: string; query: string; vector: Float32Array | null },
 ): Promise<SkillMatch[]> {
   if (!ctx.skills.enabled || ctx.skills.maxInContext === 0) return [];

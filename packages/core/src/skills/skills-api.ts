@@ -1,11 +1,11 @@
 import { NotFoundError, ValidationError } from "../errors/index.js";
 import { type MemoryRecord, type MemoryVersion, parseInput, type Scope, versionOf } from "../model/index.js";
+import type { EngineContext } from "../runtime/index.js";
 import { untilStored } from "../runtime/index.js";
 import { assertWritable } from "../storage/index.js";
 import { reviseWithModel } from "./distill-model.js";
 import { type DistillReport, distillSkills, nextVersion, shareSkill } from "./distill-skills.js";
 import { reviseOffline } from "./revise-skill.js";
-import type { SkillContext } from "./skill-context.js";
 import { agentTenant, readSkill, readSkillMeta, type SkillMeta } from "./skill-record.js";
 import {
   type Skill,
@@ -55,7 +55,7 @@ function ownerScope(
   return { userId: input.userId ?? agentTenant(input.agentId as string) };
 }
 
-async function getSkill(ctx: SkillContext, scope: Scope, id: string, where: string): Promise<MemoryRecord> {
+async function getSkill(ctx: EngineContext, scope: Scope, id: string, where: string): Promise<MemoryRecord> {
   const [record] = await ctx.storage.get(scope, [id]);
   if (record?.kind !== "skill") {
     throw new NotFoundError(
@@ -74,7 +74,7 @@ async function getSkill(ctx: SkillContext, scope: Scope, id: string, where: stri
  * meanwhile, the change is worked out again from that one, so no version is written over.
  */
 async function revise(
-  ctx: SkillContext,
+  ctx: EngineContext,
   scope: Scope,
   ref: { id: string; where: string },
   change: (old: MemoryRecord) => Promise<Partial<SkillBody>>,
@@ -95,7 +95,7 @@ async function revise(
 }
 
 /** A correction's new body for the skill (a model's revision, or the offline one). */
-async function corrected(ctx: SkillContext, scope: Scope, old: MemoryRecord, text: string) {
+async function corrected(ctx: EngineContext, scope: Scope, old: MemoryRecord, text: string) {
   const meta = readSkillMeta(old);
   // Tools the correction may name: the skill's, and those of the owner's recent traces.
   const traces = await ctx.storage.scan(scope, {
@@ -116,7 +116,7 @@ async function corrected(ctx: SkillContext, scope: Scope, old: MemoryRecord, tex
     : reviseOffline(current, text, tools);
 }
 
-export function skillsApi(ctx: SkillContext): SkillsApi {
+export function skillsApi(ctx: EngineContext): SkillsApi {
   return {
     async list(raw) {
       const input = parseInput(skillListSchema, raw, "skills.list");

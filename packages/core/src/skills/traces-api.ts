@@ -2,9 +2,9 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { NotFoundError } from "../errors/index.js";
 import { idString, type MemoryStatus, parseInput, type Scope, versionOf } from "../model/index.js";
+import type { EngineContext } from "../runtime/index.js";
 import { embedJob, embedRecords } from "../runtime/index.js";
 import { assertWritable, type NewJob } from "../storage/index.js";
-import type { SkillContext } from "./skill-context.js";
 import { TRACE_OUTCOMES, type TraceInput, traceInputSchema } from "./skill-schemas.js";
 import { skillsJob } from "./skills-job.js";
 import { inferOutcome, readTrace, type Trace, traceRecord } from "./trace-record.js";
@@ -49,7 +49,7 @@ const traceListSchema = z.object({
 });
 export type TraceListInput = z.input<typeof traceListSchema>;
 
-async function getTrace(ctx: SkillContext, scope: Scope, id: string, where: string) {
+async function getTrace(ctx: EngineContext, scope: Scope, id: string, where: string) {
   const [record] = await ctx.storage.get(scope, [id]);
   if (record?.kind !== "trace") {
     throw new NotFoundError(
@@ -60,7 +60,7 @@ async function getTrace(ctx: SkillContext, scope: Scope, id: string, where: stri
   return record;
 }
 
-export function tracesApi(ctx: SkillContext, onQueued: () => void): TracesApi {
+export function tracesApi(ctx: EngineContext, onQueued: () => void): TracesApi {
   return {
     async add(raw) {
       const input = parseInput(traceInputSchema, raw, "traces.add");

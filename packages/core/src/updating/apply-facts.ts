@@ -1,10 +1,9 @@
 import type { MemoryEdge, MemoryRecord, MemoryVersion, Scope, StoredMemory } from "../model/index.js";
 import { factMetadata, newRecord, readFact, versionOf } from "../model/index.js";
-import type { EngineContext } from "../runtime/index.js";
+import type { EngineContext, ExtractedFact } from "../runtime/index.js";
 import { embedJob, embedRecords } from "../runtime/index.js";
 import type { NewJob } from "../storage/index.js";
 import { decideFact, restated, type StoredFactView } from "./decide-fact.js";
-import type { ExtractedFact } from "./extract-facts.js";
 
 /** What applying extracted facts changes, as one write batch, plus ids for reports. */
 export interface FactPlan {

@@ -1,10 +1,8 @@
 import type { MemoryRecord, Scope } from "../model/index.js";
 import { newRecord, readFact, versionOf } from "../model/index.js";
+import type { Correction, EngineContext, ExtractedFact } from "../runtime/index.js";
 import { embedJob, embedRecords, untilStored } from "../runtime/index.js";
 import { planFacts } from "./apply-facts.js";
-import type { ExtractedFact } from "./extract-facts.js";
-import type { Correction } from "./parse-correction.js";
-import type { TierContext } from "./tier-context.js";
 
 export interface FeedbackResult {
   /** The stored feedback message (kept as evidence). */
@@ -20,7 +18,7 @@ export interface FeedbackResult {
 }
 
 /** The current facts a correction may be about: found by full-text search over the correction's words. */
-async function candidateFacts(ctx: TierContext, scope: Scope, text: string): Promise<MemoryRecord[]> {
+async function candidateFacts(ctx: EngineContext, scope: Scope, text: string): Promise<MemoryRecord[]> {
   const hits = await ctx.storage.textSearch(scope, {
     text,
     k: 20,
@@ -53,7 +51,7 @@ function editsOf(correction: Correction, candidates: readonly MemoryRecord[], no
  * another writer changed one meanwhile, the correction is worked out again from the store as it is then.
  */
 export async function applyFeedback(
-  ctx: TierContext,
+  ctx: EngineContext,
   scope: Scope,
   text: string,
   at: string,
@@ -76,7 +74,7 @@ export async function applyFeedback(
 }
 
 async function feedbackOnce(
-  ctx: TierContext,
+  ctx: EngineContext,
   scope: Scope,
   message: MemoryRecord,
   at: string,

@@ -1,7 +1,7 @@
 import type { MemoryRecord, MemoryVersion, Scope, StoredMemory } from "../model/index.js";
 import { readFact, versionOf } from "../model/index.js";
+import type { EngineContext } from "../runtime/index.js";
 import { untilStored } from "../runtime/index.js";
-import type { TierContext } from "./tier-context.js";
 
 /**
  * Keeps current user knowledge and assistant knowledge within `knowledgeCapacity` each. The oldest,
@@ -9,11 +9,11 @@ import type { TierContext } from "./tier-context.js";
  * MemoryOS's FIFO dropped them silently. The write is conditional on the facts as read: when another
  * process changed one meanwhile (its own capacity pass, a merge), the pass is worked out again.
  */
-export function enforceKnowledgeCapacity(ctx: TierContext, scope: Scope): Promise<string[]> {
+export function enforceKnowledgeCapacity(ctx: EngineContext, scope: Scope): Promise<string[]> {
   return untilStored("knowledge capacity", () => enforceOnce(ctx, scope));
 }
 
-async function enforceOnce(ctx: TierContext, scope: Scope): Promise<string[] | null> {
+async function enforceOnce(ctx: EngineContext, scope: Scope): Promise<string[] | null> {
   const now = ctx.clock().toISOString();
   const upsert: StoredMemory[] = [];
   const history: MemoryVersion[] = [];

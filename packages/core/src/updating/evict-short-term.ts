@@ -1,11 +1,11 @@
 import type { MemoryEdge, MemoryRecord, MemoryVersion, Scope, StoredMemory } from "../model/index.js";
 import { normalizedMean, versionOf } from "../model/index.js";
+import type { EngineContext, Page, PageAssignment } from "../runtime/index.js";
 import { inSteps } from "../runtime/index.js";
 import { type JobControl, UNCONTROLLED } from "../scheduler/index.js";
 import { extractiveSummary, extractKeywords, jaccard } from "./keywords.js";
-import { groupPages, type Page } from "./pages.js";
+import { groupPages } from "./pages.js";
 import { cosine, newSegment, type SegmentState, segmentState } from "./segment-record.js";
-import type { PageAssignment, TierContext } from "./tier-context.js";
 
 interface WorkingSegment {
   record: MemoryRecord;
@@ -27,7 +27,7 @@ function offlineAssignment(page: Page): Omit<PageAssignment, "segmentId"> {
 
 /** The best segment for a page by cos(vector) + Jaccard(keywords), if it reaches theta. */
 function bestSegment(
-  ctx: TierContext,
+  ctx: EngineContext,
   segments: WorkingSegment[],
   vector: Float32Array | null,
   keywords: string[],
@@ -73,7 +73,7 @@ const EVICTION_STEP = 256;
  * may have changed them meanwhile); when it loses, the overflow is read again.
  */
 export async function evictShortTerm(
-  ctx: TierContext,
+  ctx: EngineContext,
   scope: Scope,
   control: JobControl = UNCONTROLLED,
   afterStep: () => Promise<unknown> = async () => {},
@@ -106,7 +106,7 @@ export async function evictShortTerm(
 
 /** Moves these pages into segments in one write; the segments it wrote, or null when the write lost. */
 async function evictPages(
-  ctx: TierContext,
+  ctx: EngineContext,
   scope: Scope,
   evicted: readonly Page[],
 ): Promise<string[] | null> {

@@ -2,6 +2,8 @@
  * The offline, rule-based fact extractor: long-term persona facts from first-person statements, without a
  * language model. Precision over recall: a clause yields a fact only when a rule matches it cleanly.
  */
+
+import type { ExtractedFact, FactSubject } from "../runtime/index.js";
 import { asRetraction, isHypothetical, isQuestion, splitClauses, splitSentences } from "./fact-clauses.js";
 import { type FactDraft, type FactRule, IDENTITY_RULES, isSingleSlot } from "./fact-patterns.js";
 import { FAMILY_RULES } from "./fact-patterns-family.js";
@@ -11,27 +13,6 @@ import { PREFERENCE_RULES } from "./fact-patterns-preferences.js";
 import { WORK_RULES } from "./fact-patterns-work.js";
 
 export { isSingleSlot } from "./fact-patterns.js";
-
-export type FactSubject = "user" | "assistant";
-
-export interface ExtractedFact {
-  /** "user": user knowledge and profile; "assistant": what the assistant said or did for this user. */
-  subject: FactSubject;
-  /** Normalised attribute: "lives_in", "works_as", "sister.occupation", "likes", "assistant.recommended"... */
-  slot: string;
-  /** Normalised value: "Berlin", "doctor", "hiking". */
-  value: string;
-  /** A readable third-person sentence: "The user lives in Berlin." */
-  text: string;
-  /** Single-valued slot: a new value supersedes the old one (lives_in, works_as, name, x.occupation...). */
-  single: boolean;
-  /** A retraction of (slot, value): "I no longer live in Munich". */
-  negated: boolean;
-  /** 0..1, set by the rule that matched. */
-  confidence: number;
-  /** Id of the message the fact came from. */
-  evidence: string;
-}
 
 export interface ExtractInput {
   id: string;

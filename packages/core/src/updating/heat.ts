@@ -1,4 +1,4 @@
-import type { Policy } from "./policy.js";
+import type { Policy } from "../runtime/index.js";
 
 /** The counters a segment keeps for its heat (MemoryOS: N_visit, L_interaction, last visit). */
 export interface SegmentHeat {

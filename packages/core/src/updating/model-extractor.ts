@@ -6,9 +6,9 @@ import {
   modelName,
 } from "../ai/index.js";
 import { queryTerms, readFact } from "../model/index.js";
+import type { Extractor } from "../runtime/index.js";
 import { groupPages, pageText } from "./pages.js";
 import { segmentState } from "./segment-record.js";
-import type { Extractor } from "./tier-context.js";
 
 /**
  * Tier judgement from any AI SDK language model, batched: one call per eviction batch (summaries,

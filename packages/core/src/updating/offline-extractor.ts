@@ -1,6 +1,6 @@
+import type { Extractor } from "../runtime/index.js";
 import { extractFacts } from "./extract-facts.js";
 import { parseCorrection } from "./parse-correction.js";
-import type { Extractor } from "./tier-context.js";
 
 /** The default extractor: rules for first-person facts and corrections, no model and no network. */
 export const offlineExtractor: Extractor = {

@@ -1,11 +1,5 @@
 import type { MemoryRecord } from "../model/index.js";
-
-/** A dialogue page: a user turn and the assistant turns answering it (MemoryOS's QA pair). */
-export interface Page {
-  /** The id of the page's first message. */
-  readonly id: string;
-  readonly messages: readonly MemoryRecord[];
-}
+import type { Page } from "../runtime/index.js";
 
 /**
  * Groups messages (oldest first) into pages: a user message opens a page; the assistant's answers join it.

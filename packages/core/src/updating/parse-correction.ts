@@ -3,20 +3,11 @@
  * what is true now, which stored values were wrong, and the words that find the affected memories.
  */
 import { queryTerms } from "../model/index.js";
-import { type ExtractedFact, factsFromText } from "./extract-facts.js";
+import type { Correction, ExtractedFact } from "../runtime/index.js";
+import { factsFromText } from "./extract-facts.js";
+
 import { expandContractions, normalizeClause, splitSentences } from "./fact-clauses.js";
 import { cleanValue, singular } from "./fact-values.js";
-
-export interface Correction {
-  /** The new truth: each fact supersedes the current value of its slot. */
-  facts: ExtractedFact[];
-  /** Values stated to be wrong ("not a biologist" -> { slot: "sister.occupation", value: "biologist" }). */
-  retract: Array<{ slot: string; value: string }>;
-  /** Content words to find the affected raw memories, retracted values first. */
-  keywords: string[];
-  /** Rewrites of candidate memories (from a language model): applied as versioned updates. */
-  edits?: Array<{ id: string; text: string }>;
-}
 
 /** "Forget that I like jazz", "I never said I live in Munich": everything inside is retracted. */
 const FORGET =

@@ -1,20 +1,20 @@
 import { ConflictError } from "../errors/index.js";
 import type { MemoryRecord, Scope, StoredMemory } from "../model/index.js";
+import type { EngineContext } from "../runtime/index.js";
 import { CONFLICT_TRIES } from "../runtime/index.js";
 import { type JobControl, UNCONTROLLED } from "../scheduler/index.js";
 import { planFacts } from "./apply-facts.js";
 import { enforceKnowledgeCapacity } from "./enforce-capacity.js";
 import { segmentHeat } from "./heat.js";
 import { notYetScreened } from "./screen-explicit-facts.js";
-import { segmentState } from "./segment-record.js";
-import type { TierContext } from "./tier-context.js";
+import { segmentState, withSegmentState } from "./segment-record.js";
 
 /** Messages extracted per write when segments are promoted. */
 const PROMOTION_STEP = 256;
 
 /** The segments' unanalysed member messages, each segment's oldest first. */
 async function unanalysedMembers(
-  ctx: TierContext,
+  ctx: EngineContext,
   scope: Scope,
   segments: readonly MemoryRecord[],
 ): Promise<Map<string, MemoryRecord[]>> {
@@ -34,9 +34,8 @@ async function unanalysedMembers(
 
 /** The segment with its heat counters reset by a promotion. */
 function promotedSegment(segment: MemoryRecord, now: string): MemoryRecord {
-  const reset = { ...segmentState(segment), visits: 0, pages: 0, lastVisitAt: now };
-  const promotions = Number(segment.metadata.promotions ?? 0) + 1;
-  return { ...segment, metadata: { ...segment.metadata, ...reset, promotions }, updatedAt: now };
+  const promotions = segmentState(segment).promotions + 1;
+  return withSegmentState(segment, { visits: 0, pages: 0, lastVisitAt: now, promotions }, now);
 }
 
 /**
@@ -51,7 +50,7 @@ function promotedSegment(segment: MemoryRecord, now: string): MemoryRecord {
  * Returns the segments promoted (or removed).
  */
 export async function promoteSegments(
-  ctx: TierContext,
+  ctx: EngineContext,
   scope: Scope,
   /** The segments to promote, read from the store (again after a lost write). */
   choose: () => Promise<MemoryRecord[]>,
@@ -89,7 +88,7 @@ export async function promoteSegments(
  * removed). False when the write lost to another writer.
  */
 async function promotionStep(
-  ctx: TierContext,
+  ctx: EngineContext,
   scope: Scope,
   messages: readonly MemoryRecord[],
   closing: readonly MemoryRecord[],
@@ -130,7 +129,7 @@ async function promotionStep(
 
 /** Promotes every segment whose heat reached the threshold and that has unanalysed pages. */
 export async function promoteHotSegments(
-  ctx: TierContext,
+  ctx: EngineContext,
   scope: Scope,
   control: JobControl = UNCONTROLLED,
 ): Promise<string[]> {
@@ -159,7 +158,7 @@ export async function promoteHotSegments(
  * as stored then.
  */
 export async function evictMidTerm(
-  ctx: TierContext,
+  ctx: EngineContext,
   scope: Scope,
   control: JobControl = UNCONTROLLED,
 ): Promise<string[]> {
@@ -170,7 +169,7 @@ export async function evictMidTerm(
     const now = ctx.clock();
     const rank = (s: MemoryRecord) =>
       ctx.policy.eviction === "lfu"
-        ? Number(s.metadata.totalVisits ?? 0)
+        ? segmentState(s).totalVisits
         : segmentHeat(segmentState(s), now, ctx.policy);
     return [...segments].sort((a, b) => rank(a) - rank(b)).slice(0, excess);
   };

@@ -1,8 +1,8 @@
 import type { Scope } from "../model/index.js";
+import type { EngineContext } from "../runtime/index.js";
 import { untilStored } from "../runtime/index.js";
 import type { NewJob } from "../storage/index.js";
 import { segmentState } from "./segment-record.js";
-import type { TierContext } from "./tier-context.js";
 
 /**
  * Applies queued retrieval visits: each visited segment gets visits + 1 and a fresh last-visit time. The
@@ -10,7 +10,7 @@ import type { TierContext } from "./tier-context.js";
  * kept (the counts are then applied to the segment as it is now).
  */
 export async function recordVisits(
-  ctx: TierContext,
+  ctx: EngineContext,
   scope: Scope,
   segmentIds: readonly string[],
   then: NewJob,
@@ -19,7 +19,7 @@ export async function recordVisits(
 }
 
 async function recordOnce(
-  ctx: TierContext,
+  ctx: EngineContext,
   scope: Scope,
   segmentIds: readonly string[],
   then: NewJob,
@@ -36,13 +36,8 @@ async function recordOnce(
     upsert: segments.map((s) => {
       const state = segmentState(s);
       const n = counts.get(s.id) ?? 0;
-      const totalVisits = Number(s.metadata.totalVisits ?? 0) + n;
-      return {
-        record: {
-          ...s,
-          metadata: { ...s.metadata, visits: state.visits + n, totalVisits, lastVisitAt: now },
-        },
-      };
+      const visits = { visits: state.visits + n, totalVisits: state.totalVisits + n, lastVisitAt: now };
+      return { record: { ...s, metadata: { ...s.metadata, ...visits } } };
     }),
   });
   return conflicts.length ? null : true;

@@ -1,10 +1,10 @@
 import type { MemoryRecord, Scope, StoredMemory } from "../model/index.js";
+import type { EngineContext, ExtractedFact } from "../runtime/index.js";
 import { inSteps } from "../runtime/index.js";
 import { type JobControl, UNCONTROLLED } from "../scheduler/index.js";
 import { factKey, planFacts } from "./apply-facts.js";
 import { enforceKnowledgeCapacity } from "./enforce-capacity.js";
-import { type ExtractedFact, extractFacts } from "./extract-facts.js";
-import type { TierContext } from "./tier-context.js";
+import { extractFacts } from "./extract-facts.js";
 
 /** Metadata mark of a user message whose explicit facts the prompt path has applied. */
 export const SCREENED = "screened";
@@ -37,7 +37,7 @@ export function notYetScreened(messages: readonly MemoryRecord[]): (fact: Extrac
  * one write, so a rerun after a crash or an interrupt does only what is left.
  */
 export async function screenExplicitFacts(
-  ctx: TierContext,
+  ctx: EngineContext,
   scope: Scope,
   control: JobControl = UNCONTROLLED,
 ): Promise<{ screened: number; created: string[]; superseded: string[] }> {
@@ -72,7 +72,7 @@ const SCREEN_STEP = 256;
 
 /** One step of screening; null when its write lost to another writer (a turn or fact changed since read). */
 async function screenStep(
-  ctx: TierContext,
+  ctx: EngineContext,
   scope: Scope,
   fresh: readonly MemoryRecord[],
 ): Promise<{ created: string[]; superseded: string[] } | null> {

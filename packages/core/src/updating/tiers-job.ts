@@ -1,7 +1,7 @@
 import { z } from "zod";
+import type { EngineContext } from "../runtime/index.js";
 import { defineJob } from "../runtime/index.js";
 import { runTiers } from "./run-tiers.js";
-import type { TierContext } from "./tier-context.js";
 
 /**
  * The job that does a user's tier work after new turns (explicit facts, short-term eviction, capacity,
@@ -11,5 +11,5 @@ export const tiersJob = defineJob({
   type: "tiers",
   payload: z.object({}),
   dedupe: true,
-  run: (ctx: TierContext, job, _payload, control) => runTiers(ctx, { userId: job.userId }, control),
+  run: (ctx: EngineContext, job, _payload, control) => runTiers(ctx, { userId: job.userId }, control),
 });

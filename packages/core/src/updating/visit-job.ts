@@ -1,7 +1,7 @@
 import { z } from "zod";
+import type { EngineContext } from "../runtime/index.js";
 import { defineJob } from "../runtime/index.js";
 import { recordVisits } from "./record-visits.js";
-import type { TierContext } from "./tier-context.js";
 import { tiersJob } from "./tiers-job.js";
 
 /**
@@ -11,7 +11,7 @@ import { tiersJob } from "./tiers-job.js";
 export const visitJob = defineJob({
   type: "visit",
   payload: z.object({ segmentIds: z.array(z.string()).default([]) }),
-  run: (ctx: TierContext, job, { segmentIds }) =>
+  run: (ctx: EngineContext, job, { segmentIds }) =>
     recordVisits(
       ctx,
       { userId: job.userId },

@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import type { ForgetCounts } from "../storage-port.js";
 import { RowBlocks } from "./row-blocks.js";
-import { indexedText, PASSAGES_SQL } from "./sqlite-writes.js";
+import { BODY_METADATA_SQL, indexedText } from "./sqlite-writes.js";
 
 interface IndexedRow {
   rowid: number;
@@ -9,6 +9,7 @@ interface IndexedRow {
   text: string;
   context: string | null;
   passages: number | null;
+  fact_keys: string | null;
 }
 
 /**
@@ -22,7 +23,7 @@ export function purgeUser(db: Database.Database, userId: string): ForgetCounts {
   // Erased from the index pages at once (a batch of tier work may have left the setting off).
   db.exec("INSERT INTO memories_fts (memories_fts, rank) VALUES ('secure-delete', 1)");
   const rows = db
-    .prepare(`SELECT rowid, name, text, context, ${PASSAGES_SQL} AS passages FROM memories WHERE user_id = ?`)
+    .prepare(`SELECT rowid, name, text, context, ${BODY_METADATA_SQL} FROM memories WHERE user_id = ?`)
     .all(userId);
   for (const r of rows as IndexedRow[]) {
     const body = indexedText(r);

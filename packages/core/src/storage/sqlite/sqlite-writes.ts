@@ -63,7 +63,7 @@ export function prepareWrites(db: Database.Database): WriteStatements {
     .join(", ");
   return {
     find: db.prepare(
-      `SELECT rowid, user_id, kind, name, text, context, ${PASSAGES_SQL} AS passages FROM memories WHERE id = ?`,
+      `SELECT rowid, user_id, kind, name, text, context, ${BODY_METADATA_SQL} FROM memories WHERE id = ?`,
     ),
     record: db.prepare(`SELECT ${RECORD_COLUMNS} FROM memories m WHERE m.user_id = ? AND m.id = ?`).raw(),
     insert: db.prepare(
@@ -117,14 +117,19 @@ interface FoundRow {
   text: string;
   context: string | null;
   passages: number | null;
+  fact_keys: string | null;
 }
 
-/** A row's passage count (`metadata.passages`), as SQL: read with the columns its index body needs. */
-export const PASSAGES_SQL = "json_extract(metadata, '$.passages')";
+/** The metadata a row's index body needs (its passage count and fact keys), as SQL columns. */
+export const BODY_METADATA_SQL =
+  "json_extract(metadata, '$.passages') AS passages, json_extract(metadata, '$.factKeys') AS fact_keys";
 
 /** The body a stored row was indexed with (empty: not in the index). */
-export function indexedText(row: Pick<FoundRow, "name" | "text" | "context" | "passages">): string {
-  return fullTextBody({ ...row, passages: row.passages ?? 0 });
+export function indexedText(
+  row: Pick<FoundRow, "name" | "text" | "context" | "passages" | "fact_keys">,
+): string {
+  const metadata = row.fact_keys ? { factKeys: JSON.parse(row.fact_keys) as unknown } : {};
+  return fullTextBody({ ...row, metadata, passages: row.passages ?? 0 });
 }
 
 type Upsert = NonNullable<WriteBatch["upsert"]>[number];
