@@ -84,4 +84,45 @@ describe("engram list --tier long after a short chat", () => {
     expect(profile.stdout).toContain('"Munich"');
     expect(profile.stdout).not.toContain('"Berlin"');
   });
+
+  it("shows a job change and a pet's name from a twelve-message chat: the new job current, the old superseded", async () => {
+    const db = join(dir, "job.db");
+    const file = join(dir, "ana.jsonl");
+    const turns = [
+      [
+        "Hi! I'm a nurse at St. Mary's hospital, mostly night shifts.",
+        "Night shifts are tough. How can I help?",
+      ],
+      [
+        "Can you suggest a quick dinner I can prep before work?",
+        "A lentil soup keeps well and reheats fast.",
+      ],
+      ["We adopted a beagle named Waffles last weekend!", "Congratulations! Beagles are lovely dogs."],
+      ["Any tips for crate training?", "Keep sessions short and reward calm behaviour."],
+      [
+        "Big news: I quit nursing last month and started working as a paramedic with the city ambulance service.",
+        "That's a big change! How are you finding it?",
+      ],
+      ["Exhausting but I love it. Waffles hates the siren on my phone though.", "Try a softer ringtone."],
+    ].flatMap(([user, assistant], i) => {
+      const at = (s: number) => new Date(Date.parse("2026-01-05T09:00:00Z") + i * 86_400_000 * 14 + s * 1000);
+      return [
+        { role: "user", content: user, at: at(0).toISOString() },
+        { role: "assistant", content: assistant, at: at(5).toISOString() },
+      ];
+    });
+    writeFileSync(file, turns.map((t) => JSON.stringify(t)).join("\n"));
+    expect((await runCliCaptured(["ingest", "--user", "ana", file, "--db", db, "--no-embed"])).code).toBe(0);
+    const facts = await list(db, "--user", "ana", "--tier", "long");
+    const state = (text: string) => facts.find((f) => f.text === text)?.expiredAt === null;
+    expect(facts.map((f) => f.text).sort()).toEqual([
+      "The user has a beagle named Waffles.",
+      "The user is a nurse.",
+      "The user is a paramedic.",
+      "The user's beagle is named Waffles.",
+    ]);
+    expect(state("The user is a paramedic.")).toBe(true);
+    expect(state("The user is a nurse.")).toBe(false);
+    expect(state("The user's beagle is named Waffles.")).toBe(true);
+  });
 });

@@ -29,6 +29,12 @@ const WORK: Case[] = [
   ["I'm a nurse.", ["+works_as=nurse"]],
   ["I'm now a product manager.", ["+works_as=product manager"]],
   ["I work as a high school teacher.", ["+works_as=high school teacher"]],
+  // A second verb of the same subject is read as its own clause.
+  [
+    "Big news: I quit nursing last month and started working as a paramedic with the city ambulance service.",
+    ["+works_as=paramedic"],
+  ],
+  ["I visited my aunt and then moved to Leeds.", ["+lives_in=Leeds"]],
   ["I'm a software engineer at Google.", ["+works_as=software engineer", "+works_at=Google"]],
   ["I work at Google as an engineer.", ["+works_at=Google", "+works_as=engineer"]],
   [
@@ -62,10 +68,12 @@ const FAMILY: Case[] = [
   ["I got engaged last week!", ["+marital_status=engaged"]],
   ["I'm engaged to Sam.", ["+marital_status=engaged", "+partner=Sam"]],
   ["My sister doesn't live in Paris anymore.", ["-sister.lives_in=Paris"]],
-  ["I have a dog named Biscuit.", ["+pet=dog"]],
+  ["I have a dog named Biscuit.", ["+pet=dog", "+pet.name=Biscuit"]],
   ["We've got a pup and a kitty.", ["+pet=dog", "+pet=cat"]],
-  ["I've got two cats named Luna and Leo.", ["+pet=cat"]],
-  ["I took my dog Rex to the vet.", ["+pet=dog"]],
+  ["I've got two cats named Luna and Leo.", ["+pet=cat", "+pet.name=Luna", "+pet.name=Leo"]],
+  ["I took my dog Rex to the vet.", ["+pet=dog", "+pet.name=Rex"]],
+  ["my parrot Kiwi can say hello now", ["+pet=parrot", "+pet.name=Kiwi"]],
+  ["our dog Rufus died last spring", ["-pet=dog", "-pet.name=Rufus"]],
   ["I don't have a cat anymore.", ["-pet=cat"]],
   ["My dog died last year.", ["-pet=dog"]],
 ];
@@ -150,9 +158,14 @@ describe("extractFacts", () => {
     expect(texts("I'm no longer a vegetarian.")).toEqual(["The user is no longer vegetarian."]);
     expect(texts("I quit my job at Initech.")).toEqual(["The user no longer works at Initech."]);
     expect(texts("My sister is a biologist.", "Caroline")).toEqual(["Caroline's sister is a biologist."]);
-    expect(texts("I have a dog named Biscuit.", "Caroline")).toEqual(["Caroline has a dog named Biscuit."]);
+    expect(texts("I have a dog named Biscuit.", "Caroline")).toEqual([
+      "Caroline has a dog named Biscuit.",
+      "Caroline's dog is named Biscuit.",
+    ]);
     expect(texts("I've got two cats named Luna and Leo.")).toEqual([
       "The user has two cats named Luna and Leo.",
+      "The user's cat is named Luna.",
+      "The user's cat is named Leo.",
     ]);
   });
 

@@ -77,7 +77,20 @@ export function splitClauses(sentence: string): string[] {
   return expandContractions(sentence)
     .split(CLAUSE_BREAK)
     .map(normalizeClause)
+    .flatMap(sharedSubject)
     .filter((clause) => clause.length > 0);
+}
+
+/** A second verb of the same subject: "... and started working as", "... then moved to". */
+const SECOND_VERB =
+  /\s+(?:and then|and|then|but)\s+(?=(?:started|began|became|got|moved|quit|left|joined|switched|adopted|rescued|bought|now)\b|[a-z]+ed\b)/;
+
+/** "I quit nursing and started working as a paramedic": each verb gets the subject ("I started ..."). */
+function sharedSubject(clause: string): string[] {
+  if (!/^(?:I|we) /.test(clause)) return [clause];
+  const subject = clause.startsWith("I ") ? "I" : "we";
+  const parts = clause.split(SECOND_VERB);
+  return parts.map((part, i) => (i === 0 ? part : normalizeClause(`${subject} ${part}`)));
 }
 
 const FILLER =

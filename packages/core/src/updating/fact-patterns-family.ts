@@ -3,7 +3,7 @@
  * marital status, children, pets. Friends and colleagues are deliberately left out: "my friend lives in
  * Paris" says nothing durable about the user.
  */
-import { NUMBER_WORDS, PETS, RELATIVES } from "./fact-lexicon.js";
+import { NOT_NAMES, NUMBER_WORDS, PETS, RELATIVES } from "./fact-lexicon.js";
 import type { FactDraft, FactRule } from "./fact-patterns.js";
 import { job, organisation } from "./fact-patterns-work.js";
 import { cutValue, listItems, personName, properName } from "./fact-values.js";
@@ -84,25 +84,46 @@ function ownedPets(tail: string, confidence: number): FactDraft[] {
     const m = PET_ITEM.exec(item);
     const kind = PETS[m?.[2]?.toLowerCase() ?? ""];
     if (!m || !kind) continue;
-    const name = names && items.length === 1 ? names[1] : m[3] ? personName(m[3])?.value : undefined;
+    const name = names && items.length === 1 ? names[1] : m[3] ? petNameAt(m[3])?.value : undefined;
     const says = `has ${item.replace(/,? (?:named|called) .+$/, "")}`;
     drafts.push({ slot: "pet", value: kind, says: name ? `${says} named ${name}` : says, confidence });
+    for (const each of name ? listItems(name) : []) drafts.push(petName(m[2] as string, each, confidence));
   }
   return drafts;
+}
+
+/** A pet's name as a fact of its own ("The user's beagle is named Waffles"): several pets, several names. */
+function petName(animal: string, name: string, confidence: number, negated = false): FactDraft {
+  const about = animal.toLowerCase();
+  return { slot: "pet.name", value: name, says: `is named ${name}`, about, confidence, negated };
 }
 
 const PET_GONE =
   /\b(?:died|passed away|passed|ran away|is gone|was put down|put down|lost|gave away|rehomed|gave up)\b/;
 const PET_PAST = /\b(?:miss|missed|had|used to|late|old|former|childhood|was|were)\b/;
 
-function mentionedPet(m: RegExpExecArray, clause: string): FactDraft | null {
+/**
+ * A pet's name at the start of what follows "my cat": one capitalised word, whatever comes after it ("my
+ * parrot Kiwi can say hello"), unlike a person's name, which must end its phrase.
+ */
+function petNameAt(tail: string): { value: string } | null {
+  const word = /^(\p{Lu}[\p{Ll}'-]+)(?=$|[\s,.!?;:)])/u.exec(tail.trim())?.[1];
+  return word && !NOT_NAMES.has(word.toLowerCase()) && !(word.toLowerCase() in RELATIVES)
+    ? { value: word }
+    : null;
+}
+
+function mentionedPet(m: RegExpExecArray, clause: string): FactDraft[] | null {
   const kind = PETS[m[1]?.toLowerCase() ?? ""];
   if (!kind) return null;
-  const name = personName(m[2] ?? m[3] ?? m[4] ?? "");
+  const name = petNameAt(m[2] ?? m[3] ?? m[4] ?? "");
   const says = `has a ${m[1]}${name ? ` named ${name.value}` : ""}`;
-  if (PET_GONE.test(clause)) return { slot: "pet", value: kind, says, confidence: 0.7, negated: true };
-  if (PET_PAST.test(clause)) return null;
-  return { slot: "pet", value: kind, says, confidence: name ? 0.7 : 0.6 };
+  const gone = PET_GONE.test(clause);
+  if (!gone && PET_PAST.test(clause)) return null;
+  const pet: FactDraft = gone
+    ? { slot: "pet", value: kind, says, confidence: 0.7, negated: true }
+    : { slot: "pet", value: kind, says, confidence: name ? 0.7 : 0.6 };
+  return name ? [pet, petName(m[1] as string, name.value, pet.confidence, gone)] : [pet];
 }
 
 const PET_MENTION = new RegExp(
