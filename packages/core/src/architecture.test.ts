@@ -111,6 +111,14 @@ describe("module dependencies", () => {
     expect(wrong).toEqual([]);
   });
 
+  it("reaches the English fact rules only through the Extractor port (offline-extractor.ts)", () => {
+    const rules = /^updating\/(?:fact-[a-z-]+|extract-facts|parse-correction)\.js$/;
+    const isRules = (file: string) => rules.test(file.replace(/\.ts$/, ".js"));
+    const users = edges.filter((e) => rules.test(e.target) && !isRules(e.file));
+    expect(users.length).toBeGreaterThan(0);
+    expect(users.map((e) => e.file).filter((f) => f !== "updating/offline-extractor.ts")).toEqual([]);
+  });
+
   it("keeps storage adapters off the engine and the AI models", () => {
     const adapters = edges.filter((e) => /^storage\/(sqlite|qdrant|memory)\//.test(e.file));
     expect(adapters.length).toBeGreaterThan(0);

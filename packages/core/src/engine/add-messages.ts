@@ -13,7 +13,7 @@ import { resolveTimeMentions } from "../retrieval/index.js";
 import type { EngineContext } from "../runtime/index.js";
 import { embedJob, embedRecords } from "../runtime/index.js";
 import type { NewJob } from "../storage/index.js";
-import { type ExtractInput, extractFacts, tiersJob } from "../updating/index.js";
+import { tiersJob } from "../updating/index.js";
 import { assignMessageIds, storedAlready } from "./message-ids.js";
 import { type AddInput, addInputSchema } from "./schemas.js";
 
@@ -56,16 +56,14 @@ export function withTimes(
   return times.length ? { ...metadata, times } : metadata;
 }
 
-/** A turn's facts as read by the offline rules, kept to be indexed with it (the `factKeys` option). */
-export function withFactKeys(
-  ctx: EngineContext,
-  turn: { role: ExtractInput["role"] | null; content: string; name?: string | null | undefined },
-  metadata: Readonly<Record<string, unknown>>,
-): Readonly<Record<string, unknown>> {
-  if (!ctx.factKeys || turn.role === null || "factKeys" in metadata) return metadata;
-  const facts = extractFacts([{ id: "", role: turn.role, text: turn.content, name: turn.name ?? null }]);
-  const keys = [...new Set(facts.map((f) => f.text))];
-  return keys.length ? { ...metadata, factKeys: keys } : metadata;
+/**
+ * The turn with the facts the offline rules read from it kept to be indexed with it (the `factKeys`
+ * option); as it was without the option, or when its metadata already holds them.
+ */
+export async function withFactKeys(ctx: EngineContext, turn: MemoryRecord): Promise<MemoryRecord> {
+  if (!ctx.factKeys || turn.role === null || "factKeys" in turn.metadata) return turn;
+  const keys = [...new Set((await ctx.rules.persona([turn], [])).map((f) => f.text))];
+  return keys.length ? { ...turn, metadata: { ...turn.metadata, factKeys: keys } } : turn;
 }
 
 /**
@@ -98,13 +96,13 @@ export async function addMessages(ctx: EngineContext, raw: AddInput): Promise<Ad
         name: m.name ?? null,
         text: m.content,
         context: contexts.get(sessionId) ?? null,
-        metadata: withFactKeys(ctx, m, withTimes(m.metadata ?? {}, m.content, m.at ?? input.at ?? now)),
+        metadata: withTimes(m.metadata ?? {}, m.content, m.at ?? input.at ?? now),
         validFrom: m.at ?? input.at ?? now,
       },
       now,
     );
     if (ctx.contextWindow) contexts.set(sessionId, contextLine(record));
-    records.push(record);
+    records.push(await withFactKeys(ctx, record));
   }
   const existing = await storedAlready(ctx.storage, scope, ids);
   // A long turn is searched by its passages, stored with it (and embedded in its place).

@@ -252,6 +252,7 @@ export async function createEngram(options: EngramOptions = {}): Promise<Engram>
     factKeys,
     tiers,
     policy: resolvePolicy(options.policy),
+    rules: offlineExtractor,
     extractor:
       options.extractor ??
       (options.llm

@@ -187,11 +187,13 @@ async function updateOnce(
   const metadata =
     input.metadata ??
     (text !== old.text && old.kind === "message"
-      ? withFactKeys(
-          ctx,
-          { role: old.role, content: text, name: old.name },
-          withTimes(kept, text, old.validFrom ?? old.createdAt),
-        )
+      ? (
+          await withFactKeys(ctx, {
+            ...old,
+            text,
+            metadata: withTimes(kept, text, old.validFrom ?? old.createdAt),
+          })
+        ).metadata
       : old.metadata);
   const edited: MemoryRecord = {
     ...old,

@@ -45,6 +45,11 @@ export interface EngineContext {
   readonly policy: Policy;
   /** Where tier work gets its judgement: the offline rules or a language model. */
   readonly extractor: Extractor;
+  /**
+   * The offline rules, read whatever `extractor` is: the explicit facts of new user turns (the prompt
+   * path to long-term memory, no model call per turn) and fact keys.
+   */
+  readonly rules: Extractor;
   /** Trace recording and skill distillation settings. */
   readonly skills: SkillsConfig;
   /** null: the offline distiller (common tool subsequence) and offline feedback. */

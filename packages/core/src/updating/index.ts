@@ -1,5 +1,4 @@
 export { applyFeedback, type FeedbackResult } from "./apply-feedback.js";
-export { type ExtractInput, extractFacts } from "./extract-facts.js";
 export { type HeatParts, heatParts, type SegmentHeat, segmentHeat } from "./heat.js";
 export { modelExtractor } from "./model-extractor.js";
 export { offlineExtractor } from "./offline-extractor.js";

@@ -98,7 +98,7 @@ async function promotionStep(
     ? await ctx.storage.scan(scope, { filter: { kinds: ["fact"], current: true }, limit: 200, order: "desc" })
     : [];
   const facts = messages.length
-    ? (await ctx.extractor.persona(messages, existing)).filter(notYetScreened(messages))
+    ? (await ctx.extractor.persona(messages, existing)).filter(await notYetScreened(ctx, messages))
     : [];
   // Each fact dates from the message that states it, not from the end of the batch.
   const said = new Map(messages.map((m) => [m.id, m.validFrom]));

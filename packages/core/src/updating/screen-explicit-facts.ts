@@ -4,13 +4,9 @@ import { inSteps } from "../runtime/index.js";
 import { type JobControl, UNCONTROLLED } from "../scheduler/index.js";
 import { factKey, planFacts } from "./apply-facts.js";
 import { enforceKnowledgeCapacity } from "./enforce-capacity.js";
-import { extractFacts } from "./extract-facts.js";
 
 /** Metadata mark of a user message whose explicit facts the prompt path has applied. */
 export const SCREENED = "screened";
-
-const userTurns = (messages: readonly MemoryRecord[]) =>
-  messages.map((m) => ({ id: m.id, role: "user" as const, text: m.text, name: m.name }));
 
 const signature = (f: ExtractedFact) =>
   `${f.evidence}\u0000${factKey(f)}\u0000${f.value.toLowerCase()}\u0000${f.negated}`;
@@ -19,9 +15,12 @@ const signature = (f: ExtractedFact) =>
  * A filter for promotion: drops the facts the prompt path already decided from these turns, so a fact
  * the user deleted, or one a later turn changed, is not applied again when its turn is promoted.
  */
-export function notYetScreened(messages: readonly MemoryRecord[]): (fact: ExtractedFact) => boolean {
+export async function notYetScreened(
+  ctx: EngineContext,
+  messages: readonly MemoryRecord[],
+): Promise<(fact: ExtractedFact) => boolean> {
   const screened = messages.filter((m) => m.role === "user" && m.metadata[SCREENED] === true);
-  const applied = new Set(extractFacts(userTurns(screened)).map(signature));
+  const applied = new Set((screened.length ? await ctx.rules.persona(screened, []) : []).map(signature));
   return (fact) => !applied.has(signature(fact));
 }
 
@@ -76,7 +75,7 @@ async function screenStep(
   scope: Scope,
   fresh: readonly MemoryRecord[],
 ): Promise<{ created: string[]; superseded: string[] } | null> {
-  const facts = extractFacts(userTurns(fresh));
+  const facts = await ctx.rules.persona(fresh, []);
   const now = ctx.clock().toISOString();
   // Each fact dates from the turn that states it, so a later turn supersedes an earlier one in order.
   const said = new Map(fresh.map((m) => [m.id, m.validFrom ?? now]));
