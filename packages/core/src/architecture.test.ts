@@ -9,6 +9,7 @@ const SRC = dirname(fileURLToPath(import.meta.url));
 const ALLOWED: Record<string, readonly string[]> = {
   engine: [
     "engine",
+    "english",
     "updating",
     "retrieval",
     "generation",
@@ -43,6 +44,8 @@ const ALLOWED: Record<string, readonly string[]> = {
     "model",
     "errors",
   ],
+  // The English rules of the offline extractor, reached only through the Extractor port.
+  english: ["english", "runtime", "model", "errors"],
   // The engine's context, embedding of records, conditional-write retry: what every feature runs on.
   runtime: ["runtime", "retrieval", "scheduler", "storage", "ai", "model", "errors"],
   retrieval: ["retrieval", "storage", "ai", "model", "errors"],
@@ -111,12 +114,14 @@ describe("module dependencies", () => {
     expect(wrong).toEqual([]);
   });
 
-  it("reaches the English fact rules only through the Extractor port (offline-extractor.ts)", () => {
-    const rules = /^updating\/(?:fact-[a-z-]+|extract-facts|parse-correction)\.js$/;
-    const isRules = (file: string) => rules.test(file.replace(/\.ts$/, ".js"));
-    const users = edges.filter((e) => rules.test(e.target) && !isRules(e.file));
-    expect(users.length).toBeGreaterThan(0);
-    expect(users.map((e) => e.file).filter((f) => f !== "updating/offline-extractor.ts")).toEqual([]);
+  it("binds the English rules in one place: createEngram's default extractor (english/ is not the engine)", () => {
+    const users = edges.filter((e) => e.to === "english" && e.from !== "english");
+    expect(users.map((e) => `${e.file} -> ${e.target}`)).toEqual([
+      "engine/create-engram.ts -> english/index.js",
+    ]);
+    const rules = /\b(?:extractFacts|factsFromText|parseCorrection)\b/;
+    const engine = files.filter((f) => folderOf(f) !== "english" && rules.test(readFileSync(f, "utf8")));
+    expect(engine.map((f) => relative(SRC, f))).toEqual([]);
   });
 
   it("keeps storage adapters off the engine and the AI models", () => {

@@ -49,6 +49,7 @@ export {
   type SegmentsInput,
   type SegmentView,
 } from "./engine/index.js";
+export { offlineExtractor } from "./english/index.js";
 export {
   ClosedError,
   ConflictError,
@@ -168,4 +169,4 @@ export type {
   WriteBatch,
   WriteResult,
 } from "./storage/index.js";
-export { type FeedbackResult, modelExtractor, offlineExtractor } from "./updating/index.js";
+export { type FeedbackResult, modelExtractor } from "./updating/index.js";

@@ -93,8 +93,8 @@ describe("engram list / show / edit / delete", () => {
   it("lists a user's memories newest first, filtered by tier and kind, limited", async () => {
     const all = await json<{ userId: string; memories: MemoryRecord[] }>("list", "--user", "ana");
     expect(all.userId).toBe("ana");
-    // Four turns, and three facts two of them state (sister.lives_in, sister.name, pet).
-    expect(all.memories).toHaveLength(7);
+    // Four turns, and four facts two of them state (sister.lives_in, sister.name, pet, pet.name).
+    expect(all.memories).toHaveLength(8);
     expect(all.memories.every((m) => m.userId === "ana")).toBe(true);
     const limited = await json<{ memories: MemoryRecord[] }>(
       "list",
@@ -107,7 +107,7 @@ describe("engram list / show / edit / delete", () => {
     );
     expect(limited.memories).toHaveLength(2);
     const long = await json<{ memories: MemoryRecord[] }>("list", "--user", "ana", "--tier", "long");
-    expect(long.memories.map((m) => m.kind)).toEqual(["fact", "fact", "fact"]);
+    expect(long.memories.map((m) => m.kind)).toEqual(["fact", "fact", "fact", "fact"]);
     const facts = await json<{ memories: MemoryRecord[] }>("list", "--user", "ana", "--kind", "fact");
     expect(facts.memories).toEqual(long.memories);
     const bad = await cli("list", "--user", "ana", "--kind", "note");
@@ -167,9 +167,12 @@ describe("engram list / show / edit / delete", () => {
     expect(await json("delete", target.id, "--user", "ben")).toEqual({ deleted: target.id, userId: "ben" });
     const after = await json<{ memories: MemoryRecord[] }>("list", "--user", "ben");
     expect(after.memories.map((m) => m.id)).not.toContain(target.id);
-    // The fact the turn stated ("The user has a dog named Pixel.") is a memory of its own and stays.
+    // The facts the turn stated ("The user has a dog named Pixel.") are memories of their own and stay.
     const found = (await json<SearchJson>("search", "--user", "ben", "Pixel")).results;
-    expect(found.map((r) => [r.kind, r.text])).toEqual([["fact", "The user has a dog named Pixel."]]);
+    expect(found.map((r) => [r.kind, r.text]).sort()).toEqual([
+      ["fact", "The user has a dog named Pixel."],
+      ["fact", "The user's dog is named Pixel."],
+    ]);
     const again = await cli("delete", target.id, "--user", "ben");
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(`no memory ${target.id} for user ben`);

@@ -7,6 +7,7 @@ import {
   type LanguageModel,
   offlineEmbeddingModel,
 } from "../ai/index.js";
+import { offlineExtractor } from "../english/index.js";
 import { ValidationError } from "../errors/index.js";
 import {
   CacheSet,
@@ -40,7 +41,7 @@ import {
 } from "../runtime/index.js";
 import { assertStorageSpecification, type StoragePort } from "../storage/index.js";
 import { sqliteStorage } from "../storage/sqlite/index.js";
-import { modelExtractor, offlineExtractor } from "../updating/index.js";
+import { modelExtractor } from "../updating/index.js";
 import { Engram } from "./engram.js";
 import { recordedEmbedder } from "./recorded-embedder.js";
 import { languageModelId, recordLanguageModel } from "./recorded-model.js";

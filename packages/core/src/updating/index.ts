@@ -1,7 +1,6 @@
 export { applyFeedback, type FeedbackResult } from "./apply-feedback.js";
 export { type HeatParts, heatParts, type SegmentHeat, segmentHeat } from "./heat.js";
 export { modelExtractor } from "./model-extractor.js";
-export { offlineExtractor } from "./offline-extractor.js";
 export { groupPages } from "./pages.js";
 export { type SegmentState, segmentState } from "./segment-record.js";
 export { tiersJob } from "./tiers-job.js";

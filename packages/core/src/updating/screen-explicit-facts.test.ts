@@ -5,11 +5,11 @@ import { MockLanguageModelV4 } from "ai/test";
 import { afterEach, describe, expect, it } from "vitest";
 import { createEngram, type EngramOptions } from "../engine/create-engram.js";
 import type { Engram } from "../engine/engram.js";
+import { offlineExtractor } from "../english/index.js";
 import { sequentialIds } from "../model/index.js";
 import type { Extractor } from "../runtime/index.js";
 import { hashEmbeddingModel } from "../testing/index.js";
 import { storageOf } from "../testing.js";
-import { offlineExtractor } from "./offline-extractor.js";
 
 // These tests use the `paper` preset unless they say otherwise: the point is that explicit facts do not
 // wait for its 14 pages of short-term overflow and a segment at heat 5.

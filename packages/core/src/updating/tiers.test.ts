@@ -4,13 +4,13 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createEngram, type EngramOptions } from "../engine/create-engram.js";
 import type { Engram } from "../engine/engram.js";
+import { offlineExtractor } from "../english/index.js";
 import { ModelError } from "../errors/index.js";
 import { sequentialIds } from "../model/index.js";
 import { POLICY_PRESETS, resolvePolicy } from "../runtime/index.js";
 import { hashEmbeddingModel } from "../testing/index.js";
 import { storageOf } from "../testing.js";
 import { segmentHeat } from "./heat.js";
-import { offlineExtractor } from "./offline-extractor.js";
 import { segmentState } from "./segment-record.js";
 
 const T0 = Date.parse("2026-03-01T09:00:00Z");
