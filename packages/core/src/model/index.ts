@@ -41,6 +41,7 @@ export {
   type TurnMessageIdentity,
   turnMessageId,
 } from "./message-id.js";
+export { type MessageMarks, messageMarks, withMessageMarks } from "./message-marks.js";
 export { newRecord, versionOf } from "./new-record.js";
 export { parseInput } from "./parse-input.js";
 export {

@@ -1,5 +1,11 @@
 import { ConflictError } from "../errors/index.js";
-import type { MemoryRecord, Scope, StoredMemory } from "../model/index.js";
+import {
+  type MemoryRecord,
+  messageMarks,
+  type Scope,
+  type StoredMemory,
+  withMessageMarks,
+} from "../model/index.js";
 import type { EngineContext } from "../runtime/index.js";
 import { CONFLICT_TRIES } from "../runtime/index.js";
 import { type JobControl, UNCONTROLLED } from "../scheduler/index.js";
@@ -26,7 +32,7 @@ async function unanalysedMembers(
   const segmentOf = new Map(edges.map((e) => [e.from, e.to]));
   const out = new Map<string, MemoryRecord[]>(segments.map((s) => [s.id, []]));
   for (const m of members) {
-    if (m.metadata.analyzed !== true) out.get(segmentOf.get(m.id) as string)?.push(m);
+    if (!messageMarks(m).analyzed) out.get(segmentOf.get(m.id) as string)?.push(m);
   }
   for (const list of out.values()) list.sort((a, b) => (a.validFrom ?? "").localeCompare(b.validFrom ?? ""));
   return out;
@@ -106,9 +112,7 @@ async function promotionStep(
   const plan = await planFacts(ctx, scope, facts, (fact) => said.get(fact.evidence) ?? fallback);
   const now = ctx.clock().toISOString();
   const kept = remove ? [] : closing;
-  const analysed: StoredMemory[] = messages.map((m) => ({
-    record: { ...m, metadata: { ...m.metadata, analyzed: true } },
-  }));
+  const analysed: StoredMemory[] = messages.map((m) => ({ record: withMessageMarks(m, { analyzed: true }) }));
   const reset: StoredMemory[] = kept.map((s) => ({
     record: promotedSegment(s, now),
   }));

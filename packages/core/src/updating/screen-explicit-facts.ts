@@ -1,12 +1,15 @@
-import type { MemoryRecord, Scope, StoredMemory } from "../model/index.js";
+import {
+  type MemoryRecord,
+  messageMarks,
+  type Scope,
+  type StoredMemory,
+  withMessageMarks,
+} from "../model/index.js";
 import type { EngineContext, ExtractedFact } from "../runtime/index.js";
 import { inSteps } from "../runtime/index.js";
 import { type JobControl, UNCONTROLLED } from "../scheduler/index.js";
 import { factKey, planFacts } from "./apply-facts.js";
 import { enforceKnowledgeCapacity } from "./enforce-capacity.js";
-
-/** Metadata mark of a user message whose explicit facts the prompt path has applied. */
-export const SCREENED = "screened";
 
 const signature = (f: ExtractedFact) =>
   `${f.evidence}\u0000${factKey(f)}\u0000${f.value.toLowerCase()}\u0000${f.negated}`;
@@ -19,7 +22,7 @@ export async function notYetScreened(
   ctx: EngineContext,
   messages: readonly MemoryRecord[],
 ): Promise<(fact: ExtractedFact) => boolean> {
-  const screened = messages.filter((m) => m.role === "user" && m.metadata[SCREENED] === true);
+  const screened = messages.filter((m) => m.role === "user" && messageMarks(m).screened);
   const applied = new Set((screened.length ? await ctx.rules.persona(screened, []) : []).map(signature));
   return (fact) => !applied.has(signature(fact));
 }
@@ -49,7 +52,7 @@ export async function screenExplicitFacts(
         filter: { kinds: ["message"], tiers: ["short"], roles: ["user"] },
         order: "asc",
       })
-    ).filter((m) => m.metadata[SCREENED] !== true);
+    ).filter((m) => !messageMarks(m).screened);
   const screened = await inSteps(
     "explicit-fact screening",
     SCREEN_STEP,
@@ -81,7 +84,7 @@ async function screenStep(
   const said = new Map(fresh.map((m) => [m.id, m.validFrom ?? now]));
   const plan = await planFacts(ctx, scope, facts, (fact) => said.get(fact.evidence) ?? now);
   const marked: StoredMemory[] = fresh.map((m) => ({
-    record: { ...m, metadata: { ...m.metadata, [SCREENED]: true } },
+    record: withMessageMarks(m, { screened: true }),
   }));
   // Conditional: the turns as read (an embed job may have stored them ready, with a vector, meanwhile).
   const { conflicts } = await ctx.storage.write(scope, {
