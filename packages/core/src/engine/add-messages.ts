@@ -61,7 +61,7 @@ export function withTimes(
  * option); as it was without the option, or when its metadata already holds them.
  */
 export async function withFactKeys(ctx: EngineContext, turn: MemoryRecord): Promise<MemoryRecord> {
-  if (!ctx.factKeys || turn.role === null || "factKeys" in turn.metadata) return turn;
+  if (!ctx.factKeys || !ctx.rules || turn.role === null || "factKeys" in turn.metadata) return turn;
   const keys = [...new Set((await ctx.rules.persona([turn], [])).map((f) => f.text))];
   return keys.length ? { ...turn, metadata: { ...turn.metadata, factKeys: keys } } : turn;
 }

@@ -112,6 +112,13 @@ export interface EngramOptions {
   skills?: SkillsOptions;
   /** Replaces the extractor entirely (advanced; `llm` is the usual way). */
   extractor?: Extractor;
+  /**
+   * What the prompt path and fact keys read, with no model call per turn: the explicit facts of each new
+   * user turn are current once the tiers job that sees it has run. Default: the English rules
+   * (`offlineExtractor` of `@engram/core/english`), whatever `extractor` or `llm` is; another language's
+   * extractor, or null to leave every fact to promotion (and index no fact keys).
+   */
+  rules?: Extractor | null;
   /** Process queued work in the background (default true); `flush()` always processes it. */
   background?: boolean;
   /**
@@ -157,6 +164,7 @@ const CHECKED_WHERE_USED = [
   "llm",
   "onModelCall",
   "extractor",
+  "rules",
   "clock",
   "ids",
   "onEvent",
@@ -240,6 +248,13 @@ export async function createEngram(options: EngramOptions = {}): Promise<Engram>
     options.storage ??
     sqliteStorage({ ...(path ? { path } : {}), ...(readonly === undefined ? {} : { readonly }) });
   const embedder = toEmbedder(options.embedder);
+  const rules = options.rules === undefined ? offlineExtractor : options.rules;
+  if (rules !== null && typeof rules?.persona !== "function") {
+    throw new ValidationError(
+      "createEngram: rules must be an Extractor (with a persona function), or null to turn the prompt path off",
+      { details: { path: "rules" } },
+    );
+  }
   const ctx: EngineContext = {
     storage,
     // Bound to the store: a store whose vectors another embedder made is refused, never mixed.
@@ -253,7 +268,7 @@ export async function createEngram(options: EngramOptions = {}): Promise<Engram>
     factKeys,
     tiers,
     policy: resolvePolicy(options.policy),
-    rules: offlineExtractor,
+    rules,
     extractor:
       options.extractor ??
       (options.llm

@@ -47,9 +47,9 @@ export interface EngineContext {
   readonly extractor: Extractor;
   /**
    * The offline rules, read whatever `extractor` is: the explicit facts of new user turns (the prompt
-   * path to long-term memory, no model call per turn) and fact keys.
+   * path to long-term memory, no model call per turn) and fact keys. null: neither.
    */
-  readonly rules: Extractor;
+  readonly rules: Extractor | null;
   /** Trace recording and skill distillation settings. */
   readonly skills: SkillsConfig;
   /** null: the offline distiller (common tool subsequence) and offline feedback. */

@@ -277,4 +277,41 @@ describe("promotion after the prompt path", () => {
     expect(calls).toBe(0);
     expect((await facts(e.engram)).map((f) => f.text)).toEqual(["The user lives in Leeds."]);
   });
+
+  it("reads another language's rules when given, and none with rules: null", async () => {
+    // A stand-in for another language's rules: "Ich wohne in X" is where the user lives.
+    const german: Extractor = {
+      name: "german-stand-in",
+      async persona(messages) {
+        return messages.flatMap((m) => {
+          const place = /^Ich wohne in (\p{Lu}\p{Ll}+)/u.exec(m.text)?.[1];
+          if (!place) return [];
+          const text = `The user lives in ${place}.`;
+          return [
+            {
+              subject: "user" as const,
+              slot: "lives_in",
+              value: place,
+              text,
+              single: true,
+              negated: false,
+              confidence: 0.9,
+              evidence: m.id,
+            },
+          ];
+        });
+      },
+      async feedback() {
+        return { facts: [], retract: [], keywords: [] };
+      },
+    };
+    const de = await engine({ rules: german });
+    await chat(de, conversation("Ich wohne in Leipzig."));
+    expect((await facts(de.engram)).map((f) => f.text)).toEqual(["The user lives in Leipzig."]);
+    const off = await engine({ rules: null });
+    await chat(off, conversation("I live in Leeds."));
+    // Nothing screened: ten exchanges are not yet enough for promotion under the paper constants.
+    expect(await facts(off.engram)).toEqual([]);
+    await expect(engine({ rules: {} as Extractor })).rejects.toThrow(/rules must be an Extractor/);
+  });
 });

@@ -23,7 +23,8 @@ export async function notYetScreened(
   messages: readonly MemoryRecord[],
 ): Promise<(fact: ExtractedFact) => boolean> {
   const screened = messages.filter((m) => m.role === "user" && messageMarks(m).screened);
-  const applied = new Set((screened.length ? await ctx.rules.persona(screened, []) : []).map(signature));
+  const rules = ctx.rules;
+  const applied = new Set((screened.length && rules ? await rules.persona(screened, []) : []).map(signature));
   return (fact) => !applied.has(signature(fact));
 }
 
@@ -32,8 +33,8 @@ export async function notYetScreened(
  * Munich") become facts in the first tiers job that sees them. Under the `paper` constants promotion needs
  * 14 pages and a segment at heat 5, so a short conversation would otherwise never reach the profile.
  *
- * It always uses the offline rules (precision first, no model call per turn, whatever `llm` is), and only
- * on user messages: assistant knowledge and anything a model may infer still wait for promotion, which
+ * It uses `ctx.rules` (the offline English rules unless `createEngram({ rules })` says otherwise: precision
+ * first, no model call per turn, whatever `llm` is; none, and nothing is screened), and only on user messages: assistant knowledge and anything a model may infer still wait for promotion, which
  * sees these messages again and skips what the rules gave here (`notYetScreened`).
  * Turns are screened oldest first, SCREEN_STEP at a time: each step's facts and `screened` marks land in
  * one write, so a rerun after a crash or an interrupt does only what is left.
@@ -43,6 +44,7 @@ export async function screenExplicitFacts(
   scope: Scope,
   control: JobControl = UNCONTROLLED,
 ): Promise<{ screened: number; created: string[]; superseded: string[] }> {
+  if (!ctx.rules) return { screened: 0, created: [], superseded: [] };
   const created: string[] = [];
   const superseded: string[] = [];
   // Screening runs before eviction in every tiers job, so a message is screened while still short-term.
@@ -78,7 +80,7 @@ async function screenStep(
   scope: Scope,
   fresh: readonly MemoryRecord[],
 ): Promise<{ created: string[]; superseded: string[] } | null> {
-  const facts = await ctx.rules.persona(fresh, []);
+  const facts = ctx.rules ? await ctx.rules.persona(fresh, []) : [];
   const now = ctx.clock().toISOString();
   // Each fact dates from the turn that states it, so a later turn supersedes an earlier one in order.
   const said = new Map(fresh.map((m) => [m.id, m.validFrom ?? now]));
