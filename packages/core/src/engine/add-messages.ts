@@ -102,11 +102,14 @@ export async function addMessages(ctx: EngineContext, raw: AddInput): Promise<Ad
       now,
     );
     if (ctx.contextWindow) contexts.set(sessionId, contextLine(record));
-    records.push(await withFactKeys(ctx, record));
+    records.push(record);
   }
   const existing = await storedAlready(ctx.storage, scope, ids);
-  // A long turn is searched by its passages, stored with it (and embedded in its place).
-  const split = records.filter((r) => !existing.has(r.id)).map(withPassages);
+  // A long turn is searched by its passages, stored with it (and embedded in its place). Only turns not
+  // stored yet are read for fact keys.
+  const split = await Promise.all(
+    records.filter((r) => !existing.has(r.id)).map(async (r) => withPassages(await withFactKeys(ctx, r))),
+  );
   const fresh = split.map((s) => s.turn);
   const passages = split.flatMap((s) => s.passages);
   // `later`: the raw turns are written now and the embedding runs as a durable job (a crash loses nothing).

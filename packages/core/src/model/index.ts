@@ -75,7 +75,6 @@ export {
   EMBEDDED_CHARS,
   embeddedPart,
   embeddingText,
-  factKeys,
   fullTextBody,
   isContextLineOf,
   ownLine,

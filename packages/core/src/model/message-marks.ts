@@ -3,7 +3,7 @@ import type { MemoryRecord } from "./memory-record.js";
 /**
  * The tiers' bookkeeping on a message, kept in its metadata beside the caller's own keys. (A message's
  * other engine keys have their readers too: `times` in storedTimeMentions, `passages` in passageCount,
- * `factKeys` in factKeys.)
+ * `factKeys` in search-text.ts.)
  */
 export interface MessageMarks {
   /** Promotion has read the message: its facts, if any, are in long-term memory. */

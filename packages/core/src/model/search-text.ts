@@ -8,7 +8,7 @@ type Searchable = Pick<MemoryRecord, "text" | "name" | "context"> & {
  * The facts read from a turn when it was added (`metadata.factKeys`, with the `factKeys` option): indexed
  * with it, so a question worded like the fact ("where does the user work") finds the turn that said it.
  */
-export function factKeys(record: { readonly metadata?: MemoryRecord["metadata"] }): string[] {
+function factKeys(record: { readonly metadata?: MemoryRecord["metadata"] }): string[] {
   const keys = record.metadata?.factKeys;
   return Array.isArray(keys) ? keys.filter((k): k is string => typeof k === "string" && k !== "") : [];
 }

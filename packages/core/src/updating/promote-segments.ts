@@ -41,7 +41,10 @@ async function unanalysedMembers(
 /** The segment with its heat counters reset by a promotion. */
 function promotedSegment(segment: MemoryRecord, now: string): MemoryRecord {
   const promotions = segmentState(segment).promotions + 1;
-  return withSegmentState(segment, { visits: 0, pages: 0, lastVisitAt: now, promotions }, now);
+  return {
+    ...withSegmentState(segment, { visits: 0, pages: 0, lastVisitAt: now, promotions }),
+    updatedAt: now,
+  };
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Scope } from "../model/index.js";
 import type { EngineContext } from "../runtime/index.js";
 import { untilStored } from "../runtime/index.js";
 import type { NewJob } from "../storage/index.js";
-import { segmentState } from "./segment-record.js";
+import { segmentState, withSegmentState } from "./segment-record.js";
 
 /**
  * Applies queued retrieval visits: each visited segment gets visits + 1 and a fresh last-visit time. The
@@ -37,7 +37,7 @@ async function recordOnce(
       const state = segmentState(s);
       const n = counts.get(s.id) ?? 0;
       const visits = { visits: state.visits + n, totalVisits: state.totalVisits + n, lastVisitAt: now };
-      return { record: { ...s, metadata: { ...s.metadata, ...visits } } };
+      return { record: withSegmentState(s, visits) };
     }),
   });
   return conflicts.length ? null : true;

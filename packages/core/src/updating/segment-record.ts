@@ -30,12 +30,8 @@ export function segmentState(record: MemoryRecord): SegmentState {
 }
 
 /** The segment with these parts of its state changed, the rest of its metadata kept. */
-export function withSegmentState(
-  segment: MemoryRecord,
-  changes: Partial<SegmentState>,
-  now: string,
-): MemoryRecord {
-  return { ...segment, metadata: { ...segment.metadata, ...changes }, updatedAt: now };
+export function withSegmentState(segment: MemoryRecord, changes: Partial<SegmentState>): MemoryRecord {
+  return { ...segment, metadata: { ...segment.metadata, ...changes } };
 }
 
 export function newSegment(
