@@ -4,13 +4,22 @@
  */
 
 import type { ExtractedFact, FactSubject } from "../runtime/index.js";
-import { asRetraction, isHypothetical, isQuestion, splitClauses, splitSentences } from "./fact-clauses.js";
+import {
+  asRetraction,
+  isHypothetical,
+  isQuestion,
+  isSarcastic,
+  splitClauses,
+  splitSentences,
+} from "./fact-clauses.js";
 import { type FactDraft, type FactRule, IDENTITY_RULES, isSingleSlot } from "./fact-patterns.js";
 import { FAMILY_RULES } from "./fact-patterns-family.js";
 import { HOBBY_RULES } from "./fact-patterns-hobbies.js";
 import { ASSISTANT_RULES, PLAN_RULES } from "./fact-patterns-plans.js";
 import { PREFERENCE_RULES } from "./fact-patterns-preferences.js";
 import { WORK_RULES } from "./fact-patterns-work.js";
+import type { Nlp } from "./parse/parser.js";
+import { parsedFacts } from "./parse/read-facts.js";
 
 export { isSingleSlot } from "./fact-patterns.js";
 
@@ -28,6 +37,8 @@ export interface FactContext {
   name?: string | null;
   /** Parse as a correction: plain negation ("I am not a biologist") retracts. */
   correction?: boolean;
+  /** The English parser: with it, the parsed slot readers add what the pattern rules miss. */
+  nlp?: Nlp;
 }
 
 const USER_RULES: readonly FactRule[] = [
@@ -40,12 +51,12 @@ const USER_RULES: readonly FactRule[] = [
 ];
 
 /** Facts stated in user and assistant messages; system and tool messages are skipped. */
-export function extractFacts(messages: readonly ExtractInput[]): ExtractedFact[] {
+export function extractFacts(messages: readonly ExtractInput[], nlp?: Nlp): ExtractedFact[] {
   const facts: ExtractedFact[] = [];
   for (const message of messages) {
     if (message.role !== "user" && message.role !== "assistant") continue;
     facts.push(
-      ...factsFromText(message.text, { role: message.role, evidence: message.id, name: message.name }),
+      ...factsFromText(message.text, { role: message.role, evidence: message.id, name: message.name, nlp }),
     );
   }
   return facts;
@@ -55,15 +66,24 @@ export function extractFacts(messages: readonly ExtractInput[]): ExtractedFact[]
 export function factsFromText(text: string, ctx: FactContext): ExtractedFact[] {
   const rules = ctx.role === "assistant" ? ASSISTANT_RULES : USER_RULES;
   const found = new Map<string, ExtractedFact>();
+  const keep = (fact: ExtractedFact) => {
+    // "Zurich, Switzerland" and "Zurich Switzerland" are one value.
+    const words = fact.value
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, " ")
+      .trim();
+    const key = `${fact.slot}\u0000${words}\u0000${fact.negated}`;
+    const seen = found.get(key);
+    if (!seen || seen.confidence < fact.confidence) found.set(key, fact);
+  };
   for (const sentence of splitSentences(text)) {
     if (isQuestion(sentence) || isHypothetical(sentence, ctx.role)) continue;
-    for (const clause of splitClauses(sentence)) {
-      for (const fact of clauseFacts(clause, rules, ctx)) {
-        const key = `${fact.slot}\u0000${fact.value.toLowerCase()}\u0000${fact.negated}`;
-        const seen = found.get(key);
-        if (!seen || seen.confidence < fact.confidence) found.set(key, fact);
-      }
-    }
+    if (ctx.role === "user" && isSarcastic(sentence)) continue;
+    for (const clause of splitClauses(sentence))
+      for (const fact of clauseFacts(clause, rules, ctx)) keep(fact);
+  }
+  if (ctx.nlp && ctx.role === "user" && !ctx.correction) {
+    for (const draft of parsedFacts(ctx.nlp, text)) keep(toFact(draft, false, ctx));
   }
   return [...found.values()];
 }

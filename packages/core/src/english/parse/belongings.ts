@@ -1,0 +1,149 @@
+/** What the user has, read from a parsed clause: possessions, and pets with their kinds and names. */
+import { PETS, RELATIVES } from "../fact-lexicon.js";
+import type { FactDraft } from "../fact-patterns.js";
+import { cutValue, listItems } from "../fact-values.js";
+import type { Clause } from "./clauses.js";
+import { CONDITIONS, OBJECTS } from "./lexicon.js";
+import { aboutUser, asName, denied, find } from "./match.js";
+
+/** Words that end an owned thing's phrase: "a Nintendo Switch with a few games" owns a Nintendo Switch. */
+const THING_END =
+  /\s+(?:with|for|to|in|at|on|from|since|which|that|who|because|so|but|as|when|and (?:i|we|it|my))\b/i;
+const LEAD =
+  /^(?:(?:a|an|the|my|our|one|two|three|some|first|new|brand new|old|second-hand|used|little|small|big|\d{4}|\d+)\s+)+/i;
+const NOT_THINGS = new Set(
+  "question questions idea ideas problem problems meeting meetings time job appointment cold flu feeling sense dream plan plans day week lot lots kid kids child children baby son daughter".split(
+    " ",
+  ),
+);
+
+/** A possession: the last word names an owned kind of thing, or the phrase names a product ("a Nikon D750"). */
+function thing(phrase: string): string | null {
+  const value = phrase
+    .replace(LEAD, "")
+    .replace(/[^\p{L}\p{N}\s'-]/gu, "")
+    .trim();
+  const words = value.split(/\s+/).filter(Boolean);
+  const last = (words.at(-1) ?? "").toLowerCase();
+  if (words.length === 0 || words.length > 4 || NOT_THINGS.has(last)) return null;
+  const lower = value.toLowerCase();
+  if (lower in CONDITIONS || last in RELATIVES || /\b(?:named|called)\b/.test(lower)) return null;
+  if (words.some((w) => w.toLowerCase() in PETS || w.toLowerCase().replace(/s$/, "") in PETS)) return null;
+  const joined = words.slice(-2).join("-").toLowerCase();
+  if (OBJECTS.has(last) || OBJECTS.has(last.replace(/s$/, "")) || OBJECTS.has(joined)) return lower;
+  // A product or brand is written with a capital inside the clause.
+  return words.some((w) => /\p{Lu}/u.test(w)) ? value : null;
+}
+
+export function readOwns(clause: Clause): FactDraft[] {
+  const out: FactDraft[] = [];
+  const owns = (phrases: readonly string[]) => {
+    for (const p of phrases) {
+      const value = thing(p);
+      if (value) out.push({ slot: "owns", value, says: `owns ${value}`, confidence: 0.75 });
+    }
+  };
+  // Each item of "an old piano, a Nintendo Switch with a few games, and a sofa bed" ends at its own
+  // preposition or relative word.
+  const tail = (start: number) =>
+    listItems(clause.text.slice(start).split(/[.;!?]/)[0] ?? "").map((item) => {
+      const end = THING_END.exec(item);
+      return cutValue(end ? item.slice(0, end.index) : item);
+    });
+  for (const f of find(
+    clause,
+    "(i|we) #Adverb? (have|has|had|hav|got|get|own|owns|owned|bought|buy|drive|drives|drove|ride|rides|rode) (got)?",
+  )) {
+    if (!denied(f) && !/\b(?:want|need)\b/i.test(f.before)) owns(tail(f.start + f.text.length));
+  }
+  for (const f of find(clause, "^#Adverb? (bought|got) (myself)?")) {
+    if (!denied(f)) owns(tail(f.start + f.text.length));
+  }
+  for (const f of find(clause, "(owner|owners) of")) {
+    if (aboutUser(clause, f) && !denied(f)) owns(tail(f.start + f.text.length));
+  }
+  for (const f of find(clause, "^my [<k>#Noun] is (a|an) [<x>.+]")) {
+    const kind = (f.groups.k ?? "").toLowerCase();
+    if (OBJECTS.has(kind)) owns(tail(f.start + f.text.length - (f.groups.x ?? "").length));
+  }
+  return out;
+}
+
+/** Pet kinds and breeds beyond the shared list, mapped to the kind stored. */
+const PET_KIND: Readonly<Record<string, string>> = {
+  ...PETS,
+  "jack russell": "dog",
+  "german shepherd": "dog",
+  sheperd: "dog",
+  staffie: "dog",
+  westie: "dog",
+  cavapoo: "dog",
+  "shih tzu": "dog",
+  frenchie: "dog",
+  "french bulldog": "dog",
+  springer: "dog",
+  "sausage dog": "dog",
+  bengal: "cat",
+  sphynx: "cat",
+};
+const PET_KEYS = Object.keys(PET_KIND).sort((a, b) => b.length - a.length);
+const KIND = new RegExp(`\\b(${PET_KEYS.join("|")})(s|es)?\\b`, "gi");
+/** Any pet kind or breed: the cue for reading pets at all. */
+export const PET_WORDS = new RegExp(KIND.source, "i");
+/** The user's pet: "my cat", "I have two guinea pigs", "we adopted a beagle", "a cockapoo named". */
+const OWNED =
+  /(?:\bmy|\bour|\bgot|\badopted|\brescued|\bbought|^an?|^\w*\s*an?|(?:^|[,.!]\s*|\band\s+)an?)\s+(?:\S+\s+){0,3}$/iu;
+/** "We have two cats, Atlas and Juno, and a rescue lurcher": the verb of having governs the whole list. */
+const HAS = /\b(?:i|we) (?:have|hav|got|have got|adopted|rescued|own|bought|took in)\b/i;
+const NAME_WORD = /^[\p{L}'-]+$/u;
+const NOT_PET_NAMES = new Set(
+  "is was has had just and but so who which that the a an he she it they always never still is's keeps loves hates gets got named called".split(
+    " ",
+  ),
+);
+
+export function readPets(clause: Clause): FactDraft[] {
+  const out: FactDraft[] = [];
+  const text = clause.text;
+  const name = (raw: string | undefined, kind: string) => {
+    const word = (raw ?? "").replace(/[^\p{L}'-]/gu, "");
+    if (!word || !NAME_WORD.test(word) || NOT_PET_NAMES.has(word.toLowerCase())) return;
+    const value = asName(word);
+    out.push({ slot: "pet.name", value, says: `has a ${kind} named ${value}`, confidence: 0.75 });
+  };
+  for (const m of text.matchAll(KIND)) {
+    const key = (m[1] ?? "").toLowerCase();
+    const kind = PET_KIND[key] ?? key;
+    const before = text.slice(0, m.index);
+    const found = { groups: {}, before, text: m[0], start: m.index ?? 0 };
+    const owner = /\b(?:my|our)\s+(?:[\p{L}'-]+\s+){0,2}(?:\p{L}+s|\p{L}+'s)\s+$/iu.test(before);
+    if (!(OWNED.test(before) || HAS.test(before)) || owner || denied(found) || !userBefore(before)) continue;
+    out.push({ slot: "pet", value: kind, says: `has a ${kind}`, confidence: 0.75 });
+    const after = text.slice((m.index ?? 0) + m[0].length);
+    const named =
+      /^\s*(?:'s name is|s name is|name is|named|called|,?\s+(?:who is |who's )?called)\s+(?:(?:her|him|it|them)\s+)?([\p{L}'-]+)/iu.exec(
+        after,
+      );
+    if (named) name(named[1], kind);
+    else if (/^\s+[\p{L}'-]+/u.test(after) && !m[2]) {
+      const next = /^\s+([\p{L}'-]+)/u.exec(after)?.[1] ?? "";
+      const tagged = clause.doc.match(next).json()[0] as { terms?: Array<{ tags: string[] }> } | undefined;
+      const tags = tagged?.terms?.[0]?.tags ?? [];
+      if (tags.includes("Noun") && !tags.includes("Plural") && !tags.includes("Pronoun")) name(next, kind);
+    }
+    // "two cats, Atlas and Juno": the names after a plural kind.
+    const list = /^,\s+((?:\p{Lu}[\p{L}'-]*)(?:(?:,\s+|\s+and\s+)\p{Lu}[\p{L}'-]*)*)/u.exec(after);
+    if (list && m[2]) for (const n of list[1]?.split(/,\s+|\s+and\s+/) ?? []) name(n, kind);
+    // "Dobby, my two-year-old Jack Russell": a name before the kind.
+    const lead = /^\s*(\p{Lu}[\p{L}'-]+),\s+my\s+(?:[\p{L}\d-]+\s+){0,3}$/u.exec(before);
+    if (lead) name(lead[1], kind);
+  }
+  return out;
+}
+
+/** Nobody else is the subject before the pet is mentioned ("my neighbour has three cats"). */
+function userBefore(before: string): boolean {
+  return !/\b(?:he|she|they|you|his|her|their|your|someone|my (?:[\p{L}'-]+\s+){0,1}(?:friend|mate|boss|coworker|colleague|neighbour|neighbor|flatmate|roommate|roomate|manager|teammate|landlord|sister|brother|mum|mom|dad|mother|father|parents|son|daughter|cousin|aunt|uncle|grandma|grandpa|partner|wife|husband|boyfriend|girlfriend)s?)\b/iu.test(
+    before,
+  );
+}

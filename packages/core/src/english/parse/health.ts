@@ -1,0 +1,179 @@
+/** The user's health and diet, read from a parsed clause: conditions, allergies, intolerances, diets. */
+import type { FactDraft } from "../fact-patterns.js";
+import { cutValue, listItems } from "../fact-values.js";
+import type { Clause } from "./clauses.js";
+import { CONDITION_ADJECTIVES, CONDITIONS } from "./lexicon.js";
+import { aboutUser, denied, type Found, find, over } from "./match.js";
+
+const byLength = (table: Readonly<Record<string, string>>) =>
+  Object.keys(table).sort((a, b) => b.length - a.length);
+const CONDITION_WORDS = byLength(CONDITIONS);
+const ADJECTIVE_WORDS = byLength(CONDITION_ADJECTIVES);
+
+/** The first condition named in a text, if it comes within a few words ("really bad eczema on my hands"). */
+function conditionIn(text: string, table: Readonly<Record<string, string>>, keys: readonly string[]) {
+  const lower = ` ${text.toLowerCase().replace(/[^\p{L}\p{N}'\s-]/gu, " ")} `;
+  let best: { at: number; value: string } | null = null;
+  for (const key of keys) {
+    const at = lower.indexOf(` ${key} `);
+    if (at >= 0 && (!best || at < best.at)) best = { at, value: table[key] as string };
+  }
+  return best && lower.slice(0, best.at).split(/\s+/).filter(Boolean).length <= 4 ? best.value : null;
+}
+
+const condition = (value: string): FactDraft => ({
+  slot: "health",
+  value,
+  says: `has ${value}`,
+  confidence: 0.8,
+});
+
+export function readHealth(clause: Clause): FactDraft[] {
+  const out: FactDraft[] = [];
+  const after = (f: Found) => clause.text.slice(f.start + f.text.length);
+  const triggers = [
+    ...find(clause, "(have|has|had|having|hav|got|get|gets|getting) (got)?"),
+    ...find(
+      clause,
+      "(suffer|suffers|suffered|suffering|live|lives|lived|living|deal|deals|dealt|dealing|struggle|struggles|struggled|struggling|battle|battles|battled|battling|manage|manages|managed|managing) (from|with)",
+    ),
+    ...find(clause, "(diagnosed|diagnosd|treated|treatment) (with|for)"),
+  ];
+  for (const f of triggers) {
+    const value = conditionIn(after(f), CONDITIONS, CONDITION_WORDS);
+    if (value && aboutUser(clause, f) && !denied(f) && !over(clause, f)) out.push(condition(value));
+  }
+  for (const f of find(clause, "^(i|we) am [<c>.+]")) {
+    const value = conditionIn(f.groups.c ?? "", CONDITION_ADJECTIVES, ADJECTIVE_WORDS);
+    if (value && !denied(f, 0) && !/\bnot\b/i.test(f.text)) out.push(condition(value));
+  }
+  for (const f of find(clause, "^my [<c>.+] (is|has|keeps|been|flares|flared|acts|acting)")) {
+    const value = conditionIn(f.groups.c ?? "", CONDITIONS, CONDITION_WORDS);
+    if (value) out.push(condition(value));
+  }
+  return dedupe(out);
+}
+
+/** Food and things people react to: "allergic to penicillin", "a shellfish allergy". */
+export function readAllergy(clause: Clause): FactDraft[] {
+  const out: FactDraft[] = [];
+  const add = (slot: "allergy" | "intolerance", items: readonly string[]) => {
+    for (const item of items) {
+      const value = item.replace(/^(?:all|any|some|most)\s+/i, "").toLowerCase();
+      if (!value || /\b(?:anything|everything|nothing|it|that|this|them)\b/.test(value)) continue;
+      if (value.split(/\s+/).length > 3) continue;
+      out.push({
+        slot,
+        value,
+        says: slot === "allergy" ? `is allergic to ${value}` : `is intolerant to ${value}`,
+        confidence: 0.8,
+      });
+    }
+  };
+  const tail = (f: Found) => listItems(cutValue(clause.text.slice(f.start + f.text.length)));
+  for (const f of find(clause, "(allergic|allergy|allergies|alergic) to")) {
+    if (aboutUser(clause, f) && !denied(f)) add("allergy", tail(f));
+  }
+  for (const f of find(clause, "[<x>#Noun+] (allergy|allergies)")) {
+    if (aboutUser(clause, f) && !denied(f) && !/\b(?:my|an?)\b/i.test(f.groups.x ?? ""))
+      add("allergy", [f.groups.x ?? ""]);
+  }
+  for (const f of find(clause, "(intolerant|intolerent|intolerance) to")) {
+    if (aboutUser(clause, f) && !denied(f)) add("intolerance", tail(f));
+  }
+  for (const f of find(clause, "[<x>(#Noun|#Adjective)] (intolerant|intolerent|intolerance)")) {
+    if (aboutUser(clause, f) && !denied(f)) add("intolerance", [f.groups.x ?? ""]);
+  }
+  return dedupe(out);
+}
+
+/** Diets by the words people use for them. */
+const DIET_WORDS: Readonly<Record<string, string>> = {
+  vegetarian: "vegetarian",
+  vegitarian: "vegetarian",
+  vegeterian: "vegetarian",
+  veggie: "vegetarian",
+  vegan: "vegan",
+  "plant based": "vegan",
+  "plant-based": "vegan",
+  pescatarian: "pescatarian",
+  pescetarian: "pescatarian",
+  flexitarian: "flexitarian",
+  keto: "keto",
+  paleo: "paleo",
+  carnivore: "carnivore",
+  halal: "halal",
+  kosher: "kosher",
+  "gluten free": "gluten-free",
+  "gluten-free": "gluten-free",
+  "dairy free": "dairy-free",
+  "dairy-free": "dairy-free",
+  "low carb": "low-carb",
+  "low-carb": "low-carb",
+  "low fodmap": "low-FODMAP",
+};
+const DIET_KEYS = byLength(DIET_WORDS);
+
+/**
+ * A diet the user follows: "I'm vegan", "went fully vegan", "on a gluten-free diet", "I keep halal". In
+ * "I was vegetarian for years but went vegan", the diet said last is the current one.
+ */
+export function readDiet(clause: Clause): FactDraft[] {
+  const text = ` ${clause.text.toLowerCase().replace(/[^\p{L}\p{N}'\s-]/gu, " ")} `;
+  const said: Array<{ at: number; value: string; past: boolean }> = [];
+  for (const key of DIET_KEYS) {
+    for (let at = text.indexOf(` ${key} `); at >= 0; at = text.indexOf(` ${key} `, at + 1)) {
+      if (said.some((s) => at >= s.at && at < s.at + 20 && s.value !== DIET_WORDS[key])) continue;
+      const lead = text.slice(Math.max(0, at - 40), at);
+      const follows = text.slice(at + key.length + 1, at + key.length + 12);
+      // "vegan food", "a vegan restaurant": a diet word before a noun is not the user's diet.
+      if (
+        /^\s*(?:food|restaurant|recipe|recipes|option|options|place|cafe|friends?|meal|meals|dish|dishes)\b/.test(
+          follows,
+        ) &&
+        !/\bdiet\b/.test(follows)
+      )
+        continue;
+      if (
+        !/\b(?:i am|i'm|im|we are|been|went|gone|going|turned|became|become|switched to|on an?|on the|eat|keep|keeping|fully|strictly|mostly|full|was|were|now|be)\s*(?:an?\s+|fully\s+|strictly\s+|mostly\s+|full\s+)?$/.test(
+          lead,
+        ) &&
+        !/^\s*(?:now|diet)\b/.test(follows) &&
+        at > 1
+      )
+        continue;
+      const value = DIET_WORDS[key] as string;
+      said.push({
+        at,
+        value,
+        past: /\b(?:was|were|used to be|used to|formerly)\s*(?:an?\s+|fully\s+|full\s+)?$/.test(lead),
+      });
+    }
+  }
+  if (/\beat (?:fish|seafood) but (?:no|not) meat\b|\bno meat but (?:i eat )?fish\b/.test(text))
+    said.push({ at: text.length, value: "pescatarian", past: false });
+  if (said.length === 0) return [];
+  const found: Found = { groups: {}, before: clause.text, text: "", start: clause.text.length };
+  if (
+    !aboutUser(clause, { ...found, before: "", start: 0 }) ||
+    /\b(?:not|don't|dont|never)\b/.test(text.slice(0, said[0]?.at ?? 0))
+  )
+    return [];
+  const sorted = [...said].sort((a, b) => a.at - b.at);
+  const current = sorted.filter((s) => !s.past).at(-1);
+  const out: FactDraft[] = sorted
+    .filter((s) => s.past && s.value !== current?.value)
+    .map((s) => ({ slot: "diet", value: s.value, says: `is ${s.value}`, confidence: 0.75, negated: true }));
+  if (current) out.push({ slot: "diet", value: current.value, says: `is ${current.value}`, confidence: 0.8 });
+  return out;
+}
+
+function dedupe(drafts: FactDraft[]): FactDraft[] {
+  const seen = new Set<string>();
+  return drafts.filter((d) => {
+    const key = `${d.slot}\u0000${d.value}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

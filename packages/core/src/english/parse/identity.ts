@@ -1,0 +1,125 @@
+/** Who the user is, read from a parsed clause: name, age, where they are from and where they live. */
+import { NOT_NAMES } from "../fact-lexicon.js";
+import type { FactDraft } from "../fact-patterns.js";
+import type { Clause } from "./clauses.js";
+import { aboutUser, asName, denied, type Found, find, over } from "./match.js";
+
+const PLACE = "(#Place|#ProperNoun)+";
+/** What may follow a self-introduction for the words before it to be the whole name. */
+const AFTER_NAME = /^\W*(?:$|btw|here|and\b|from\b|but\b|by the way|aged\b|\d)/i;
+
+export function readName(clause: Clause): FactDraft[] {
+  const out: FactDraft[] = [];
+  const says = (value: string) => ({ slot: "name", value, says: `is named ${value}`, confidence: 0.8 });
+  for (const f of [
+    ...find(clause, "my (name|nmae|names|name's) (is|am)? [<n>#ProperNoun+]"),
+    ...find(clause, "(its|it is) [<n>#Noun] here"),
+    ...find(clause, "^[<n>#ProperNoun] here"),
+  ]) {
+    const value = personName(f.groups.n);
+    if (value && !denied(f)) out.push(says(value));
+  }
+  for (const f of find(clause, "^i am #Honorific? [<n>#ProperNoun+]")) {
+    const rest = clause.text.slice(f.start + f.text.length);
+    const value = personName(f.groups.n);
+    if (value && AFTER_NAME.test(rest)) out.push(says(value));
+  }
+  return out;
+}
+
+/** A person's name: one to three words, none of them a nationality, faith or filler. */
+function personName(text = ""): string | null {
+  const words = asName(text.replace(/^(?:dr|mr|mrs|ms|miss|prof)\.?\s+/i, "")).split(/\s+/);
+  if (words.length === 0 || words.length > 3 || !words[0]) return null;
+  if (words.some((w) => NOT_NAMES.has(w.toLowerCase()))) return null;
+  return words.join(" ");
+}
+
+const UNIT_AFTER =
+  /^\s*(?:%|percent|kg|kilos?|lbs?|pounds|stone|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|miles?|km|k\b|grand|am\b|pm\b|o'clock|of\b|out\b|times|x\b|-|\/|cm|m\b|feet|ft|inches)/i;
+
+export function readAge(clause: Clause): FactDraft[] {
+  const out: FactDraft[] = [];
+  const found = [
+    ...find(clause, "i am [<a>#Value] (years|yrs|yr|year)? old?"),
+    ...find(clause, "^i am #ProperNoun+ [<a>#Value]"),
+    ...find(clause, "[<a>#Value] (years|yrs|year|yr) old"),
+    ...find(clause, "(turned|turnd|turning) [<a>#Value]"),
+    ...find(clause, "aged [<a>#Value]"),
+  ];
+  for (const f of found) {
+    const years = Number(f.groups.a);
+    const rest = clause.text.slice(f.start + f.text.length);
+    if (!Number.isInteger(years) || years < 5 || years > 110) continue;
+    if (/(?:years|yrs|year|yr) old$/.test(f.text) === false && UNIT_AFTER.test(rest)) continue;
+    if (!aboutUser(clause, f) || denied(f) || /-$/.test(f.groups.a ?? "")) continue;
+    out.push({ slot: "age", value: String(years), says: `is ${years} years old`, confidence: 0.8 });
+    break;
+  }
+  return out;
+}
+
+/** Verbs of travel before "from": "I moved here from Berlin" says nothing of where the user is from. */
+const NOT_ORIGIN =
+  /\b(?:mov|reloc|flew|fly|flying|drove|driv|travel|back|return|visit|came|got|emigrat)\w*\s*$/i;
+
+export function readOrigin(clause: Clause): FactDraft[] {
+  const out: FactDraft[] = [];
+  const origin = (f: Found) => {
+    const value = place(f.groups.p);
+    if (value && aboutUser(clause, f) && !denied(f))
+      out.push({ slot: "from", value, says: `is from ${value}`, confidence: 0.8 });
+  };
+  for (const f of find(clause, `from [<p>${PLACE}]`)) {
+    if (!NOT_ORIGIN.test(f.before) && /\b(?:i|we)\b/i.test(f.before)) origin(f);
+  }
+  for (const f of find(clause, `(grew up|raised|born|brought up) (and raised)? in [<p>${PLACE}]`)) origin(f);
+  return out.slice(0, 1);
+}
+
+export function readHome(clause: Clause): FactDraft[] {
+  const out: FactDraft[] = [];
+  const lives = (f: Found, verb: string) => {
+    const value = place(f.groups.p);
+    if (!value || !aboutUser(clause, f)) return;
+    const past = over(clause, f) || /\bwere\b|\bwas\b/.test(f.text);
+    if (denied(f) && !past) return;
+    out.push({ slot: "lives_in", value, says: `${verb} ${value}`, confidence: 0.8, negated: past });
+  };
+  const AREA = "(a|the)? #Adjective? (town|village|city|suburb|hamlet|place|part)? (called|named)?";
+  for (const f of find(
+    clause,
+    `(live|lives|lived|living|livin|lving|reside|resides|resided|residing|based|settled) #Adverb? (in|at|out of) ${AREA} [<p>${PLACE}]`,
+  ))
+    lives(f, "lives in");
+  for (const f of find(
+    clause,
+    `(moved|relocated|have moved|moved back) (back|over|out|here)? to [<p>${PLACE}]`,
+  ))
+    lives(f, "moved to");
+  for (const f of find(clause, `home is [<p>${PLACE}]`)) lives(f, "lives in");
+  for (const f of [
+    ...find(clause, `^(i|we) (am|are|were|was) #Adverb? in [<p>${PLACE}]`),
+    ...find(
+      clause,
+      `^(i|we) (am|are|were|was) #Adverb? in a #Adjective? (place|town|village|flat|house) in [<p>${PLACE}]`,
+    ),
+  ]) {
+    if (
+      /\b(?:now|these days|currently|at the moment|nowadays)\b/i.test(clause.text) ||
+      /\b(?:were|was)\b/.test(f.text)
+    )
+      lives(f, "lives in");
+  }
+  // The place said last is the current one: "we were in Sheffield ... now we're in Matlock".
+  const current = out.filter((f) => !f.negated);
+  return [...out.filter((f) => f.negated), ...current.slice(-1)];
+}
+
+/** A place name: capitalised as written, or title case when typed in lower case ("denver"). */
+function place(text = ""): string | null {
+  const value = asName(text.replace(/^(?:the)\s+/i, ""));
+  if (!value || value.split(/\s+/).length > 4) return null;
+  if (NOT_NAMES.has(value.toLowerCase())) return null;
+  return value;
+}

@@ -1,0 +1,99 @@
+/**
+ * Matching slot patterns on a parsed clause (compromise's match syntax: `#Place+` a tagged run, `{live}`
+ * any form of a verb, `[<name>...]` a captured group), and deciding whether the user is the subject.
+ */
+import { PETS, RELATIVES } from "../fact-lexicon.js";
+import type { Clause } from "./clauses.js";
+
+export interface Found {
+  /** The captured groups' text, by name. */
+  readonly groups: Readonly<Record<string, string>>;
+  /** The clause before the match: where its subject and any negation are. */
+  readonly before: string;
+  /** The matched words. */
+  readonly text: string;
+  /** Where the match starts in the clause's text. */
+  readonly start: number;
+}
+
+/** Every match of a pattern in the clause. */
+export function find(clause: Clause, pattern: string): Found[] {
+  const matches = clause.doc.match(pattern);
+  const out: Found[] = [];
+  for (let i = 0; i < matches.length; i++) {
+    const m = matches.eq(i);
+    const offset = (m.json({ offset: true })[0] as { offset?: { start: number } } | undefined)?.offset?.start;
+    const groups: Record<string, string> = {};
+    // A single match's view forgets its groups; matching the pattern again on it recovers them.
+    const captured = m.match(pattern).groups() as Record<string, { text(): string }>;
+    for (const [name, view] of Object.entries(captured)) {
+      groups[name] = view.text().trim();
+    }
+    const start = offset ?? 0;
+    out.push({ groups, before: clause.text.slice(0, start), text: m.text(), start });
+  }
+  return out;
+}
+
+const PEOPLE = [
+  ...Object.keys(RELATIVES),
+  ...Object.keys(PETS),
+  "friend friends mate mates bestie boss coworker co-worker colleague colleagues neighbour neighbor flatmate",
+  "roommate roomate housemate manager teammate landlord landlady kid kids child children twins family",
+  "parents grandparents teacher doctor client customer students team company wife's husband's",
+].join(" ");
+const OTHER_SUBJECT = new RegExp(
+  `\\b(?:he|she|they|you|his|her|their|your|someone|somebody|people|everyone|everybody|nobody)\\b|` +
+    `\\b(?:my|our)\\s+(?:[\\p{L}'-]+\\s+){0,2}?(?:${PEOPLE.split(/\s+/).join("|")})\\b`,
+  "iu",
+);
+const NEGATION =
+  /\b(?:not|never|no|nor|don't|dont|doesn't|doesnt|didn't|didnt|haven't|havent|hasn't|isn't|wasn't|aren't|cannot|can't|cant|nah|without)\b/i;
+
+/**
+ * Whether a match speaks about the user: it starts with I or we, or nothing before it in the clause
+ * names someone else ("my sister lives in Boston", "Taylor Swift lives in Nashville").
+ */
+export function aboutUser(clause: Clause, found: Found): boolean {
+  if (USER_FIRST.test(found.text)) return true;
+  if (OTHER_SUBJECT.test(found.before)) return false;
+  if (USER_FIRST.test(found.before.trim())) return true;
+  // A person named before the predicate is its subject ("Keanu Reeves rides motorcycles").
+  return !terms(clause).some((t) => t.start < found.start && t.tags.includes("Person"));
+}
+
+/** A clause that starts with the user as its subject: "I ...", "we ...", "im ...", "my name is ...". */
+const USER_FIRST = /^(?:i|we|im|ive|i'm|i've|my name)\b/i;
+
+interface Term {
+  readonly start: number;
+  readonly tags: readonly string[];
+}
+function terms(clause: Clause): Term[] {
+  const sentences = clause.doc.json({ offset: true }) as Array<{
+    terms: Array<{ tags: string[]; offset: { start: number } }>;
+  }>;
+  return sentences.flatMap((s) => s.terms.map((t) => ({ start: t.offset.start, tags: t.tags })));
+}
+
+/** Whether the clause denies what follows ("I don't have a car"): a negation before the value. */
+export function denied(found: Found, valueAt = found.text.length): boolean {
+  const lead = found.before.split(/\s+/).slice(-4).join(" ");
+  return NEGATION.test(lead) || NEGATION.test(found.text.slice(0, valueAt));
+}
+
+/** Title case for a name typed in lower case ("mishka" -> "Mishka"); mixed case is kept. */
+export function asName(text: string): string {
+  const clean = text.replace(/[^\p{L}\p{N}\s'.-]/gu, "").trim();
+  return clean === clean.toLowerCase() ? clean.replace(/(^|[\s-])\p{L}/gu, (c) => c.toUpperCase()) : clean;
+}
+
+/** The match speaks of the past as over: "used to live in Chicago", "I don't live in Paris anymore". */
+export function over(clause: Clause, found: Found): boolean {
+  const lead = `${found.before.split(/\s+/).slice(-3).join(" ")} ${found.text}`;
+  const after = clause.text.slice(found.start + found.text.length);
+  return (
+    /\b(?:used to|no longer|formerly|previously)\b/i.test(lead) ||
+    /^\W*(?:anymore|any more|any longer)\b/i.test(after)
+  );
+}

@@ -1,0 +1,111 @@
+/**
+ * What the user is about to do, read from the verbs of a parsed clause: a future form ("I will visit"),
+ * an intention ("we plan to buy"), or a present progressive with a future time ("we're adopting a dog
+ * in the spring"). The value is the verb's infinitive with what follows it: "adopt a dog in the spring".
+ */
+import { FUTURE_TIME } from "../fact-lexicon.js";
+import type { FactDraft } from "../fact-patterns.js";
+import type { Clause } from "./clauses.js";
+import { aboutUser, type Found, find } from "./match.js";
+
+const MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december";
+/** Future times beyond the shared list: seasons, the end of a period, a date in the month. */
+const PLAN_TIME = new RegExp(
+  `\\b(?:in the (?:spring|summer|autumn|fall|winter|new year)|(?:at|by) (?:the )?end of (?:the |this )?(?:week|month|year|summer|term)|on the \\d{1,2}(?:st|nd|rd|th)|in (?:late|early|mid)[- ](?:${MONTHS})|later (?:today|this \\w+)|this (?:weekend|evening|afternoon))\\b`,
+  "i",
+);
+const hasTime = (text: string) => FUTURE_TIME.test(text) || PLAN_TIME.test(text);
+/** A clause that may state a plan: a future time, an intention, or "off to". */
+export const PLAN_CUES = {
+  test: (text: string) =>
+    hasTime(text) ||
+    /\b(?:will|shall|plan\w*|intend\w*|going|gonna|about to|aim\w*|scheduled|due to|set to|off to)\b/i.test(
+      text,
+    ),
+};
+/** Verbs that state a feeling or a state, not something the user will do. */
+const NOT_ACTIONS = new Set(
+  "be have feel think know want need hope like love hate wonder try look seem mean guess wish say tell ask write".split(
+    " ",
+  ),
+);
+/** Where the plan's words end: a reason, a feeling, another clause. */
+const PLAN_END =
+  /\s*(?:[,;:!?()]|\.(?:\s|$)|\s[-–—]+\s|\b(?:so|because|since|and I|but|which|who|if|as|for (?:her|his|my|our|their) (?:job|work)|to (?:take|start|see|be)|wish me|lol|haha)\b)/i;
+/** Intentions that make the next verb a plan: "we plan to buy a house". */
+const INTENT =
+  /\b(?:plan|plans|planning|intend|intends|intending|going|gonna|about|aim|aiming|scheduled|due|set)\s+to\s*$/i;
+
+interface Verb {
+  readonly text: string;
+  readonly infinitive: string;
+  readonly form: string;
+  readonly auxiliary: string;
+  readonly negative: boolean;
+  readonly start: number;
+}
+
+function verbs(clause: Clause): Verb[] {
+  const list = clause.doc.verbs().json({ offset: true }) as Array<{
+    text: string;
+    offset?: { start: number };
+    verb?: { infinitive?: string; auxiliary?: string; negative?: boolean; grammar?: { form?: string } };
+  }>;
+  return list.map((v) => ({
+    text: v.text.trim(),
+    infinitive: (v.verb?.infinitive ?? "").toLowerCase(),
+    form: v.verb?.grammar?.form ?? "",
+    auxiliary: (v.verb?.auxiliary ?? "").toLowerCase(),
+    negative: v.verb?.negative === true,
+    start: v.offset?.start ?? 0,
+  }));
+}
+
+const plan = (value: string): FactDraft => ({
+  slot: "plan",
+  value,
+  says: `plans to ${value}`,
+  confidence: 0.7,
+});
+
+export function readPlans(clause: Clause): FactDraft[] {
+  const out: FactDraft[] = [];
+  const text = clause.text;
+  for (const v of verbs(clause)) {
+    if (v.negative || !v.infinitive || NOT_ACTIONS.has(v.infinitive)) continue;
+    const before = text.slice(0, v.start);
+    const found: Found = { groups: {}, before, text: v.text, start: v.start };
+    if (!/^(?:i|we)\b/i.test(before.trim()) && !aboutUser(clause, found)) continue;
+    if (/^(?:i|we)\b/i.test(before.trim()) === false && /\b(?:my|our) \p{L}+ (?:is|are)\b/iu.test(before))
+      continue;
+    const after = text.slice(v.start + v.text.length);
+    const rest = after.split(PLAN_END)[0]?.trim() ?? "";
+    // A future form or a progressive is a plan when a time says when; an intention is one by itself.
+    const future = /future/.test(v.form) || /\b(?:will|shall|'ll)\b/.test(v.auxiliary);
+    const progressive = /progressive|gerund/.test(v.form) || /ing$/.test(v.text.split(/\s+/).at(-1) ?? "");
+    if (!INTENT.test(before) && !((future || progressive) && hasTime(`${before} ${after}`))) continue;
+    if (v.infinitive === "go" && /^to\s+(?!the\b|bed\b|work\b|school\b)/i.test(rest)) {
+      out.push(plan(`trip ${rest}`));
+      continue;
+    }
+    const lead = before.split(/\b(?:i|we)\b/i)[0] ?? "";
+    const fronted = FUTURE_TIME.exec(lead)?.[0] ?? PLAN_TIME.exec(lead)?.[0];
+    const words = [v.infinitive, rest, fronted && !rest.includes(fronted) ? fronted : ""].filter(Boolean);
+    const value = words.join(" ").replace(/\s+/g, " ").trim();
+    if (value.split(" ").length >= 2 && value.split(" ").length <= 14) out.push(plan(value));
+  }
+  // "we're off to Mexico in June", "my driving test is on the 14th".
+  for (const f of find(clause, "^(i|we) (am|are) off to [<p>#ProperNoun+]")) {
+    const rest = text
+      .slice(f.start + f.text.length - (f.groups.p ?? "").length)
+      .split(PLAN_END)[0]
+      ?.trim();
+    if (rest) out.push(plan(`trip to ${rest}`));
+  }
+  for (const f of find(clause, "^my [<e>#Noun+] (is|are) (on|in|next|this|tomorrow|at)")) {
+    const rest = text.slice(f.start + f.text.length - (f.text.split(" ").at(-1) ?? "").length);
+    const when = rest.split(PLAN_END)[0]?.trim() ?? "";
+    if (hasTime(when)) out.push(plan(`${f.groups.e} ${when}`));
+  }
+  return out;
+}

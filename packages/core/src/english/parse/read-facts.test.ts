@@ -1,0 +1,67 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadParser, type Nlp } from "./parser.js";
+import { parsedFacts } from "./read-facts.js";
+
+let nlp: Nlp;
+beforeAll(async () => {
+  nlp = await loadParser();
+});
+
+const facts = (text: string) =>
+  parsedFacts(nlp, text).map((d) => `${d.slot}=${d.value}${d.negated ? " (no longer)" : ""}`);
+
+// Statements written for these tests, in the families the parsed readers cover; none is taken from the
+// benchmark in bench/data.
+describe("parsedFacts", () => {
+  it.each([
+    ["hiya, I'm Marta btw", "name=Marta"],
+    ["my name's Oluwaseun and I'm 29", "name=Oluwaseun"],
+    ["my name's Oluwaseun and I'm 29", "age=29"],
+    ["turned 63 on sunday, still feel 30", "age=63"],
+    ["I'm Korean, from Busan originally", "from=Busan"],
+    ["grew up in Porto but that was ages ago", "from=Porto"],
+    ["I'm living in Utrecht these days", "lives_in=Utrecht"],
+    ["we moved to Galway last spring", "lives_in=Galway"],
+    ["im in austin now, used to live in dallas", "lives_in=Dallas (no longer)"],
+    ["I suffer from migraines when it's humid", "health=migraine"],
+    ["got diagnosed with type 2 diabetes in march", "health=type 2 diabetes"],
+    ["I'm diabetic so watch the sugar", "health=diabetes"],
+    ["I'm allergic to kiwi and latex", "allergy=kiwi"],
+    ["I'm allergic to kiwi and latex", "allergy=latex"],
+    ["lactose intolerant here", "intolerance=lactose"],
+    ["been vegan for three years", "diet=vegan"],
+    ["I was pescatarian for ages but went vegetarian in May", "diet=vegetarian"],
+    ["I was pescatarian for ages but went vegetarian in May", "diet=pescatarian (no longer)"],
+    ["I ride a Vespa to work", "owns=Vespa"],
+    ["we own a tiny cottage in Wales", "owns=tiny cottage"],
+    ["we adopted a whippet called Pickle", "pet=dog"],
+    ["we adopted a whippet called Pickle", "pet.name=Pickle"],
+    ["my rabbit clover hates the hoover", "pet.name=Clover"],
+    ["I work as a radiographer at St Thomas", "works_as=radiographer"],
+    ["I work as a radiographer at St Thomas", "works_at=St Thomas"],
+    ["just joined Monzo as a data analyst", "works_at=Monzo"],
+    ["I'm doing a master's in marine biology at Plymouth", "studies=marine biology"],
+    ["I'm doing a master's in marine biology at Plymouth", "school=Plymouth"],
+    ["we're moving to Lisbon in the new year", "plan=move to Lisbon in the new year"],
+    ["I'm running my first marathon next month", "plan=run my first marathon next month"],
+    ["my job interview is on the 3rd", "plan=job interview on the 3rd"],
+  ])("%s -> %s", (text, fact) => {
+    expect(facts(text)).toContain(fact);
+  });
+
+  it.each([
+    "if I lived in Oslo I'd learn to ski",
+    "should I move to Leeds?",
+    "my brother lives in Cork and works as a chef",
+    "my friend Sam is allergic to nuts",
+    "she said 'I'm a vegan now' and left",
+    "oh sure, I own a private island",
+    "I don't own a car",
+    "I'm not allergic to anything",
+    "I wish I had a horse",
+    "I'd love to be a pilot one day",
+    "Rafa lives in Madrid, right?",
+  ])("states nothing about the user: %s", (text) => {
+    expect(facts(text)).toEqual([]);
+  });
+});

@@ -1,0 +1,226 @@
+/** What the user does, read from a parsed clause: job title and employer, field of study and school. */
+import { NON_JOB_MODIFIERS, OCCUPATIONS } from "../fact-lexicon.js";
+import type { FactDraft } from "../fact-patterns.js";
+import { article } from "../fact-values.js";
+import type { Clause } from "./clauses.js";
+import { aboutUser, asName, denied, type Found, find, over } from "./match.js";
+
+/** Words that end a job title or a field: "a solicitor at Clifford Chance", "law at Trinity". */
+const PHRASE_END = new Set(
+  "at for with in from since and but so because who which that where when now currently here there too on by of to as while".split(
+    " ",
+  ),
+);
+/** Learners are not employees: "a law student" studies law. */
+const LEARNER =
+  /^(?:student|undergrad|undergraduate|postgrad|postgraduate|phd student|apprentice|trainee|pupil|fresher|major)$/i;
+const FIELD_NAMES: Readonly<Record<string, string>> = {
+  compsci: "computer science",
+  "comp sci": "computer science",
+  cs: "computer science",
+  "vet med": "veterinary medicine",
+  "vet medicine": "veterinary medicine",
+  med: "medicine",
+  ppe: "philosophy, politics and economics",
+  mba: "business administration",
+  "poli sci": "political science",
+  polisci: "political science",
+  econ: "economics",
+  psych: "psychology",
+  maths: "mathematics",
+  math: "mathematics",
+  pe: "physical education",
+  ee: "electrical engineering",
+  "mech eng": "mechanical engineering",
+  acounting: "accounting",
+};
+/** Gerunds that name a job: "been nursing for ten years". */
+const JOB_GERUNDS: Readonly<Record<string, string>> = {
+  nursing: "nurse",
+  teaching: "teacher",
+  lecturing: "lecturer",
+  tutoring: "tutor",
+  bartending: "bartender",
+  freelancing: "freelancer",
+  nannying: "nanny",
+  waitressing: "waitress",
+  waiting: "waiter",
+  plumbing: "plumber",
+  farming: "farmer",
+  lawyering: "lawyer",
+};
+
+/** The words of a noun phrase at the start of a text, up to a preposition, conjunction or punctuation. */
+function nounPhrase(text: string, max = 4): string {
+  const words: string[] = [];
+  for (const m of text.matchAll(/([\p{L}\p{N}][\p{L}\p{N}'&.-]*)|([^\p{L}\p{N}\s])/gu)) {
+    if (m[2] || PHRASE_END.has((m[1] ?? "").toLowerCase())) break;
+    words.push(m[1] as string);
+    if (words.length > max) return "";
+  }
+  return words.join(" ").replace(/^(?:a|an|the|my)\s+/i, "");
+}
+
+/** An organisation or school name: capitalised words, with "for", "of", "and" or "&" inside. */
+function orgName(text: string, lowerOk = false): string | null {
+  const m =
+    /^\s*(?:the\s+)?((?:\p{Lu}[\p{L}\p{N}'&.-]*)(?:\s+(?:(?:for|of|and|&|de|la)\s+)?\p{Lu}[\p{L}\p{N}'&.-]*)*)/u.exec(
+      text,
+    );
+  if (m?.[1]) return m[1].replace(/[.]$/, "");
+  if (!lowerOk) return null;
+  const word = /^\s*([\p{Ll}][\p{L}'-]+)(?=$|[\s,.!])/u.exec(text)?.[1];
+  return word && !PHRASE_END.has(word) ? asName(word) : null;
+}
+
+/** A job title: an occupation noun at its head, or one the parser tags as a person's role. */
+function jobTitle(clause: Clause, phrase: string, trusted: boolean): string | null {
+  const words = phrase.split(/\s+/).filter(Boolean);
+  const head = (words.at(-1) ?? "").toLowerCase();
+  if (words.length === 0 || words.length > 4 || LEARNER.test(head)) return null;
+  if (words.some((w) => NON_JOB_MODIFIERS.has(w.toLowerCase()))) return null;
+  if (OCCUPATIONS.has(head) || OCCUPATIONS.has(head.replace(/s$/, ""))) return phrase.toLowerCase();
+  const tagged = clause.doc.match(head).has("#Actor");
+  return tagged || trusted ? phrase.toLowerCase() : null;
+}
+
+const job = (value: string, negated = false): FactDraft => ({
+  slot: "works_as",
+  value,
+  says: `works as ${article(value)} ${value}`,
+  confidence: 0.8,
+  negated,
+});
+const employer = (value: string, negated = false): FactDraft => ({
+  slot: "works_at",
+  value,
+  says: `works at ${value}`,
+  confidence: 0.8,
+  negated,
+});
+
+export function readWork(clause: Clause): FactDraft[] {
+  const out: FactDraft[] = [];
+  const after = (f: Found) => clause.text.slice(f.start + f.text.length);
+  const user = (f: Found) => aboutUser(clause, f) && !denied(f);
+  const title = (f: Found, trusted: boolean) => {
+    const rest = after(f);
+    const phrase = nounPhrase(rest);
+    const value = phrase ? jobTitle(clause, phrase, trusted) : null;
+    if (value) out.push(job(value, over(clause, f)));
+    const at = /^\s*(?:[\p{L}'-]+\s+){0,4}?(?:at|for|with)\s+(.*)$/u.exec(rest.slice(0, 80));
+    const org = at ? orgName(at[1] ?? "", trusted) : null;
+    if (value && org) out.push(employer(org, over(clause, f)));
+  };
+  for (const f of find(clause, "^(i|we) (am|was) (a|an)")) if (user(f)) title(f, false);
+  for (const f of find(
+    clause,
+    "(work|works|working|worked|employed|served|serve|serving|hired|qualified|trained|started|joined|job) as (a|an)?",
+  ))
+    if (user(f)) title(f, true);
+  for (const f of find(clause, "(promoted|promotion) to")) if (user(f)) title(f, true);
+  for (const f of find(clause, "my (job|role|position|title|occupation|profession) is (a|an)?"))
+    if (!denied(f)) title(f, true);
+  for (const f of find(clause, "(been|am|started|start) [<g>#Gerund]")) {
+    const value = JOB_GERUNDS[(f.groups.g ?? "").toLowerCase()];
+    if (value && user(f)) out.push(job(value));
+  }
+  for (const f of find(
+    clause,
+    "(work|works|working|worked|employed|started|joined|job|position|role|am|interning|intern) (at|for|with)",
+  )) {
+    if (!user(f) || /^(?:am)\b/i.test(f.text.split(" ")[0] ?? "")) continue;
+    const org = orgName(after(f));
+    if (org) out.push(employer(org, over(clause, f)));
+  }
+  for (const f of find(clause, "(joined|left|quit) [<o>#ProperNoun+]")) {
+    if (!user(f)) continue;
+    const org = orgName(f.groups.o ?? "");
+    if (org) out.push(employer(org, /^(?:left|quit)/i.test(f.text)));
+  }
+  return out;
+}
+
+const field = (value: string): FactDraft => ({
+  slot: "studies",
+  value,
+  says: `studies ${value}`,
+  confidence: 0.8,
+});
+const school = (value: string): FactDraft => ({
+  slot: "school",
+  value,
+  says: `studies at ${value}`,
+  confidence: 0.8,
+});
+const DEGREE =
+  "(phd|degree|masters|master's|master|bachelors|bachelor's|bsc|ba|ma|msc|mba|course|apprenticeship|diploma|doctorate|a-levels|gcses)";
+
+function fieldName(text: string): string | null {
+  const phrase = nounPhrase(text, 4).toLowerCase();
+  if (!phrase || /^(?:it|this|that|hard|well|all|so|really|a lot|lots)\b/.test(phrase)) return null;
+  return FIELD_NAMES[phrase] ?? phrase;
+}
+
+/** A school name, "Edinburgh Uni" read as the University of Edinburgh. */
+function schoolName(text: string): string | null {
+  const name = orgName(text);
+  if (!name) return null;
+  const uni = /^(.+?)\s+Uni$/i.exec(name);
+  return uni ? `University of ${uni[1]}` : name;
+}
+
+export function readStudies(clause: Clause): FactDraft[] {
+  const out: FactDraft[] = [];
+  const after = (f: Found) => clause.text.slice(f.start + f.text.length);
+  const user = (f: Found) => aboutUser(clause, f) && !denied(f) && !over(clause, f);
+  const atSchool = (rest: string) => {
+    const at = /^\s*(?:[\p{L}'-]+\s+){0,4}?at\s+(.*)$/u.exec(rest.slice(0, 80));
+    const name = at ? schoolName(at[1] ?? "") : null;
+    if (name) out.push(school(name));
+  };
+  for (const f of find(
+    clause,
+    `(study|studies|studying|studyng|studing|studied|reading|majoring|major|read) (in)?`,
+  )) {
+    if (!user(f) || (/\b(?:studied|read)\b/i.test(f.text) && !/\bi am|\bi have been\b/i.test(f.before)))
+      continue;
+    const value = fieldName(after(f));
+    if (value && !/^(?:a|the|my|books?|about|up|through|for|to)\b/.test(value)) out.push(field(value));
+    atSchool(after(f));
+  }
+  for (const f of find(
+    clause,
+    `(doing|taking|started|starting|finishing|completing|pursuing|in the middle of) (my|a|an)? #Adjective? ${DEGREE} (in|on)?`,
+  )) {
+    if (!user(f)) continue;
+    // compromise reads "master's in" as "master is in": the field starts after the preposition.
+    const value = fieldName(after(f).replace(/^\s*(?:in|on)\s+/i, ""));
+    if (value) out.push(field(value));
+    atSchool(after(f));
+  }
+  for (const f of find(clause, `[<s>#Noun+] (student|major|degree|undergrad|undergraduate)`)) {
+    if (!user(f)) continue;
+    const value = fieldName(f.groups.s ?? "");
+    const abbr = FIELD_NAMES[(f.groups.s ?? "").toLowerCase()];
+    if (abbr || (value && !/^(?:a|an|the|part-time|full-time|mature|first|second|third|final)$/.test(value)))
+      out.push(field(abbr ?? (value as string)));
+    atSchool(after(f));
+  }
+  for (const f of find(clause, "(student|sophomore|freshman|fresher|undergrad|postgrad|year|yr|phd) at")) {
+    if (!user(f)) continue;
+    const name = schoolName(after(f));
+    if (name) out.push(school(name));
+  }
+  for (const f of find(clause, "^(i|we) am at [<sc>#ProperNoun+]")) {
+    const rest = after(f);
+    if (!/^\W*(?:uni|university|college)?\W*(?:reading|doing|studying|studyng|in my|for my)\b/i.test(rest))
+      continue;
+    const name = schoolName(`${f.groups.sc ?? ""}${/^\s+uni\b/i.test(rest) ? " Uni" : ""}`);
+    if (name) out.push(school(name));
+    const doing = /\b(?:reading|doing|studying)\s+(.*)$/i.exec(rest);
+    const value = doing ? fieldName(doing[1] ?? "") : null;
+    if (value) out.push(field(value));
+  }
+  return out;
+}
