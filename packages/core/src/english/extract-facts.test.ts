@@ -49,7 +49,8 @@ const WORK: Case[] = [
   ["I'm retired.", ["+works_as=retired"]],
   ["I've been a teacher for 10 years.", ["+works_as=teacher"]],
   ["I'm not a nurse anymore.", ["-works_as=nurse"]],
-  ["I'm a student at MIT.", ["+works_as=student", "+school=MIT"]],
+  ["I'm a student at MIT.", ["+school=MIT"]],
+  ["I'm a law student at Trinity.", ["+studies=law", "+school=Trinity"]],
   ["I study computer science at Stanford.", ["+studies=computer science", "+school=Stanford"]],
 ];
 

@@ -36,24 +36,35 @@ function employer(tail: string, confidence: number, negated = false): FactDraft 
   };
 }
 
-/** "software engineer at Google" -> works_as + works_at; "student at MIT" -> works_as + school. */
+/**
+ * "software engineer at Google" -> works_as + works_at; "law student at Trinity" -> studies + school (a
+ * student studies; studying is not a job).
+ */
 export function job(tail: string, confidence: number, about?: string): FactDraft[] | null {
   const found = occupation(tail);
   if (!found) return null;
-  const prefix = about ? `${about}.occupation` : "works_as";
-  const drafts: FactDraft[] = [
-    {
-      slot: prefix,
-      value: found.value,
-      says: `is ${article(found.value)} ${found.value}`,
-      confidence,
-      about,
-    },
-  ];
+  const student = found.value.endsWith("student");
+  const field = found.value
+    .replace(/\s*student$/, "")
+    .replace(/^(?:part-time|full-time|mature|first-year|final-year)\s*/i, "")
+    .trim();
+  const drafts: FactDraft[] =
+    student && !about
+      ? field
+        ? [{ slot: "studies", value: field, says: `studies ${field}`, confidence }]
+        : []
+      : [
+          {
+            slot: about ? `${about}.occupation` : "works_as",
+            value: found.value,
+            says: `is ${article(found.value)} ${found.value}`,
+            confidence,
+            about,
+          },
+        ];
   const at = /^\s+(?:at|for|with) (.+)$/.exec(found.rest);
   const org = at?.[1] ? organisation(at[1]) : null;
   if (org && !org.generic) {
-    const student = found.value.endsWith("student");
     const slot = about ? `${about}.works_at` : student ? "school" : "works_at";
     drafts.push({
       slot,

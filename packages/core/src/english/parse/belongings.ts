@@ -38,7 +38,14 @@ function thing(phrase: string): string | null {
 export function readOwns(clause: Clause): FactDraft[] {
   const out: FactDraft[] = [];
   const owns = (phrases: readonly string[]) => {
-    for (const p of phrases) {
+    // "two cats, Atlas and Juno": a list with an animal or a relative in it names beings, not products.
+    const beings = phrases.some((p) =>
+      p
+        .toLowerCase()
+        .split(/\s+/)
+        .some((w) => w in PETS || w.replace(/s$/, "") in PETS || w in RELATIVES),
+    );
+    for (const p of beings ? [] : phrases) {
       const value = thing(p);
       if (value) out.push({ slot: "owns", value, says: `owns ${value}`, confidence: 0.75 });
     }

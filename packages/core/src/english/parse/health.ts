@@ -146,7 +146,9 @@ export function readDiet(clause: Clause): FactDraft[] {
       said.push({
         at,
         value,
-        past: /\b(?:was|were|used to be|used to|formerly)\s*(?:an?\s+|fully\s+|full\s+)?$/.test(lead),
+        past: /\b(?:was|were|used to be|used to|formerly)(?:\s+(?:an?|fully|strictly|mostly|full))?\s*$/.test(
+          lead,
+        ),
       });
     }
   }

@@ -48,7 +48,7 @@ const OTHER_SUBJECT = new RegExp(
   "iu",
 );
 const NEGATION =
-  /\b(?:not|never|no|nor|don't|dont|doesn't|doesnt|didn't|didnt|haven't|havent|hasn't|isn't|wasn't|aren't|cannot|can't|cant|nah|without)\b/i;
+  /\b(?:not|never|no|nor|don't|dont|doesn't|doesnt|didn't|didnt|haven't|havent|hasn't|isn't|wasn't|aren't|cannot|can't|cant|without)\b/i;
 
 /**
  * Whether a match speaks about the user: it starts with I or we, or nothing before it in the clause
@@ -96,4 +96,30 @@ export function over(clause: Clause, found: Found): boolean {
     /\b(?:used to|no longer|formerly|previously)\b/i.test(lead) ||
     /^\W*(?:anymore|any more|any longer)\b/i.test(after)
   );
+}
+
+/** A verb of the clause as compromise reads it: its infinitive, form ("present-progressive"), auxiliary. */
+export interface Verb {
+  readonly text: string;
+  readonly infinitive: string;
+  readonly form: string;
+  readonly auxiliary: string;
+  readonly negative: boolean;
+  readonly start: number;
+}
+
+export function clauseVerbs(clause: Clause): Verb[] {
+  const list = clause.doc.verbs().json({ offset: true }) as Array<{
+    text: string;
+    offset?: { start: number };
+    verb?: { infinitive?: string; auxiliary?: string; negative?: boolean; grammar?: { form?: string } };
+  }>;
+  return list.map((v) => ({
+    text: v.text.trim(),
+    infinitive: (v.verb?.infinitive ?? "").toLowerCase(),
+    form: v.verb?.grammar?.form ?? "",
+    auxiliary: (v.verb?.auxiliary ?? "").toLowerCase(),
+    negative: v.verb?.negative === true,
+    start: v.offset?.start ?? 0,
+  }));
 }

@@ -6,7 +6,7 @@
 import { FUTURE_TIME } from "../fact-lexicon.js";
 import type { FactDraft } from "../fact-patterns.js";
 import type { Clause } from "./clauses.js";
-import { aboutUser, type Found, find } from "./match.js";
+import { aboutUser, clauseVerbs, type Found, find } from "./match.js";
 
 const MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december";
 /** Future times beyond the shared list: seasons, the end of a period, a date in the month. */
@@ -36,31 +36,6 @@ const PLAN_END =
 const INTENT =
   /\b(?:plan|plans|planning|intend|intends|intending|going|gonna|about|aim|aiming|scheduled|due|set)\s+to\s*$/i;
 
-interface Verb {
-  readonly text: string;
-  readonly infinitive: string;
-  readonly form: string;
-  readonly auxiliary: string;
-  readonly negative: boolean;
-  readonly start: number;
-}
-
-function verbs(clause: Clause): Verb[] {
-  const list = clause.doc.verbs().json({ offset: true }) as Array<{
-    text: string;
-    offset?: { start: number };
-    verb?: { infinitive?: string; auxiliary?: string; negative?: boolean; grammar?: { form?: string } };
-  }>;
-  return list.map((v) => ({
-    text: v.text.trim(),
-    infinitive: (v.verb?.infinitive ?? "").toLowerCase(),
-    form: v.verb?.grammar?.form ?? "",
-    auxiliary: (v.verb?.auxiliary ?? "").toLowerCase(),
-    negative: v.verb?.negative === true,
-    start: v.offset?.start ?? 0,
-  }));
-}
-
 const plan = (value: string): FactDraft => ({
   slot: "plan",
   value,
@@ -71,7 +46,7 @@ const plan = (value: string): FactDraft => ({
 export function readPlans(clause: Clause): FactDraft[] {
   const out: FactDraft[] = [];
   const text = clause.text;
-  for (const v of verbs(clause)) {
+  for (const v of clauseVerbs(clause)) {
     if (v.negative || !v.infinitive || NOT_ACTIONS.has(v.infinitive)) continue;
     const before = text.slice(0, v.start);
     const found: Found = { groups: {}, before, text: v.text, start: v.start };

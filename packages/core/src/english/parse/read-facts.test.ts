@@ -45,6 +45,16 @@ describe("parsedFacts", () => {
     ["we're moving to Lisbon in the new year", "plan=move to Lisbon in the new year"],
     ["I'm running my first marathon next month", "plan=run my first marathon next month"],
     ["my job interview is on the 3rd", "plan=job interview on the 3rd"],
+    ["my brother lives in Cork and works as a chef", "brother.lives_in=Cork"],
+    ["my little sister Ines is a paramedic", "sister.name=Ines"],
+    ["my little sister Ines is a paramedic", "sister.occupation=paramedic"],
+    ["my hubby Tom and I just had our first baby", "marital_status=married"],
+    ["we've got triplets, Ada, Ben and Cal", "children=3"],
+    ["we've got triplets, Ada, Ben and Cal", "child=Ben"],
+    ["I swim most mornings before work", "hobby=swimming"],
+    ["I collect old postcards", "hobby=collecting old postcards"],
+    ["keen climber here, mostly indoor", "hobby=climbing"],
+    ["I play the cello in an orchestra", "hobby=cello"],
   ])("%s -> %s", (text, fact) => {
     expect(facts(text)).toContain(fact);
   });
@@ -52,7 +62,7 @@ describe("parsedFacts", () => {
   it.each([
     "if I lived in Oslo I'd learn to ski",
     "should I move to Leeds?",
-    "my brother lives in Cork and works as a chef",
+    "my mate Conor lives in Cork and works as a chef",
     "my friend Sam is allergic to nuts",
     "she said 'I'm a vegan now' and left",
     "oh sure, I own a private island",

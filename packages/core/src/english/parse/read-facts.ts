@@ -5,7 +5,9 @@
 import type { FactDraft } from "../fact-patterns.js";
 import { PET_WORDS, readOwns, readPets } from "./belongings.js";
 import { type Clause, statementClauses } from "./clauses.js";
+import { readFamily } from "./family.js";
 import { readAllergy, readDiet, readHealth } from "./health.js";
+import { readHobbies } from "./hobbies.js";
 import { readAge, readHome, readName, readOrigin } from "./identity.js";
 import type { Nlp } from "./parser.js";
 import { PLAN_CUES, readPlans } from "./plans.js";
@@ -39,6 +41,14 @@ const SLOT_READERS: ReadonlyArray<
     readStudies,
   ],
   [PLAN_CUES, readPlans],
+  [
+    /\b(?:my|our|mi|have|got|had|raising|of|single|married|divorced|widowed|separated|engaged)\b/i,
+    readFamily,
+  ],
+  [
+    /\b(?:i|we|is|are|into|obsessed|hooked|addicted|keen|avid|big|huge|massive|passionate|amateur|serious)\b/i,
+    readHobbies,
+  ],
 ];
 
 /** The facts a user's message states about them, one draft per slot and value. */

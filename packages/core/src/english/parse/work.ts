@@ -7,7 +7,7 @@ import { aboutUser, asName, denied, type Found, find, over } from "./match.js";
 
 /** Words that end a job title or a field: "a solicitor at Clifford Chance", "law at Trinity". */
 const PHRASE_END = new Set(
-  "at for with in from since and but so because who which that where when now currently here there too on by of to as while".split(
+  "at for with in from since and but so because who which that where when now currently here there too on by of to as while not".split(
     " ",
   ),
 );
@@ -51,7 +51,7 @@ const JOB_GERUNDS: Readonly<Record<string, string>> = {
 };
 
 /** The words of a noun phrase at the start of a text, up to a preposition, conjunction or punctuation. */
-function nounPhrase(text: string, max = 4): string {
+export function nounPhrase(text: string, max = 4): string {
   const words: string[] = [];
   for (const m of text.matchAll(/([\p{L}\p{N}][\p{L}\p{N}'&.-]*)|([^\p{L}\p{N}\s])/gu)) {
     if (m[2] || PHRASE_END.has((m[1] ?? "").toLowerCase())) break;
@@ -74,7 +74,7 @@ function orgName(text: string, lowerOk = false): string | null {
 }
 
 /** A job title: an occupation noun at its head, or one the parser tags as a person's role. */
-function jobTitle(clause: Clause, phrase: string, trusted: boolean): string | null {
+export function jobTitle(clause: Clause, phrase: string, trusted: boolean): string | null {
   const words = phrase.split(/\s+/).filter(Boolean);
   const head = (words.at(-1) ?? "").toLowerCase();
   if (words.length === 0 || words.length > 4 || LEARNER.test(head)) return null;
@@ -157,7 +157,9 @@ const DEGREE =
   "(phd|degree|masters|master's|master|bachelors|bachelor's|bsc|ba|ma|msc|mba|course|apprenticeship|diploma|doctorate|a-levels|gcses)";
 
 function fieldName(text: string): string | null {
-  const phrase = nounPhrase(text, 4).toLowerCase();
+  const phrase = nounPhrase(text, 4)
+    .toLowerCase()
+    .replace(/^(?:part-time|full-time|part time|full time|mature|first-year|final-year)\s+/, "");
   if (!phrase || /^(?:it|this|that|hard|well|all|so|really|a lot|lots)\b/.test(phrase)) return null;
   return FIELD_NAMES[phrase] ?? phrase;
 }

@@ -1,0 +1,191 @@
+/**
+ * The people in the user's life, read from a parsed clause: a relative named ("my sister Chloe"), what
+ * they do and where they live, a partner and what it says of marital status, children and their names.
+ * Friends and colleagues are left out: "my friend lives in Paris" says nothing durable about the user.
+ */
+import { NOT_NAMES, NUMBER_WORDS, RELATIVES } from "../fact-lexicon.js";
+import type { FactDraft } from "../fact-patterns.js";
+import type { Clause } from "./clauses.js";
+import { asName, denied, find, over } from "./match.js";
+import { jobTitle, nounPhrase } from "./work.js";
+
+/** Relatives and partners beyond the shared list, by the words people use. */
+const KIN: Readonly<Record<string, string>> = {
+  ...RELATIVES,
+  hubby: "partner",
+  wifey: "partner",
+  missus: "partner",
+  esposa: "partner",
+  esposo: "partner",
+  bf: "partner",
+  gf: "partner",
+  grandad: "grandfather",
+  granddad: "grandfather",
+  gran: "grandmother",
+  granny: "grandmother",
+  nan: "grandmother",
+  nana: "grandmother",
+  kiddo: "child",
+  kid: "child",
+  child: "child",
+  boy: "son",
+  girl: "daughter",
+  "little one": "child",
+  stepson: "stepson",
+  stepdaughter: "stepdaughter",
+  "sister-in-law": "sister-in-law",
+  "brother-in-law": "brother-in-law",
+  "mother-in-law": "mother-in-law",
+  "father-in-law": "father-in-law",
+};
+const KIN_WORDS = Object.keys(KIN).sort((a, b) => b.length - a.length);
+const SPOUSE = new Set(["wife", "husband", "hubby", "wifey", "missus", "esposa", "esposo", "spouse"]);
+const ENGAGED = new Set(["fiance", "fiancé", "fiancee", "fiancée"]);
+const MODIFIERS =
+  "(?:(?:older|younger|big|little|baby|twin|eldest|oldest|youngest|elder|half|step|lovely|amazing)[- ]?\\s*)?";
+const MENTION = new RegExp(`\\b(?:my|our|mi)\\s+${MODIFIERS}(${KIN_WORDS.join("|")})\\b`, "giu");
+
+/** A name after the relative: "my sister Chloe", "My father, Harold,", "my boy's called Kai". */
+function nameAfter(rest: string): { name: string; rest: string } | null {
+  const m =
+    /^(?:,\s*|\s+)(?:(?:is |'s |s )?(?:called|named)\s+)?(\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+)?)(,?)/u.exec(
+      rest,
+    ) ?? /^(?:'s|s|\s+is)\s+(?:called|named)\s+([\p{L}'-]+)()/iu.exec(rest);
+  if (!m?.[1]) return null;
+  const name = asName(m[1]);
+  if (NOT_NAMES.has(name.toLowerCase()) || name.toLowerCase() in KIN) return null;
+  return { name, rest: rest.slice(m[0].length) };
+}
+
+const nameSlot = (rel: string) =>
+  rel === "partner"
+    ? "partner"
+    : rel === "child" || rel === "son" || rel === "daughter"
+      ? "child"
+      : `${rel}.name`;
+
+export function readFamily(clause: Clause): FactDraft[] {
+  const out: FactDraft[] = [];
+  const text = clause.text;
+  for (const m of text.matchAll(MENTION)) {
+    const word = (m[1] ?? "").toLowerCase();
+    const rel = KIN[word] ?? word;
+    const before = text.slice(0, m.index);
+    if (/\b(?:friend|mate|boss|colleague|coworker|neighbour|neighbor)'?s\s*$/i.test(before)) continue;
+    let rest = text.slice((m.index ?? 0) + m[0].length);
+    if (SPOUSE.has(word))
+      out.push({ slot: "marital_status", value: "married", says: "is married", confidence: 0.7 });
+    if (ENGAGED.has(word))
+      out.push({ slot: "marital_status", value: "engaged", says: "is engaged", confidence: 0.7 });
+    const named = nameAfter(rest);
+    if (named) {
+      const slot = nameSlot(rel);
+      out.push({ slot, value: named.name, says: `is named ${named.name}`, confidence: 0.75, about: word });
+      rest = named.rest;
+    }
+    // What the rest of the clause says about them, when they are its subject.
+    const pred =
+      /^\s*(?:,\s*)?(?:just |now |recently |also |still )*(is|was|'s|s|works|worked|lives|lived|moved|qualified|trained|became|has become|resides|is living|is based)\b(.*)$/iu.exec(
+        rest,
+      );
+    if (!pred || rel === "child") continue;
+    const verb = (pred[1] ?? "").toLowerCase();
+    const tail = pred[2] ?? "";
+    const found = {
+      groups: {},
+      before: text.slice(0, m.index),
+      text: `${m[0]}${rest.slice(0, rest.length - tail.length)}`,
+      start: m.index ?? 0,
+    };
+    if (denied(found) || /^\s*not\b/i.test(tail)) continue;
+    const job =
+      /^\s+(?:(?:a|an)\s+|(?:working |employed )?as\s+(?:a\s+|an\s+)?)((?:retired|former|trainee|junior|senior|qualified|newly qualified|literally)\s+)?(.*)$/i.exec(
+        tail,
+      );
+    if (job && /^(?:is|was|'s|s|works|worked|qualified|trained|became|has become)$/.test(verb)) {
+      const phrase = nounPhrase(job[2] ?? "");
+      const title = phrase
+        ? jobTitle(clause, phrase, /^(?:works|worked|qualified|trained)$/.test(verb))
+        : null;
+      if (title && !(job[1] ?? "").match(/retired|former/)) {
+        out.push({
+          slot: `${rel}.occupation`,
+          value: title,
+          says: `is ${/^[aeiou]/.test(title) ? "an" : "a"} ${title}`,
+          confidence: 0.75,
+          about: word,
+        });
+      } else if (title) {
+        out.push({
+          slot: `${rel}.occupation`,
+          value: title,
+          says: `was ${/^[aeiou]/.test(title) ? "an" : "a"} ${title}`,
+          confidence: 0.7,
+          about: word,
+        });
+      }
+    }
+    const place = /\b(?:in|to)\s+((?:\p{Lu}[\p{L}'-]+)(?:\s+\p{Lu}[\p{L}'-]+){0,2})/u.exec(tail);
+    if (place?.[1] && !NOT_NAMES.has(place[1].toLowerCase()) && rel !== "partner") {
+      const value = place[1];
+      out.push({ slot: `${rel}.lives_in`, value, says: `lives in ${value}`, confidence: 0.7, about: word });
+      // "lives with us here in Leeds": the user lives there too.
+      if (/\bwith (?:us|me)\b/i.test(tail))
+        out.push({ slot: "lives_in", value, says: `lives in ${value}`, confidence: 0.7 });
+    }
+  }
+  // Children: "we have two kids", "we've got twins, Noah and Lily", "a single mum of one".
+  for (const f of find(
+    clause,
+    "(have|got|had|raising) [<n>(#Value|twins|triplets)] (kids|children|sons|daughters|boys|girls|son|daughter|boy|girl|little ones)?",
+  )) {
+    if (denied(f) || over(clause, f)) continue;
+    const word = (f.groups.n ?? "").toLowerCase();
+    const count = word === "twins" ? 2 : word === "triplets" ? 3 : (NUMBER_WORDS[word] ?? Number(word));
+    const noun = f.text.split(/\s+/).at(-1)?.toLowerCase() ?? "";
+    if (
+      !count ||
+      count > 12 ||
+      (word !== "twins" && word !== "triplets" && !/kid|child|son|daughter|boy|girl|ones/.test(noun))
+    )
+      continue;
+    out.push({
+      slot: "children",
+      value: String(count),
+      says: `has ${count} ${count === 1 ? "child" : "children"}`,
+      confidence: 0.75,
+    });
+    const list =
+      /^\s*,?\s*((?:(?:baby|little)\s+)?\p{Lu}[\p{L}'-]*(?:(?:,\s+|\s+and\s+)(?:(?:baby|little)\s+)?\p{Lu}[\p{L}'-]*)*)/u.exec(
+        text.slice(f.start + f.text.length),
+      );
+    for (const n of list?.[1]?.split(/,\s+|\s+and\s+/) ?? []) {
+      const name = n.replace(/^(?:baby|little)\s+/, "");
+      if (!NOT_NAMES.has(name.toLowerCase()))
+        out.push({ slot: "child", value: name, says: `has a child named ${name}`, confidence: 0.7 });
+    }
+  }
+  for (const f of find(clause, "(mum|mom|dad|mother|father|parent) of [<n>#Value]")) {
+    const count = NUMBER_WORDS[(f.groups.n ?? "").toLowerCase()] ?? Number(f.groups.n);
+    if (count && !denied(f))
+      out.push({
+        slot: "children",
+        value: String(count),
+        says: `has ${count} ${count === 1 ? "child" : "children"}`,
+        confidence: 0.7,
+      });
+  }
+  for (const f of find(
+    clause,
+    "(i am|single|married|divorced|widowed|separated|engaged) (a)? [<s>(single|married|divorced|widowed|separated|engaged)]",
+  )) {
+    const status = (f.groups.s ?? "").toLowerCase();
+    if (!denied(f) && !over(clause, f))
+      out.push({ slot: "marital_status", value: status, says: `is ${status}`, confidence: 0.7 });
+  }
+  for (const f of find(clause, "^[<s>(single|married|divorced|widowed)] (and|,)")) {
+    const status = (f.groups.s ?? "").toLowerCase();
+    out.push({ slot: "marital_status", value: status, says: `is ${status}`, confidence: 0.65 });
+  }
+  return out;
+}

@@ -1,0 +1,146 @@
+/**
+ * What the user does for fun, read from a parsed clause: an activity verb in the habitual present ("I swim
+ * three times a week"), what they play or practise, an activity they are into, or a hobbyist noun ("big
+ * gamer here").
+ */
+import { HOBBIES } from "../fact-lexicon.js";
+import type { FactDraft } from "../fact-patterns.js";
+import { gerund } from "../fact-values.js";
+import type { Clause } from "./clauses.js";
+import { aboutUser, clauseVerbs, denied, type Found, find, over } from "./match.js";
+
+/** Verbs that are pastimes when done habitually; the value is the activity ("swim" -> swimming). */
+const ACTIVITY_VERBS = new Set(
+  `swim run jog paint knit crochet sew bake garden climb boulder hike surf ski snowboard skate sing dance draw
+  cycle bike row sail fish meditate journal sketch sculpt dive kayak canoe golf box fence skateboard quilt
+  embroider birdwatch juggle hunt camp brew ride collect write read cook photograph`.split(/\s+/),
+);
+/** Verbs that take their pastime as an object ("collect vinyl records", "write short stories"). */
+const WITH_OBJECT = new Set("collect paint draw knit crochet sew bake write brew build make".split(" "));
+/** Verbs too common to be a pastime without a sign that they are one. */
+const NEEDS_SIGN = new Set("run write read cook ride make build".split(" "));
+/** How people say it is a pastime: how often, or that it is leisure. */
+const LEISURE =
+  /\b(?:every (?:day|morning|evening|night|week|weekend|sunday|saturday)|daily|weekly|(?:once|twice|\w+ times) a (?:day|week|month)|on (?:the )?weekends?|at weekends?|in my (?:spare|free) time|for fun|as a hobby|to relax|to unwind|most (?:days|mornings|evenings|weekends)|religiously|competitively|in a (?:band|club|league|team|choir|group)|loads|a lot)\b/i;
+/** Nouns for people by their pastime: "a keen cyclist" cycles. */
+const HOBBYISTS: Readonly<Record<string, string>> = {
+  gamer: "gaming",
+  runner: "running",
+  jogger: "jogging",
+  climber: "climbing",
+  boulderer: "bouldering",
+  cyclist: "cycling",
+  swimmer: "swimming",
+  baker: "baking",
+  knitter: "knitting",
+  reader: "reading",
+  bookworm: "reading",
+  hiker: "hiking",
+  walker: "walking",
+  surfer: "surfing",
+  skier: "skiing",
+  snowboarder: "snowboarding",
+  golfer: "golf",
+  birdwatcher: "birdwatching",
+  birder: "birdwatching",
+  gardener: "gardening",
+  skater: "skating",
+  skateboarder: "skateboarding",
+  dancer: "dancing",
+  singer: "singing",
+  painter: "painting",
+  photographer: "photography",
+  angler: "fishing",
+  sailor: "sailing",
+  rower: "rowing",
+  collector: "collecting",
+  crafter: "crafting",
+  cook: "cooking",
+};
+/** Modifiers that make a noun a pastime rather than a job: "a keen cyclist", not "a cyclist". */
+const KEEN =
+  "(keen|avid|big|huge|massive|passionate|amateur|serious|enthusiastic|obsessive|casual|hobby|weekend|lifelong)";
+/** Things one plays or practises that are pastimes: sports, games, instruments. */
+const PLAYED = new Set(
+  `bass guitar piano violin cello drums ukulele saxophone sax trumpet flute harp banjo mandolin keyboard keys
+  harmonica clarinet trombone accordion football soccer tennis squash badminton basketball netball rugby
+  cricket hockey golf chess poker bridge volleyball baseball softball padel pickleball darts pool snooker
+  table-tennis ping-pong frisbee dnd d&d`.split(/\s+/),
+);
+
+const hobby = (value: string): FactDraft => ({
+  slot: "hobby",
+  value,
+  says: `enjoys ${value}`,
+  confidence: 0.7,
+});
+/** "meditate" is a practice: the noun, not the gerund, names it. */
+const ACTIVITY_NAMES: Readonly<Record<string, string>> = { meditate: "meditation", journal: "journaling" };
+
+export function readHobbies(clause: Clause): FactDraft[] {
+  const out: FactDraft[] = [];
+  const text = clause.text;
+  const user = (f: Found) => aboutUser(clause, f) && !denied(f) && !over(clause, f);
+  const after = (f: Found) => text.slice(f.start + f.text.length);
+  for (const f of find(clause, "^(i|we) #Adverb? (also)? [<v>#PresentTense]")) {
+    const verb = (f.groups.v ?? "").toLowerCase();
+    const inf = clauseVerbs(clause).find((v) => v.text.toLowerCase().endsWith(verb))?.infinitive || verb;
+    if (!ACTIVITY_VERBS.has(inf) || !user(f)) continue;
+    const rest = after(f).trim();
+    const object =
+      /^(?:[\p{L}'-]+\s+){0,3}?[\p{L}'-]+(?=$|\s+(?:in|at|on|with|for|every|most|when|whenever|because)\b|[,.!])/u.exec(
+        rest,
+      )?.[0] ?? "";
+    const sign = LEISURE.test(rest);
+    if (NEEDS_SIGN.has(inf) && !sign) continue;
+    const name = ACTIVITY_NAMES[inf] ?? gerund(inf);
+    const noObject =
+      rest === "" ||
+      /^(?:in|at|on|with|every|most|daily|weekly|\w+ times|when|whenever|because|for|religiously|competitively|loads|a lot)\b/i.test(
+        rest,
+      );
+    if (
+      WITH_OBJECT.has(inf) &&
+      !noObject &&
+      object &&
+      !/^(?:it|them|this|that|my|our|the|a|an)\b/i.test(object)
+    )
+      out.push(hobby(`${name} ${object.toLowerCase()}`));
+    else if (noObject || sign) out.push(hobby(name));
+  }
+  for (const f of find(
+    clause,
+    "^(i|we) #Adverb? (also)? (play|plays|practice|practise|practices|do|does) [<x>.+]",
+  )) {
+    if (!user(f)) continue;
+    const words = (f.groups.x ?? "")
+      .toLowerCase()
+      .replace(/[^\p{L}\s&'-]/gu, " ")
+      .split(/\s+/)
+      .filter(Boolean);
+    const upTo = words.findIndex((w) =>
+      /^(?:in|at|on|with|every|for|and|but|when|because|most|twice|once|since)$/.test(w),
+    );
+    const phrase = (upTo >= 0 ? words.slice(0, upTo) : words)
+      .filter((w, i) => i > 0 || !/^(?:the|a|an|my|some)$/.test(w))
+      .slice(0, 3)
+      .join(" ");
+    const head = phrase.split(" ").at(-1) ?? "";
+    if (phrase && (PLAYED.has(head) || HOBBIES.has(head))) out.push(hobby(phrase));
+  }
+  for (const f of find(clause, "[<h>#Gerund] (is|are) (how i|my|life|what i|the best|everything)")) {
+    const value = (f.groups.h ?? "").toLowerCase();
+    if (HOBBIES.has(value) || value.endsWith("ing")) out.push(hobby(value));
+  }
+  for (const f of find(
+    clause,
+    "^(i|we) am #Adverb? (into|obsessed with|hooked on|addicted to) [<x>#Gerund]",
+  )) {
+    if (user(f)) out.push(hobby((f.groups.x ?? "").toLowerCase()));
+  }
+  for (const f of find(clause, `${KEEN} [<n>#Noun]`)) {
+    const value = HOBBYISTS[(f.groups.n ?? "").toLowerCase()];
+    if (value && aboutUser(clause, f) && !denied(f)) out.push(hobby(value));
+  }
+  return out;
+}
