@@ -114,53 +114,46 @@ const DIET_WORDS: Readonly<Record<string, string>> = {
 };
 const DIET_KEYS = byLength(DIET_WORDS);
 
+/** Words before a diet word that make it the user's: "I'm", "went", "on a", "been fully". */
+const DIET_LEAD =
+  /\b(?:i am|i'm|im|we are|been|went|gone|going|turned|became|become|switched to|on|on an?|on the|eat|keep|keeping|was|were|now|be|not)(?:\s+(?:an?|fully|strictly|mostly|full|totally))?\s*$/;
+/** A diet left behind: "used to be full vegan", "keto, not paleo". */
+const DIET_PAST =
+  /\b(?:was|were|used to be|used to|formerly|not)(?:\s+(?:an?|fully|strictly|mostly|full|totally))?\s*$/;
+/** "vegan food", "a vegan restaurant": a diet word before a noun is not the user's diet. */
+const NOT_A_DIET_AFTER = /^\s*(?:food|restaurant|recipes?|options?|place|cafe|friends?|meals?|dish(?:es)?)\b/;
+
 /**
  * A diet the user follows: "I'm vegan", "went fully vegan", "on a gluten-free diet", "I keep halal". In
- * "I was vegetarian for years but went vegan", the diet said last is the current one.
+ * "I was vegetarian for years but went vegan", the diet said last is the current one; the earlier one is
+ * retracted.
  */
 export function readDiet(clause: Clause): FactDraft[] {
   const text = ` ${clause.text.toLowerCase().replace(/[^\p{L}\p{N}'\s-]/gu, " ")} `;
-  const said: Array<{ at: number; value: string; past: boolean }> = [];
+  const said: Array<{ at: number; end: number; value: string; past: boolean }> = [];
   for (const key of DIET_KEYS) {
     for (let at = text.indexOf(` ${key} `); at >= 0; at = text.indexOf(` ${key} `, at + 1)) {
-      if (said.some((s) => at >= s.at && at < s.at + 20 && s.value !== DIET_WORDS[key])) continue;
+      // A shorter key inside a longer one already read ("plant based" holds no second diet).
+      if (said.some((s) => at >= s.at && at < s.end)) continue;
       const lead = text.slice(Math.max(0, at - 40), at);
       const follows = text.slice(at + key.length + 1, at + key.length + 12);
-      // "vegan food", "a vegan restaurant": a diet word before a noun is not the user's diet.
-      if (
-        /^\s*(?:food|restaurant|recipe|recipes|option|options|place|cafe|friends?|meal|meals|dish|dishes)\b/.test(
-          follows,
-        ) &&
-        !/\bdiet\b/.test(follows)
-      )
-        continue;
-      if (
-        !/\b(?:i am|i'm|im|we are|been|went|gone|going|turned|became|become|switched to|on an?|on the|eat|keep|keeping|fully|strictly|mostly|full|was|were|now|be)\s*(?:an?\s+|fully\s+|strictly\s+|mostly\s+|full\s+)?$/.test(
-          lead,
-        ) &&
-        !/^\s*(?:now|diet)\b/.test(follows) &&
-        at > 1
-      )
-        continue;
-      const value = DIET_WORDS[key] as string;
+      if (NOT_A_DIET_AFTER.test(follows)) continue;
+      if (at > 1 && !DIET_LEAD.test(lead) && !/^\s*(?:now|diet)\b/.test(follows)) continue;
       said.push({
         at,
-        value,
-        past: /\b(?:was|were|used to be|used to|formerly)(?:\s+(?:an?|fully|strictly|mostly|full))?\s*$/.test(
-          lead,
-        ),
+        end: at + key.length + 1,
+        value: DIET_WORDS[key] as string,
+        past: DIET_PAST.test(lead),
       });
     }
   }
   if (/\beat (?:fish|seafood) but (?:no|not) meat\b|\bno meat but (?:i eat )?fish\b/.test(text))
-    said.push({ at: text.length, value: "pescatarian", past: false });
+    said.push({ at: text.length - 1, end: text.length, value: "pescatarian", past: false });
   if (said.length === 0) return [];
-  const found: Found = { groups: {}, before: clause.text, text: "", start: clause.text.length };
-  if (
-    !aboutUser(clause, { ...found, before: "", start: 0 }) ||
-    /\b(?:not|don't|dont|never)\b/.test(text.slice(0, said[0]?.at ?? 0))
-  )
-    return [];
+  // Someone else's diet ("my coworker is vegan"), or a denial before the first one ("I'm not vegan").
+  const first = Math.min(...said.map((s) => s.at));
+  const lead: Found = { groups: {}, before: clause.text.slice(0, first), text: "", start: first };
+  if (!aboutUser(clause, lead) || /\b(?:not|don't|dont|never)\b/.test(text.slice(0, first + 1))) return [];
   const sorted = [...said].sort((a, b) => a.at - b.at);
   const current = sorted.filter((s) => !s.past).at(-1);
   const out: FactDraft[] = sorted

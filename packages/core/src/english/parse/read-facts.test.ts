@@ -55,6 +55,9 @@ describe("parsedFacts", () => {
     ["I collect old postcards", "hobby=collecting old postcards"],
     ["keen climber here, mostly indoor", "hobby=climbing"],
     ["I play the cello in an orchestra", "hobby=cello"],
+    ["sorry, I'm a welder, not a plumber", "works_as=plumber (no longer)"],
+    ["I'm on paleo now, not keto", "diet=keto (no longer)"],
+    ["oops i meant im 42 not 24", "age=24 (no longer)"],
   ])("%s -> %s", (text, fact) => {
     expect(facts(text)).toContain(fact);
   });

@@ -2,7 +2,7 @@
  * Facts about the user read from a parsed message: each clause that states something is parsed once by
  * compromise, and each slot family reads the parse (tags, lemmas, names, places) instead of raw text.
  */
-import type { FactDraft } from "../fact-patterns.js";
+import { type FactDraft, isSingleSlot } from "../fact-patterns.js";
 import { PET_WORDS, readOwns, readPets } from "./belongings.js";
 import { type Clause, statementClauses } from "./clauses.js";
 import { readFamily } from "./family.js";
@@ -20,12 +20,12 @@ import { readStudies, readWork } from "./work.js";
 const SLOT_READERS: ReadonlyArray<
   readonly [{ test(text: string): boolean }, (clause: Clause) => FactDraft[]]
 > = [
-  [/\b(?:name|nmae|names|i am|its|it is|here)\b/i, readName],
+  [/\b(?:name|nmae|names|i am|im|its|it is|here)\b/i, readName],
   [/\d|\b(?:old|aged|turn\w*|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|\w+teen)\b/i, readAge],
   [/\b(?:from|grew|raised|born|brought)\b/i, readOrigin],
   [/\b(?:liv\w*|lving|resid\w*|based|settled|moved|relocated|home|in)\b/i, readHome],
   [
-    /\b(?:ha[sdv]e?|got|get|suffer\w*|liv\w*|deal\w*|struggl\w*|battl\w*|manag\w*|diagnos\w*|treat\w*|am|my)\b/i,
+    /\b(?:ha[sdv]e?|got|get|suffer\w*|liv\w*|deal\w*|struggl\w*|battl\w*|manag\w*|diagnos\w*|treat\w*|am|im|my)\b/i,
     readHealth,
   ],
   [/allerg|alerg|intoler/i, readAllergy],
@@ -33,7 +33,7 @@ const SLOT_READERS: ReadonlyArray<
   [/\b(?:ha[sdv]e?|got|own\w*|bought|buy|dr[io]ve\w*|ri[do]e\w*|my)\b/i, readOwns],
   [PET_WORDS, readPets],
   [
-    /\b(?:am|was|my|work\w*|job|employ\w*|serv\w*|hired|qualified|trained|start\w*|join\w*|left|quit|promot\w*|been)\b/i,
+    /\b(?:am|im|was|my|work\w*|job|employ\w*|serv\w*|hired|qualified|trained|start\w*|join\w*|left|quit|promot\w*|been)\b/i,
     readWork,
   ],
   [
@@ -55,7 +55,33 @@ const SLOT_READERS: ReadonlyArray<
 export function parsedFacts(nlp: Nlp, text: string): FactDraft[] {
   const drafts: FactDraft[] = [];
   for (const clause of statementClauses(nlp, text)) {
-    for (const [cue, read] of SLOT_READERS) if (cue.test(clause.text)) drafts.push(...read(clause));
+    const found: FactDraft[] = [];
+    for (const [cue, read] of SLOT_READERS) if (cue.test(clause.text)) found.push(...read(clause));
+    drafts.push(...found, ...contrasts(clause, found));
   }
   return drafts;
+}
+
+/**
+ * "I'm a nurse, not a midwife", "19 not 91": a value set against another retracts the other, on a slot
+ * that holds one value.
+ */
+function contrasts(clause: Clause, drafts: readonly FactDraft[]): FactDraft[] {
+  const out: FactDraft[] = [];
+  const text = clause.text.toLowerCase();
+  for (const d of drafts) {
+    if (d.negated || !isSingleSlot(d.slot)) continue;
+    const at = text.indexOf(d.value.toLowerCase());
+    if (at < 0) continue;
+    const after = text.slice(at + d.value.length);
+    const m =
+      /^,?\s+(?:and\s+)?not\s+(?:a\s+|an\s+|the\s+|in\s+)?([\p{L}\p{N}'-]+(?:\s+[\p{L}\p{N}'-]+)?)/u.exec(
+        after,
+      );
+    if (!m?.[1]) continue;
+    const words = m[1].split(/\s+/).slice(0, d.value.split(/\s+/).length).join(" ");
+    const value = /^\p{Lu}/u.test(d.value) ? words.replace(/(^|\s)\p{L}/gu, (c) => c.toUpperCase()) : words;
+    out.push({ ...d, value, says: d.says.replace(d.value, value), negated: true });
+  }
+  return out;
 }

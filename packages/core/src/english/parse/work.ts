@@ -112,7 +112,7 @@ export function readWork(clause: Clause): FactDraft[] {
     const org = at ? orgName(at[1] ?? "", trusted) : null;
     if (value && org) out.push(employer(org, over(clause, f)));
   };
-  for (const f of find(clause, "^(i|we) (am|was) (a|an)")) if (user(f)) title(f, false);
+  for (const f of find(clause, "(i|we) (am|was) (a|an)")) if (user(f)) title(f, false);
   for (const f of find(
     clause,
     "(work|works|working|worked|employed|served|serve|serving|hired|qualified|trained|started|joined|job) as (a|an)?",
