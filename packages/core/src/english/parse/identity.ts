@@ -15,6 +15,7 @@ export function readName(clause: Clause): FactDraft[] {
     ...find(clause, "my (name|nmae|names|name's) (is|am)? [<n>#ProperNoun+]"),
     ...find(clause, "(its|it is) [<n>#Noun] here"),
     ...find(clause, "^[<n>#ProperNoun] here"),
+    ...find(clause, "(changed|changing) my name to [<n>#ProperNoun+]"),
   ]) {
     const value = personName(f.groups.n);
     if (value && !denied(f)) out.push(says(value));
@@ -98,6 +99,17 @@ export function readHome(clause: Clause): FactDraft[] {
   ))
     lives(f, "moved to");
   for (const f of find(clause, `home is [<p>${PLACE}]`)) lives(f, "lives in");
+  // "we relocated from Leeds to Bristol": the new home, and the old one left.
+  for (const f of find(
+    clause,
+    `(moved|relocated|have moved) (back|over|out|here)? from [<old>${PLACE}] to [<p>${PLACE}]`,
+  )) {
+    lives(f, "moved to");
+    const old = place(f.groups.old);
+    if (old && out.length)
+      out.push({ slot: "lives_in", value: old, says: `lives in ${old}`, confidence: 0.75, negated: true });
+  }
+  for (const f of find(clause, `^(i|we) (am|are) back in [<p>${PLACE}]`)) lives(f, "lives in");
   for (const f of [
     ...find(clause, `^(i|we) (am|are|were|was) #Adverb? in [<p>${PLACE}]`),
     ...find(

@@ -58,6 +58,13 @@ describe("parsedFacts", () => {
     ["sorry, I'm a welder, not a plumber", "works_as=plumber (no longer)"],
     ["I'm on paleo now, not keto", "diet=keto (no longer)"],
     ["oops i meant im 42 not 24", "age=24 (no longer)"],
+    ["after eight years as a teacher I retrained as a software developer", "works_as=software developer"],
+    ["after eight years as a teacher I retrained as a software developer", "works_as=teacher (no longer)"],
+    ["we relocated from Leeds to Bristol in the summer", "lives_in=Bristol"],
+    ["we relocated from Leeds to Bristol in the summer", "lives_in=Leeds (no longer)"],
+    ["switched my major from biology to chemistry", "studies=chemistry"],
+    ["changed my name to Sam after the divorce", "name=Sam"],
+    ["I'm back in Dublin after two years away", "lives_in=Dublin"],
   ])("%s -> %s", (text, fact) => {
     expect(facts(text)).toContain(fact);
   });

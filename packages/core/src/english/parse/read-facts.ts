@@ -33,7 +33,7 @@ const SLOT_READERS: ReadonlyArray<
   [/\b(?:ha[sdv]e?|got|own\w*|bought|buy|dr[io]ve\w*|ri[do]e\w*|my)\b/i, readOwns],
   [PET_WORDS, readPets],
   [
-    /\b(?:am|im|was|my|work\w*|job|employ\w*|serv\w*|hired|qualified|trained|start\w*|join\w*|left|quit|promot\w*|been)\b/i,
+    /\b(?:am|im|was|as|my|work\w*|job|employ\w*|serv\w*|hired|qualified|trained|start\w*|join\w*|left|quit|promot\w*|been)\b/i,
     readWork,
   ],
   [

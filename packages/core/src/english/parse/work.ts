@@ -7,7 +7,7 @@ import { aboutUser, asName, denied, type Found, find, over } from "./match.js";
 
 /** Words that end a job title or a field: "a solicitor at Clifford Chance", "law at Trinity". */
 const PHRASE_END = new Set(
-  "at for with in from since and but so because who which that where when now currently here there too on by of to as while not".split(
+  "at for with in from since and but so because who which that where when now currently here there too on by of to as while not i we you he she they my".split(
     " ",
   ),
 );
@@ -115,10 +115,19 @@ export function readWork(clause: Clause): FactDraft[] {
   for (const f of find(clause, "(i|we) (am|was) (a|an)")) if (user(f)) title(f, false);
   for (const f of find(
     clause,
-    "(work|works|working|worked|employed|served|serve|serving|hired|qualified|trained|started|joined|job) as (a|an)?",
+    "(work|works|working|worked|employed|served|serve|serving|hired|qualified|trained|retrained|retraining|started|joined|job|now) as (a|an)?",
   ))
     if (user(f)) title(f, true);
   for (const f of find(clause, "(promoted|promotion) to")) if (user(f)) title(f, true);
+  // "after eight years as a teacher I retrained": the job before the change is over.
+  for (const f of find(
+    clause,
+    "(after|for) #Value? (years|months|decades|year|month|decade|ages) as (a|an)?",
+  )) {
+    const phrase = nounPhrase(after(f));
+    const value = phrase ? jobTitle(clause, phrase, false) : null;
+    if (value && /^after\b/i.test(f.text)) out.push(job(value, true));
+  }
   for (const f of find(clause, "my (job|role|position|title|occupation|profession) is (a|an)?"))
     if (!denied(f)) title(f, true);
   for (const f of find(clause, "(been|am|started|start) [<g>#Gerund]")) {
@@ -157,6 +166,7 @@ const DEGREE =
   "(phd|degree|masters|master's|master|bachelors|bachelor's|bsc|ba|ma|msc|mba|course|apprenticeship|diploma|doctorate|a-levels|gcses)";
 
 function fieldName(text: string): string | null {
+  if (/^\s*(?:my|your|our|his|her|their|its)\b/i.test(text)) return null;
   const phrase = nounPhrase(text, 4)
     .toLowerCase()
     .replace(/^(?:part-time|full-time|part time|full time|mature|first-year|final-year)\s+/, "");
@@ -208,6 +218,19 @@ export function readStudies(clause: Clause): FactDraft[] {
     if (abbr || (value && !/^(?:a|an|the|part-time|full-time|mature|first|second|third|final)$/.test(value)))
       out.push(field(abbr ?? (value as string)));
     atSchool(after(f));
+  }
+  // "switched my major from biology to chemistry": the new field, and the old one retracted.
+  for (const f of find(
+    clause,
+    "(switched|changed|moved) (my|our)? (major|course|degree|subject)? from [<old>.+] to [<new>.+]",
+  )) {
+    if (!user(f)) continue;
+    const now = fieldName(f.groups.new ?? "");
+    const before = fieldName(f.groups.old ?? "");
+    if (/\b(?:major|course|degree|subject)\b/i.test(f.text) && now) {
+      out.push(field(now));
+      if (before) out.push({ ...field(before), negated: true });
+    }
   }
   for (const f of find(clause, "(student|sophomore|freshman|fresher|undergrad|postgrad|year|yr|phd) at")) {
     if (!user(f)) continue;
