@@ -92,6 +92,8 @@ const PREFERENCES: Case[] = [
   ["I switched from coffee to tea.", ["+likes=tea", "-likes=coffee"]],
   ["My favourite food is sushi.", ["+favourite.food=sushi"]],
   ["Harry Potter is my favorite book.", ["+favourite.book=Harry Potter"]],
+  ["my favorite color is teal", ["+favourite.colour=teal"]],
+  ["fave band is Wet Leg", ["+favourite.band=Wet Leg"]],
   ["I'm vegetarian.", ["+diet=vegetarian"]],
   ["I went vegan last month.", ["+diet=vegan"]],
   ["I'm no longer a vegetarian.", ["-diet=vegetarian"]],

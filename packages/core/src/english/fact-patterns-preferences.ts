@@ -71,7 +71,8 @@ const GENERIC_FAVOURITE = new Set(
 );
 
 function favourite(rawKey: string, rawValue: string, confidence: number): FactDraft | null {
-  const key = rawKey.toLowerCase().replace(/colour/, "color");
+  // One spelling per slot, the one its name is written in ("favourite colour").
+  const key = rawKey.toLowerCase().replace(/\bcolor\b/, "colour");
   const value = phrase(rawValue, 6);
   if (!value || GENERIC_FAVOURITE.has(key.split(" ").at(-1) ?? "")) return null;
   if (/^the (?:one|same|best|most|way|thing|kind|type|part)\b/i.test(value)) return null;
@@ -138,11 +139,11 @@ export const PREFERENCE_RULES: readonly FactRule[] = [
     },
   },
   {
-    re: /^my (?:all-time |absolute |current )?favou?rite (\w+(?: \w+)?) (?:is|are|has to be|has always been) (.+)$/,
+    re: /^(?:my )?(?:all-time |absolute |current )?(?:favou?rite|fave?) (\w+(?: \w+)?) (?:is|are|has to be|has always been) (.+)$/,
     build: (m) => favourite(m[1] ?? "", cutValue(m[2] ?? ""), 0.85),
   },
   {
-    re: /^(.+?) (?:is|are) my (?:all-time |absolute )?favou?rite (\w+(?: \w+)?)(?=$|[,.!;]| (?:ever|of all time|right now|now|these days)\b)/,
+    re: /^(.+?) (?:is|are) my (?:all-time |absolute )?(?:favou?rite|fave?) (\w+(?: \w+)?)(?=$|[,.!;]| (?:ever|of all time|right now|now|these days)\b)/,
     build: (m) => favourite(m[2] ?? "", cleanValue(m[1] ?? ""), 0.8),
   },
   {
