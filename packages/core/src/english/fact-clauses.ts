@@ -79,9 +79,12 @@ export function expandContractions(text: string): string {
   return out;
 }
 
-/** Clause boundaries: a new subject after a conjunction or comma starts a new statement. */
+/**
+ * Clause boundaries: a new subject after a conjunction or comma starts a new statement ("me and my
+ * sister" is one subject, not two clauses).
+ */
 const CLAUSE_BREAK =
-  /\s*;\s*|:\s+|\s+[-–—]+\s+|,?\s+(?:and|but|so|because|cause|plus|though|although|while|whereas|and now|and also)\s+(?=(?:I|my|My|we|We|our|Our)\s)|,\s+(?=(?:I|my|My)\s)/;
+  /\s*;\s*|:\s+|\s+[-–—]+\s+|(?<!\b[Mm]e),?\s+(?:and|but|so|because|cause|plus|though|although|while|whereas|and now|and also)\s+(?=(?:I|my|My|we|We|our|Our)\s)|,\s+(?=(?:I|my|My)\s)/;
 
 /** Splits a sentence into clauses, each normalised for the pattern rules. */
 export function splitClauses(sentence: string): string[] {

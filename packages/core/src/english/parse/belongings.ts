@@ -45,7 +45,10 @@ export function readOwns(clause: Clause): FactDraft[] {
         .split(/\s+/)
         .some((w) => w in PETS || w.replace(/s$/, "") in PETS || w in RELATIVES),
     );
-    for (const p of beings ? [] : phrases) {
+    for (const [i, p] of (beings ? [] : phrases).entries()) {
+      // "sleep apnoea and use a CPAP machine": a later item that starts with a verb is another clause.
+      const first = p.split(/\s+/)[0] ?? "";
+      if (i > 0 && clause.doc.match(first).has("#Infinitive")) continue;
       const value = thing(p);
       if (value) out.push({ slot: "owns", value, says: `owns ${value}`, confidence: 0.75 });
     }

@@ -175,17 +175,21 @@ export function readFamily(clause: Clause): FactDraft[] {
         confidence: 0.7,
       });
   }
-  for (const f of find(
-    clause,
-    "(i am|single|married|divorced|widowed|separated|engaged) (a)? [<s>(single|married|divorced|widowed|separated|engaged)]",
-  )) {
-    const status = (f.groups.s ?? "").toLowerCase();
-    if (!denied(f) && !over(clause, f))
-      out.push({ slot: "marital_status", value: status, says: `is ${status}`, confidence: 0.7 });
+  const status = (value: string): FactDraft => ({
+    slot: "marital_status",
+    value,
+    says: `is ${value}`,
+    confidence: 0.7,
+  });
+  const STATUS = "(single|married|divorced|widowed|separated|engaged)";
+  for (const f of find(clause, `(i|we) (am|are|have been|got|just got) #Adverb? [<s>${STATUS}]`)) {
+    if (!denied(f) && !over(clause, f)) out.push(status((f.groups.s ?? "").toLowerCase()));
   }
-  for (const f of find(clause, "^[<s>(single|married|divorced|widowed)] (and|,)")) {
-    const status = (f.groups.s ?? "").toLowerCase();
-    out.push({ slot: "marital_status", value: status, says: `is ${status}`, confidence: 0.65 });
+  for (const f of find(clause, "i am a [<s>(widow|widower|divorcee)]")) {
+    if (!denied(f)) out.push(status((f.groups.s ?? "").startsWith("widow") ? "widowed" : "divorced"));
+  }
+  for (const f of find(clause, "^[<s>(single|married|divorced|widowed|engaged)] (and|since|for)")) {
+    out.push(status((f.groups.s ?? "").toLowerCase()));
   }
   return out;
 }

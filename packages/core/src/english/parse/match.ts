@@ -56,6 +56,8 @@ const NEGATION =
  */
 export function aboutUser(clause: Clause, found: Found): boolean {
   if (USER_FIRST.test(found.text)) return true;
+  // "me and my girlfriend live in Porto": the user is one of the subjects.
+  if (/\b(?:me|i) and my\b|\bmy [\p{L}'-]+(?: [\p{L}'-]+)? and (?:i|me)\b/iu.test(found.before)) return true;
   if (OTHER_SUBJECT.test(found.before)) return false;
   if (USER_FIRST.test(found.before.trim())) return true;
   // A person named before the predicate is its subject ("Keanu Reeves rides motorcycles").

@@ -65,8 +65,22 @@ describe("parsedFacts", () => {
     ["switched my major from biology to chemistry", "studies=chemistry"],
     ["changed my name to Sam after the divorce", "name=Sam"],
     ["I'm back in Dublin after two years away", "lives_in=Dublin"],
+    ["can't stand coriander", "dislikes=coriander"],
+    ["huge fan of the Arctic Monkeys", "likes=Arctic Monkeys"],
+    ["pineapple on pizza is gross", "dislikes=pineapple on pizza"],
+    ["I'm a 31 year old teacher", "works_as=teacher"],
+    ["I'm a widow", "marital_status=widowed"],
+    ["engaged since June!", "marital_status=engaged"],
+    ["my mum is a retired teacher living in Cork", "mother.lives_in=Cork"],
+    ["me and my girlfriend Ana live in Porto", "lives_in=Porto"],
   ])("%s -> %s", (text, fact) => {
     expect(facts(text)).toContain(fact);
+  });
+
+  it("reads a list after a verb of having as far as the next verb", () => {
+    const found = facts("I have sleep apnoea and use a CPAP machine");
+    expect(found).toContain("health=sleep apnoea");
+    expect(found.filter((f) => f.startsWith("owns="))).toEqual([]);
   });
 
   it.each([
@@ -81,6 +95,7 @@ describe("parsedFacts", () => {
     "I wish I had a horse",
     "I'd love to be a pilot one day",
     "Rafa lives in Madrid, right?",
+    "love that idea",
   ])("states nothing about the user: %s", (text) => {
     expect(facts(text)).toEqual([]);
   });

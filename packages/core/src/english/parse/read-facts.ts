@@ -11,6 +11,7 @@ import { readHobbies } from "./hobbies.js";
 import { readAge, readHome, readName, readOrigin } from "./identity.js";
 import type { Nlp } from "./parser.js";
 import { PLAN_CUES, readPlans } from "./plans.js";
+import { readPreferences } from "./preferences.js";
 import { readStudies, readWork } from "./work.js";
 
 /**
@@ -42,7 +43,11 @@ const SLOT_READERS: ReadonlyArray<
   ],
   [PLAN_CUES, readPlans],
   [
-    /\b(?:my|our|mi|have|got|had|raising|of|single|married|divorced|widowed|separated|engaged)\b/i,
+    /\b(?:love|adore|like|enjoy|dig|fan|stand|hate|loathe|detest|dislike|into|keen|gross|disgusting|vile|overrated|worst|awful|horrible|rank|grim)\b/i,
+    readPreferences,
+  ],
+  [
+    /\b(?:my|our|mi|have|got|had|raising|of|am|single|married|divorced|widow\w*|divorcee|separated|engaged)\b/i,
     readFamily,
   ],
   [

@@ -7,7 +7,7 @@ import { aboutUser, asName, denied, type Found, find, over } from "./match.js";
 
 /** Words that end a job title or a field: "a solicitor at Clifford Chance", "law at Trinity". */
 const PHRASE_END = new Set(
-  "at for with in from since and but so because who which that where when now currently here there too on by of to as while not i we you he she they my".split(
+  "at for with in from since and but so because who which that where when now currently here there too on by of to as while not i we you he she they my living working based residing".split(
     " ",
   ),
 );
@@ -75,13 +75,18 @@ function orgName(text: string, lowerOk = false): string | null {
 
 /** A job title: an occupation noun at its head, or one the parser tags as a person's role. */
 export function jobTitle(clause: Clause, phrase: string, trusted: boolean): string | null {
-  const words = phrase.split(/\s+/).filter(Boolean);
+  // "a 31 year old teacher" is a teacher.
+  const words = phrase
+    .replace(/^(?:\d+|[a-z]+-?)[\s-]*(?:year|yr)s?[\s-]*old\s+/i, "")
+    .split(/\s+/)
+    .filter(Boolean);
   const head = (words.at(-1) ?? "").toLowerCase();
   if (words.length === 0 || words.length > 4 || LEARNER.test(head)) return null;
   if (words.some((w) => NON_JOB_MODIFIERS.has(w.toLowerCase()))) return null;
-  if (OCCUPATIONS.has(head) || OCCUPATIONS.has(head.replace(/s$/, ""))) return phrase.toLowerCase();
+  const title = words.join(" ").toLowerCase();
+  if (OCCUPATIONS.has(head) || OCCUPATIONS.has(head.replace(/s$/, ""))) return title;
   const tagged = clause.doc.match(head).has("#Actor");
-  return tagged || trusted ? phrase.toLowerCase() : null;
+  return tagged || trusted ? title : null;
 }
 
 const job = (value: string, negated = false): FactDraft => ({
