@@ -95,6 +95,33 @@ const PET_KIND: Readonly<Record<string, string>> = {
   "sausage dog": "dog",
   bengal: "cat",
   sphynx: "cat",
+  "shiba inu": "dog",
+  shiba: "dog",
+  akita: "dog",
+  samoyed: "dog",
+  pomeranian: "dog",
+  maltese: "dog",
+  bichon: "dog",
+  staffy: "dog",
+  "great dane": "dog",
+  mastiff: "dog",
+  vizsla: "dog",
+  weimaraner: "dog",
+  malamute: "dog",
+  sheepdog: "dog",
+  mutt: "dog",
+  mongrel: "dog",
+  moggy: "cat",
+  "russian blue": "cat",
+  birman: "cat",
+  "scottish fold": "cat",
+  axolotl: "axolotl",
+  tarantula: "tarantula",
+  gerbil: "gerbil",
+  cockatiel: "cockatiel",
+  canary: "canary",
+  lovebird: "lovebird",
+  iguana: "iguana",
 };
 const PET_KEYS = Object.keys(PET_KIND).sort((a, b) => b.length - a.length);
 const KIND = new RegExp(`\\b(${PET_KEYS.join("|")})(s|es)?\\b`, "gi");
@@ -102,7 +129,7 @@ const KIND = new RegExp(`\\b(${PET_KEYS.join("|")})(s|es)?\\b`, "gi");
 export const PET_WORDS = new RegExp(KIND.source, "i");
 /** The user's pet: "my cat", "I have two guinea pigs", "we adopted a beagle", "a cockapoo named". */
 const OWNED =
-  /(?:\bmy|\bour|\bgot|\badopted|\brescued|\bbought|^an?|^\w*\s*an?|(?:^|[,.!]\s*|\band\s+)an?)\s+(?:\S+\s+){0,3}$/iu;
+  /(?:\bmy|\bour|\bgot|\badopted|\brescued|\bbought|\bowner of an?|^an?|^\w*\s*an?|(?:^|[,.!]\s*|\band\s+)an?)\s+(?:\S+\s+){0,3}$/iu;
 /** "We have two cats, Atlas and Juno, and a rescue lurcher": the verb of having governs the whole list. */
 const HAS = /\b(?:i|we) (?:have|hav|got|have got|adopted|rescued|own|bought|took in)\b/i;
 const NAME_WORD = /^[\p{L}'-]+$/u;
@@ -130,12 +157,20 @@ export function readPets(clause: Clause): FactDraft[] {
     if (!(OWNED.test(before) || HAS.test(before)) || owner || denied(found) || !userBefore(before)) continue;
     out.push({ slot: "pet", value: kind, says: `has a ${kind}`, confidence: 0.75 });
     const after = text.slice((m.index ?? 0) + m[0].length);
+    // "named Biscuit", "'s name is Chewie", "! her name is Luna", "are called Bun and Cake".
     const named =
-      /^\s*(?:'s name is|s name is|name is|named|called|,?\s+(?:who is |who's )?called)\s+(?:(?:her|him|it|them)\s+)?([\p{L}'-]+)/iu.exec(
+      /^\W*(?:'s name is|s name is|name is|named|called|(?:who is |who's |she's |he's |she is |he is |it's |it is |are |were )(?:called|named)|(?:her|his|its|their) names? (?:is|are))\s+(?:(?:her|him|it|them)\s+)?([\p{L}'-]+)((?:(?:,\s+|\s+and\s+)\p{Lu}[\p{L}'-]*)*)/iu.exec(
         after,
       );
-    if (named) name(named[1], kind);
-    else if (/^\s+[\p{L}'-]+/u.test(after) && !m[2]) {
+    // "my cat for 12 years, she's called Misty": named later in the clause.
+    const later = /^[^,.;]*,\s*(?:and\s+)?(?:she|he|it)(?:'s| is) (?:called|named)\s+([\p{L}'-]+)/iu.exec(
+      after,
+    );
+    if (!named && later) name(later[1], kind);
+    if (named) {
+      name(named[1], kind);
+      for (const n of named[2]?.split(/,\s+|\s+and\s+/).filter(Boolean) ?? []) name(n, kind);
+    } else if (/^\s+[\p{L}'-]+/u.test(after) && !m[2]) {
       const next = /^\s+([\p{L}'-]+)/u.exec(after)?.[1] ?? "";
       const tagged = clause.doc.match(next).json()[0] as { terms?: Array<{ tags: string[] }> } | undefined;
       const tags = tagged?.terms?.[0]?.tags ?? [];
@@ -145,7 +180,7 @@ export function readPets(clause: Clause): FactDraft[] {
     const list = /^,\s+((?:\p{Lu}[\p{L}'-]*)(?:(?:,\s+|\s+and\s+)\p{Lu}[\p{L}'-]*)*)/u.exec(after);
     if (list && m[2]) for (const n of list[1]?.split(/,\s+|\s+and\s+/) ?? []) name(n, kind);
     // "Dobby, my two-year-old Jack Russell": a name before the kind.
-    const lead = /^\s*(\p{Lu}[\p{L}'-]+),\s+my\s+(?:[\p{L}\d-]+\s+){0,3}$/u.exec(before);
+    const lead = /^\s*(\p{Lu}[\p{L}'-]+),?\s+my\s+(?:[\p{L}\d-]+\s+){0,3}$/u.exec(before);
     if (lead) name(lead[1], kind);
   }
   return out;

@@ -21,6 +21,45 @@ function conditionIn(text: string, table: Readonly<Record<string, string>>, keys
   return best && lower.slice(0, best.at).split(/\s+/).filter(Boolean).length <= 4 ? best.value : null;
 }
 
+/**
+ * A condition the list does not hold, known by its form: a medical suffix ("tendinitis", "scoliosis",
+ * "fibromyalgia") or a head word ("Lyme disease", "a broken wrist", "a torn ligament").
+ */
+const MEDICAL_WORD =
+  /^(?:\p{L}+(?:itis|osis|aemia|emia|algia|pathy|oma|plegia|trophy|ectasis)|\p{L}+(?:thyroidism))$/u;
+const MEDICAL_HEAD =
+  /^(?:disease|disorder|syndrome|deficiency|infection|injury|cancer|condition|fracture|tumou?r|hernia|ulcer|sprain|tear)$/;
+const INJURY_LEAD = /^(?:broken|fractured|torn|sprained|dislocated|slipped|herniated|ruptured)$/;
+
+function medicalPhrase(text: string): string | null {
+  const words: string[] = [];
+  for (const w of text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}'\s-]/gu, " ")
+    .split(/\s+/)
+    .filter(Boolean)) {
+    if (
+      /^(?:and|but|so|because|since|for|in|on|at|with|from|which|that|after|when|last|this|the|a|an|my|some)$/.test(
+        w,
+      )
+    ) {
+      if (words.length > 0) break;
+      continue;
+    }
+    words.push(w);
+    if (words.length > 4) return null;
+  }
+  const head = words.at(-1) ?? "";
+  if (words.length === 0) return null;
+  if (
+    MEDICAL_WORD.test(head) ||
+    MEDICAL_HEAD.test(head) ||
+    (words.length > 1 && INJURY_LEAD.test(words[0] ?? ""))
+  )
+    return words.join(" ");
+  return null;
+}
+
 const condition = (value: string): FactDraft => ({
   slot: "health",
   value,
@@ -38,9 +77,10 @@ export function readHealth(clause: Clause): FactDraft[] {
       "(suffer|suffers|suffered|suffering|live|lives|lived|living|deal|deals|dealt|dealing|struggle|struggles|struggled|struggling|battle|battles|battled|battling|manage|manages|managed|managing) (from|with)",
     ),
     ...find(clause, "(diagnosed|diagnosd|treated|treatment) (with|for)"),
+    ...find(clause, "(recovering|recovered|recover) from"),
   ];
   for (const f of triggers) {
-    const value = conditionIn(after(f), CONDITIONS, CONDITION_WORDS);
+    const value = conditionIn(after(f), CONDITIONS, CONDITION_WORDS) ?? medicalPhrase(after(f));
     if (value && aboutUser(clause, f) && !denied(f) && !over(clause, f)) out.push(condition(value));
   }
   for (const f of find(clause, "^(i|we) am [<c>.+]")) {

@@ -73,6 +73,13 @@ describe("parsedFacts", () => {
     ["engaged since June!", "marital_status=engaged"],
     ["my mum is a retired teacher living in Cork", "mother.lives_in=Cork"],
     ["me and my girlfriend Ana live in Porto", "lives_in=Porto"],
+    ["I'm recovering from a broken ankle", "health=broken ankle"],
+    ["I was diagnosed with Lyme disease", "health=lyme disease"],
+    ["got a new kitten! her name is Luna", "pet.name=Luna"],
+    ["my two rabbits are called Bun and Cake", "pet.name=Cake"],
+    ["Mochi my shiba inu hates the rain", "pet.name=Mochi"],
+    ["I've had my cat for 12 years, she's called Misty", "pet.name=Misty"],
+    ["we got a puppy. He's called Rolo.", "pet.name=Rolo"],
   ])("%s -> %s", (text, fact) => {
     expect(facts(text)).toContain(fact);
   });
@@ -81,6 +88,12 @@ describe("parsedFacts", () => {
     const found = facts("I have sleep apnoea and use a CPAP machine");
     expect(found).toContain("health=sleep apnoea");
     expect(found.filter((f) => f.startsWith("owns="))).toEqual([]);
+  });
+
+  it("names a pet by a pronoun only when the pet was mentioned just before", () => {
+    const found = facts("my sister lives in Oslo. She's called Liv and has a dog.");
+    expect(found).toContain("sister.lives_in=Oslo");
+    expect(found.filter((f) => f.startsWith("pet"))).toEqual([]);
   });
 
   it.each([
@@ -96,6 +109,7 @@ describe("parsedFacts", () => {
     "I'd love to be a pilot one day",
     "Rafa lives in Madrid, right?",
     "love that idea",
+    "I have a question about my flight",
   ])("states nothing about the user: %s", (text) => {
     expect(facts(text)).toEqual([]);
   });

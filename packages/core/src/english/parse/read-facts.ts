@@ -9,6 +9,7 @@ import { readFamily } from "./family.js";
 import { readAllergy, readDiet, readHealth } from "./health.js";
 import { readHobbies } from "./hobbies.js";
 import { readAge, readHome, readName, readOrigin } from "./identity.js";
+import { asName } from "./match.js";
 import type { Nlp } from "./parser.js";
 import { PLAN_CUES, readPlans } from "./plans.js";
 import { readPreferences } from "./preferences.js";
@@ -26,7 +27,7 @@ const SLOT_READERS: ReadonlyArray<
   [/\b(?:from|grew|raised|born|brought)\b/i, readOrigin],
   [/\b(?:liv\w*|lving|resid\w*|based|settled|moved|relocated|home|in)\b/i, readHome],
   [
-    /\b(?:ha[sdv]e?|got|get|suffer\w*|liv\w*|deal\w*|struggl\w*|battl\w*|manag\w*|diagnos\w*|treat\w*|am|im|my)\b/i,
+    /\b(?:ha[sdv]e?|got|get|suffer\w*|liv\w*|deal\w*|struggl\w*|battl\w*|manag\w*|diagnos\w*|treat\w*|recover\w*|am|im|my)\b/i,
     readHealth,
   ],
   [/allerg|alerg|intoler/i, readAllergy],
@@ -62,9 +63,26 @@ export function parsedFacts(nlp: Nlp, text: string): FactDraft[] {
   for (const clause of statementClauses(nlp, text)) {
     const found: FactDraft[] = [];
     for (const [cue, read] of SLOT_READERS) if (cue.test(clause.text)) found.push(...read(clause));
-    drafts.push(...found, ...contrasts(clause, found));
+    drafts.push(...found, ...contrasts(clause, found), ...petNamedLater(clause, drafts, found));
   }
   return drafts;
+}
+
+const PRONOUN_NAMES =
+  /^(?:and\s+)?(?:(?:she|he|it|they)(?:'s| is| are)? (?:called|named)|(?:her|his|its|their) names? (?:is|are|'s))\s+(\p{Lu}[\p{L}'-]*|[\p{Ll}'-]+$)/u;
+
+/** "I've had my cat for 12 years, she's called Misty": a pronoun that names the pet just mentioned. */
+function petNamedLater(
+  clause: Clause,
+  earlier: readonly FactDraft[],
+  found: readonly FactDraft[],
+): FactDraft[] {
+  const text = clause.text.trim();
+  const m = PRONOUN_NAMES.exec(text.charAt(0).toLowerCase() + text.slice(1));
+  const last = earlier.at(-1);
+  if (!m?.[1] || found.length > 0 || last?.slot !== "pet" || last.negated) return [];
+  const value = asName(m[1]);
+  return [{ slot: "pet.name", value, says: `has a ${last.value} named ${value}`, confidence: 0.65 }];
 }
 
 /**
