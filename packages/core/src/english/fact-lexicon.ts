@@ -215,3 +215,31 @@ export const FUTURE_TIME = new RegExp(
     `over the (?:weekend|holidays|summer|break))\\b`,
   "i",
 );
+
+/** Fields of study by the short names people use ("compsci", "a medical student"). */
+export const FIELD_NAMES: Readonly<Record<string, string>> = {
+  compsci: "computer science",
+  "comp sci": "computer science",
+  cs: "computer science",
+  "vet med": "veterinary medicine",
+  "vet medicine": "veterinary medicine",
+  med: "medicine",
+  ppe: "philosophy, politics and economics",
+  mba: "business administration",
+  "poli sci": "political science",
+  polisci: "political science",
+  econ: "economics",
+  psych: "psychology",
+  maths: "mathematics",
+  math: "mathematics",
+  pe: "physical education",
+  ee: "electrical engineering",
+  "mech eng": "mechanical engineering",
+  acounting: "accounting",
+  medical: "medicine",
+  dental: "dentistry",
+  vet: "veterinary medicine",
+  veterinary: "veterinary medicine",
+  nursing: "nursing",
+  pharmacy: "pharmacy",
+};

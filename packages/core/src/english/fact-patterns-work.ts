@@ -1,6 +1,7 @@
 /**
  * Rules for what the user does: occupation, employer, changes of job, studies.
  */
+import { FIELD_NAMES } from "./fact-lexicon.js";
 import { type FactDraft, type FactRule, place } from "./fact-patterns.js";
 import { article, cutValue, occupation, phrase, properName } from "./fact-values.js";
 
@@ -44,10 +45,11 @@ export function job(tail: string, confidence: number, about?: string): FactDraft
   const found = occupation(tail);
   if (!found) return null;
   const student = found.value.endsWith("student");
-  const field = found.value
+  const plain = found.value
     .replace(/\s*student$/, "")
-    .replace(/^(?:part-time|full-time|mature|first-year|final-year)\s*/i, "")
+    .replace(/^(?:part-time|full-time|mature|\w+-year)\s*/i, "")
     .trim();
+  const field = FIELD_NAMES[plain.toLowerCase()] ?? plain;
   const drafts: FactDraft[] =
     student && !about
       ? field

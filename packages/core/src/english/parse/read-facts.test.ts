@@ -80,6 +80,11 @@ describe("parsedFacts", () => {
     ["Mochi my shiba inu hates the rain", "pet.name=Mochi"],
     ["I've had my cat for 12 years, she's called Misty", "pet.name=Misty"],
     ["we got a puppy. He's called Rolo.", "pet.name=Rolo"],
+    ["I teach maths at a secondary school", "works_as=teacher"],
+    ["I work nights as a security guard", "works_as=security guard"],
+    ["I freelance as a translator", "works_as=translator"],
+    ["I'm retired now, used to be an engineer", "works_as=engineer (no longer)"],
+    ["I attend Leeds Beckett", "school=Leeds Beckett"],
   ])("%s -> %s", (text, fact) => {
     expect(facts(text)).toContain(fact);
   });

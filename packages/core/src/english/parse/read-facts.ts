@@ -35,11 +35,11 @@ const SLOT_READERS: ReadonlyArray<
   [/\b(?:ha[sdv]e?|got|own\w*|bought|buy|dr[io]ve\w*|ri[do]e\w*|my)\b/i, readOwns],
   [PET_WORDS, readPets],
   [
-    /\b(?:am|im|was|as|my|work\w*|job|employ\w*|serv\w*|hired|qualified|trained|start\w*|join\w*|left|quit|promot\w*|been)\b/i,
+    /\b(?:am|im|was|as|my|work\w*|job|employ\w*|serv\w*|hired|qualified|trained|start\w*|join\w*|left|quit|promot\w*|been|teach|lecture|tutor|coach|nurse|preach|used)\b/i,
     readWork,
   ],
   [
-    /stud|read|major|doing|taking|start|finish|complet|pursu|degree|student|sophomore|fresh|grad|year|yr|phd|\bat\b/i,
+    /stud|read|major|doing|taking|start|finish|complet|pursu|degree|student|sophomore|fresh|grad|year|yr|phd|attend|enrol|\bat\b/i,
     readStudies,
   ],
   [PLAN_CUES, readPlans],

@@ -1,5 +1,5 @@
 /** What the user does, read from a parsed clause: job title and employer, field of study and school. */
-import { NON_JOB_MODIFIERS, OCCUPATIONS } from "../fact-lexicon.js";
+import { FIELD_NAMES, NON_JOB_MODIFIERS, OCCUPATIONS } from "../fact-lexicon.js";
 import type { FactDraft } from "../fact-patterns.js";
 import { article } from "../fact-values.js";
 import type { Clause } from "./clauses.js";
@@ -14,25 +14,14 @@ const PHRASE_END = new Set(
 /** Learners are not employees: "a law student" studies law. */
 const LEARNER =
   /^(?:student|undergrad|undergraduate|postgrad|postgraduate|phd student|apprentice|trainee|pupil|fresher|major)$/i;
-const FIELD_NAMES: Readonly<Record<string, string>> = {
-  compsci: "computer science",
-  "comp sci": "computer science",
-  cs: "computer science",
-  "vet med": "veterinary medicine",
-  "vet medicine": "veterinary medicine",
-  med: "medicine",
-  ppe: "philosophy, politics and economics",
-  mba: "business administration",
-  "poli sci": "political science",
-  polisci: "political science",
-  econ: "economics",
-  psych: "psychology",
-  maths: "mathematics",
-  math: "mathematics",
-  pe: "physical education",
-  ee: "electrical engineering",
-  "mech eng": "mechanical engineering",
-  acounting: "accounting",
+/** Verbs whose doer is a job: "I teach" -> teacher. */
+const AGENTS: Readonly<Record<string, string>> = {
+  teach: "teacher",
+  lecture: "lecturer",
+  tutor: "tutor",
+  coach: "coach",
+  nurse: "nurse",
+  preach: "preacher",
 };
 /** Gerunds that name a job: "been nursing for ten years". */
 const JOB_GERUNDS: Readonly<Record<string, string>> = {
@@ -120,9 +109,23 @@ export function readWork(clause: Clause): FactDraft[] {
   for (const f of find(clause, "(i|we) (am|was) (a|an)")) if (user(f)) title(f, false);
   for (const f of find(
     clause,
-    "(work|works|working|worked|employed|served|serve|serving|hired|qualified|trained|retrained|retraining|started|joined|job|now) as (a|an)?",
+    "(work|works|working|worked|employed|served|serve|serving|hired|qualified|trained|retrained|retraining|started|joined|job|now|freelance|freelancing|moonlight|moonlighting) as (a|an)?",
   ))
     if (user(f)) title(f, true);
+  // "I work nights as a security guard", "working part-time as a barista".
+  for (const f of find(clause, "(work|works|working|worked) [<w>.] .? as (a|an)?"))
+    if (user(f) && !/\bas\b/i.test(f.groups.w ?? "")) title(f, true);
+  // "I'm retired now, used to be an engineer": a job that is over.
+  for (const f of find(clause, "used to be (a|an)")) {
+    const phrase = nounPhrase(after(f));
+    const value = phrase && aboutUser(clause, f) ? jobTitle(clause, phrase, false) : null;
+    if (value) out.push(job(value, true));
+  }
+  // "I teach maths", "I lecture in history at Leeds": the verb names the job.
+  for (const f of find(clause, "^(i|we) #Adverb? [<v>(teach|lecture|tutor|coach|nurse|preach)]")) {
+    const agent = AGENTS[(f.groups.v ?? "").toLowerCase()];
+    if (agent && user(f)) out.push(job(agent));
+  }
   for (const f of find(clause, "(promoted|promotion) to")) if (user(f)) title(f, true);
   // "after eight years as a teacher I retrained": the job before the change is over.
   for (const f of find(
@@ -174,7 +177,7 @@ function fieldName(text: string): string | null {
   if (/^\s*(?:my|your|our|his|her|their|its)\b/i.test(text)) return null;
   const phrase = nounPhrase(text, 4)
     .toLowerCase()
-    .replace(/^(?:part-time|full-time|part time|full time|mature|first-year|final-year)\s+/, "");
+    .replace(/^(?:part-time|full-time|part time|full time|mature|\w+-year|\w+ year)\s+/, "");
   if (!phrase || /^(?:it|this|that|hard|well|all|so|really|a lot|lots)\b/.test(phrase)) return null;
   return FIELD_NAMES[phrase] ?? phrase;
 }
@@ -236,6 +239,14 @@ export function readStudies(clause: Clause): FactDraft[] {
       out.push(field(now));
       if (before) out.push({ ...field(before), negated: true });
     }
+  }
+  for (const f of find(
+    clause,
+    "(i|we) #Adverb? (attend|attends|attending|am enrolled at|enrolled at|am enrolled in)",
+  )) {
+    if (!user(f)) continue;
+    const name = schoolName(after(f));
+    if (name) out.push(school(name));
   }
   for (const f of find(clause, "(student|sophomore|freshman|fresher|undergrad|postgrad|year|yr|phd) at")) {
     if (!user(f)) continue;
