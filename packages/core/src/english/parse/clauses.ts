@@ -27,7 +27,7 @@ function parsed(nlp: Nlp, text: string): Clause {
 const QUOTED = /(^|[\s(:])(['"])\S(?:[\s\S]*?\S)?\2(?=$|[\s,.!?;:)])/g;
 /** A sentence about what is not: conditions, suppositions, wishes, role play. */
 const UNREAL =
-  /\b(?:if|unless|suppose|supposing|imagine|imagining|pretend|hypothetically|let's say|lets say|say I|roleplay|role play|parallel universe|wish|wished|were I|had I|dream of|dreaming of|one day)\b/i;
+  /\b(?:if|unless|suppose|supposing|imagine|imagining|pretend|hypothetically|let's say|lets say|say I|roleplay|role play|parallel universe|(?:i|we) (?:really |just )?wish(?:ed)?|wish(?:ed)? (?:i|we)|were I|had I|dream of|dreaming of|one day)\b/i;
 /** A clause in the conditional or the future of might-be: "I'd love to own a Porsche". */
 const MODAL = /\b(?:would|could|might|should|wud|maybe|perhaps|probably|want to|hope to)\b/i;
 

@@ -6,12 +6,12 @@
 import { FUTURE_TIME } from "../fact-lexicon.js";
 import type { FactDraft } from "../fact-patterns.js";
 import type { Clause } from "./clauses.js";
-import { aboutUser, clauseVerbs, type Found, find } from "./match.js";
+import { aboutUser, clauseVerbs, denied, type Found, find } from "./match.js";
 
 const MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december";
 /** Future times beyond the shared list: seasons, the end of a period, a date in the month. */
 const PLAN_TIME = new RegExp(
-  `\\b(?:in the (?:spring|summer|autumn|fall|winter|new year)|(?:at|by) (?:the )?end of (?:the |this )?(?:week|month|year|summer|term)|on the \\d{1,2}(?:st|nd|rd|th)|in (?:late|early|mid)[- ](?:${MONTHS})|later (?:today|this \\w+)|this (?:weekend|evening|afternoon))\\b`,
+  `\\b(?:in the (?:spring|summer|autumn|fall|winter|new year)|(?:at|by) (?:the )?end of (?:the |this )?(?:week|month|year|summer|term)|on the \\d{1,2}(?:st|nd|rd|th)|in (?:late|early|mid)[- ](?:${MONTHS})|later (?:today|this \\w+)|this (?:weekend|evening|afternoon)|(?:for|at|over) (?:christmas|easter|new year|thanksgiving|half[- ]term|the holidays|my birthday))\\b`,
   "i",
 );
 const hasTime = (text: string) => FUTURE_TIME.test(text) || PLAN_TIME.test(text);
@@ -19,7 +19,7 @@ const hasTime = (text: string) => FUTURE_TIME.test(text) || PLAN_TIME.test(text)
 export const PLAN_CUES = {
   test: (text: string) =>
     hasTime(text) ||
-    /\b(?:will|shall|plan\w*|intend\w*|going|gonna|about to|aim\w*|scheduled|due to|set to|off to)\b/i.test(
+    /\b(?:will|shall|plan\w*|intend\w*|going|gonna|about to|aim\w*|scheduled|due to|set to|off to|thinking|considering|booked|booking|signed up|registered|enrolled)\b/i.test(
       text,
     ),
 };
@@ -32,9 +32,17 @@ const NOT_ACTIONS = new Set(
 /** Where the plan's words end: a reason, a feeling, another clause. */
 const PLAN_END =
   /\s*(?:[,;:!?()]|\.(?:\s|$)|\s[-–—]+\s|\b(?:so|because|since|and I|but|which|who|if|as|for (?:her|his|my|our|their) (?:job|work)|to (?:take|start|see|be)|wish me|lol|haha)\b)/i;
-/** Intentions that make the next verb a plan: "we plan to buy a house". */
+/** Intentions that make the next verb a plan: "we plan to buy a house", "thinking of moving". */
 const INTENT =
-  /\b(?:plan|plans|planning|intend|intends|intending|going|gonna|about|aim|aiming|scheduled|due|set)\s+to\s*$/i;
+  /\b(?:(?:plan|plans|planning|intend|intends|intending|going|gonna|about|aim|aiming|scheduled|due|set)\s+to|(?:thinking of|thinking about|considering))\s*$/i;
+/** Verbs of a timetable: the simple present with a future time is a plan ("I start my new job Monday"). */
+const SCHEDULED = new Set(
+  "start begin fly leave move go finish graduate retire travel return arrive head".split(" "),
+);
+/** Going somewhere: "heading to my parents' for Christmas" is a trip. */
+const GOING = new Set(["go", "head", "travel"]);
+/** Having a dated event: "I have a dentist appointment tomorrow", "I've got my driving test on Thursday". */
+const HAVING = /^(?:have|has|have got|has got|'ve got|got|having)$/i;
 
 const plan = (value: string): FactDraft => ({
   slot: "plan",
@@ -47,7 +55,9 @@ export function readPlans(clause: Clause): FactDraft[] {
   const out: FactDraft[] = [];
   const text = clause.text;
   for (const v of clauseVerbs(clause)) {
-    if (v.negative || !v.infinitive || NOT_ACTIONS.has(v.infinitive)) continue;
+    if (v.negative || !v.infinitive) continue;
+    const having = HAVING.test(v.text) && !/past/.test(v.form);
+    if (NOT_ACTIONS.has(v.infinitive) && !having && v.infinitive !== "be") continue;
     const before = text.slice(0, v.start);
     const found: Found = { groups: {}, before, text: v.text, start: v.start };
     if (!/^(?:i|we)\b/i.test(before.trim()) && !aboutUser(clause, found)) continue;
@@ -57,15 +67,39 @@ export function readPlans(clause: Clause): FactDraft[] {
     const rest = after.split(PLAN_END)[0]?.trim() ?? "";
     // A future form or a progressive is a plan when a time says when; an intention is one by itself.
     const future = /future/.test(v.form) || /\b(?:will|shall|'ll)\b/.test(v.auxiliary);
-    const progressive = /progressive|gerund/.test(v.form) || /ing$/.test(v.text.split(/\s+/).at(-1) ?? "");
-    if (!INTENT.test(before) && !((future || progressive) && hasTime(`${before} ${after}`))) continue;
-    if (v.infinitive === "go" && /^to\s+(?!the\b|bed\b|work\b|school\b)/i.test(rest)) {
+    const progressive =
+      /progressive|gerund/.test(v.form) ||
+      /ing$/.test(v.text.split(/\s+/).at(-1) ?? "") ||
+      /\bgetting \w+ed$/.test(v.text);
+    // The time must be the verb's own: in what follows it, or put first in the clause.
+    const lead = before.split(/\b(?:i|we)\b/i)[0] ?? "";
+    const fronted = FUTURE_TIME.exec(lead)?.[0] ?? PLAN_TIME.exec(lead)?.[0];
+    const dated = hasTime(rest) || fronted !== undefined;
+    // compromise may read "am due to give" as one verb: the intention is then inside its words.
+    const intent = INTENT.test(before) || INTENT.test(v.text.split(/\s+/).slice(0, -1).join(" "));
+    if (having || v.infinitive === "be") {
+      // An event had or a place to be at a future time: "a dentist appointment tomorrow".
+      const event = rest.replace(/^(?:got\s+)?(?:a|an|my|the|our)\s+/i, "");
+      if (
+        dated &&
+        event &&
+        !/^(?:to|a lot|no|any|some|fun|time)\b/i.test(event) &&
+        (future || progressive || v.infinitive !== "be")
+      )
+        out.push(plan(event));
+      continue;
+    }
+    const present = /simple-present/.test(v.form) && SCHEDULED.has(v.infinitive);
+    if (!intent && !((future || progressive || present) && dated)) continue;
+    if (GOING.has(v.infinitive) && /^to\s+(?!the\b|bed\b|work\b|school\b)/i.test(rest)) {
       out.push(plan(`trip ${rest}`));
       continue;
     }
-    const lead = before.split(/\b(?:i|we)\b/i)[0] ?? "";
-    const fronted = FUTURE_TIME.exec(lead)?.[0] ?? PLAN_TIME.exec(lead)?.[0];
-    const words = [v.infinitive, rest, fronted && !rest.includes(fronted) ? fronted : ""].filter(Boolean);
+    // "are getting married": the plan is to get married, not to marry.
+    const verb = /\bgetting (\w+ed)$/.exec(v.text)?.[1]
+      ? `get ${/\bgetting (\w+ed)$/.exec(v.text)?.[1]}`
+      : v.infinitive;
+    const words = [verb, rest, fronted && !rest.includes(fronted) ? fronted : ""].filter(Boolean);
     const value = words.join(" ").replace(/\s+/g, " ").trim();
     if (value.split(" ").length >= 2 && value.split(" ").length <= 14) out.push(plan(value));
   }
@@ -76,6 +110,19 @@ export function readPlans(clause: Clause): FactDraft[] {
       .split(PLAN_END)[0]
       ?.trim();
     if (rest) out.push(plan(`trip to ${rest}`));
+  }
+  // "I've booked a week in Crete for August", "signed up for a pottery class starting next week".
+  for (const f of find(
+    clause,
+    "(booked|booking|signed up for|registered for|entered|enrolled in|enrolled on)",
+  )) {
+    const rest =
+      text
+        .slice(f.start + f.text.length)
+        .split(PLAN_END)[0]
+        ?.trim() ?? "";
+    const event = rest.replace(/^(?:a|an|my|the|our)\s+/i, "");
+    if (event && hasTime(event) && aboutUser(clause, f) && !denied(f)) out.push(plan(event));
   }
   for (const f of find(clause, "^my [<e>#Noun+] (is|are) (on|in|next|this|tomorrow|at)")) {
     const rest = text.slice(f.start + f.text.length - (f.text.split(" ").at(-1) ?? "").length);

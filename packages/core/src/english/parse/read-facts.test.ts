@@ -85,6 +85,12 @@ describe("parsedFacts", () => {
     ["I freelance as a translator", "works_as=translator"],
     ["I'm retired now, used to be an engineer", "works_as=engineer (no longer)"],
     ["I attend Leeds Beckett", "school=Leeds Beckett"],
+    ["I start my new job next Monday", "plan=start my new job next Monday"],
+    ["I have a dentist appointment tomorrow", "plan=dentist appointment tomorrow"],
+    ["I've got my driving test on Thursday", "plan=driving test on Thursday"],
+    ["heading to my parents' for Christmas", "plan=trip to my parents' for Christmas"],
+    ["we're getting married in September", "plan=get married in September"],
+    ["I'm sitting my exam in June and I'm 41, so wish me luck", "age=41"],
   ])("%s -> %s", (text, fact) => {
     expect(facts(text)).toContain(fact);
   });
@@ -99,6 +105,14 @@ describe("parsedFacts", () => {
     const found = facts("my sister lives in Oslo. She's called Liv and has a dog.");
     expect(found).toContain("sister.lives_in=Oslo");
     expect(found.filter((f) => f.startsWith("pet"))).toEqual([]);
+  });
+
+  it.each([
+    "got a hamster for my birthday last year",
+    "i turned 50 in march, still processing it",
+    "I've had type 1 diabetes since I was a kid",
+  ])("reads no plan in a past or a time that is another verb's: %s", (text) => {
+    expect(facts(text).filter((f) => f.startsWith("plan="))).toEqual([]);
   });
 
   it.each([
