@@ -64,7 +64,14 @@ export function readOwns(clause: Clause): FactDraft[] {
     clause,
     "(i|we) #Adverb? (have|has|had|hav|got|get|own|owns|owned|bought|buy|drive|drives|drove|ride|rides|rode) (got)?",
   )) {
-    if (!denied(f) && !/\b(?:want|need)\b/i.test(f.before)) owns(tail(f.start + f.text.length));
+    // "I have always loved ...": "have" is an auxiliary there, not possession.
+    const next =
+      clause.text
+        .slice(f.start + f.text.length)
+        .trim()
+        .split(/\s+/)[0] ?? "";
+    const auxiliary = next && clause.doc.match(next).has("(#Adverb|#PastTense|#Participle|#Gerund)");
+    if (!denied(f) && !auxiliary && !/\b(?:want|need)\b/i.test(f.before)) owns(tail(f.start + f.text.length));
   }
   for (const f of find(clause, "^#Adverb? (bought|got) (myself)?")) {
     if (!denied(f)) owns(tail(f.start + f.text.length));

@@ -6,7 +6,7 @@
 import type { FactDraft } from "../fact-patterns.js";
 import { cutValue, phrase } from "../fact-values.js";
 import type { Clause } from "./clauses.js";
-import { find } from "./match.js";
+import { aboutUser, type Found, find } from "./match.js";
 
 const taste = (slot: "likes" | "dislikes", raw: string): FactDraft[] => {
   const value = phrase(cutValue(raw).replace(/^(?:a good|a|an|the|all|any)\s+/i, ""), 5);
@@ -14,21 +14,57 @@ const taste = (slot: "likes" | "dislikes", raw: string): FactDraft[] => {
   return [{ slot, value, says: `${slot === "likes" ? "likes" : "dislikes"} ${value}`, confidence: 0.65 }];
 };
 
+/** What follows these, at the start of a clause or after "I", is something the user likes. */
+const LIKE_LEADS = [
+  "(love|loves|adore|like|enjoy|dig|loved|enjoyed|adored) love? love?",
+  "(huge|big|massive|great)? fan of",
+  "into",
+  "(obsessed|obsessing) (with|over)",
+  "(mad|crazy|nuts|wild|passionate) about",
+  "can not get enough of",
+  "(a|such a) sucker for",
+];
+/** And these, something the user dislikes. */
+const DISLIKE_LEADS = [
+  "can not stand",
+  "(hate|loathe|detest|dislike|hated|loathed)",
+  "not #Adverb? (into|a fan of|keen on|a big fan of)",
+  "never (liked|enjoyed|been a fan of|been into|cared for)",
+];
+/** A value that points back into the chat ("I love that", "love how you...") is no taste. */
+const POINTER = /^\s*(?:it|that|this|how|when|what|you|your|the way|to)\b/i;
+
 export function readPreferences(clause: Clause): FactDraft[] {
   const out: FactDraft[] = [];
-  const rest = (start: number, length: number) => clause.text.slice(start + length);
-  for (const f of find(clause, "^#Adverb? (love|adore|like|enjoy|dig)")) {
-    if (!/^\s*(?:it|that|this|how|when|you|your|the way)\b/i.test(rest(f.start, f.text.length)))
-      out.push(...taste("likes", rest(f.start, f.text.length)));
+  const after = (f: Found) => clause.text.slice(f.start + f.text.length);
+  const read = (slot: "likes" | "dislikes", leads: readonly string[]) => {
+    for (const lead of leads) {
+      for (const f of find(
+        clause,
+        `^(i|we)? (am|are|have|have been|have always|have never)? #Adverb? ${lead}`,
+      )) {
+        if (!POINTER.test(after(f)) && aboutUser(clause, f)) out.push(...taste(slot, after(f)));
+      }
+    }
+  };
+  read("likes", LIKE_LEADS);
+  read("dislikes", DISLIKE_LEADS);
+  // "I'm a big Taylor Swift fan", "nothing beats a Sunday roast", "my guilty pleasure is reality TV".
+  for (const f of find(
+    clause,
+    "^(i am|we are) (a|an|such a) (big|huge|massive|die-hard|diehard|great)? [<x>.+] (fan|fans)$",
+  ))
+    out.push(...taste("likes", f.groups.x ?? ""));
+  for (const f of find(clause, "^nothing (beats|compares to)")) out.push(...taste("likes", after(f)));
+  for (const f of find(clause, "^my (guilty pleasure|weakness|obsession) (is|are)"))
+    out.push(...taste("likes", after(f)));
+  for (const f of find(
+    clause,
+    "^[<x>.+] (is|are) my (absolute|all-time)? (favourite|favorite|fave|thing|jam)$",
+  )) {
+    if (!/^(?:it|this|that|he|she|they)\b/i.test(f.groups.x ?? ""))
+      out.push(...taste("likes", f.groups.x ?? ""));
   }
-  for (const f of find(clause, "^#Adverb? (huge|big|massive|great)? fan of"))
-    out.push(...taste("likes", rest(f.start, f.text.length)));
-  for (const f of find(clause, "^#Adverb? can not stand"))
-    out.push(...taste("dislikes", rest(f.start, f.text.length)));
-  for (const f of find(clause, "^#Adverb? (hate|loathe|detest|dislike)"))
-    out.push(...taste("dislikes", rest(f.start, f.text.length)));
-  for (const f of find(clause, "^#Adverb? not #Adverb? (into|a fan of|keen on|a big fan of)"))
-    out.push(...taste("dislikes", rest(f.start, f.text.length)));
   for (const f of find(
     clause,
     "^[<x>.+] (is|are) #Adverb? (gross|disgusting|vile|overrated|the worst|awful|horrible|rank|grim)",

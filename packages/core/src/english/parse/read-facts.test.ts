@@ -85,6 +85,12 @@ describe("parsedFacts", () => {
     ["I freelance as a translator", "works_as=translator"],
     ["I'm retired now, used to be an engineer", "works_as=engineer (no longer)"],
     ["I attend Leeds Beckett", "school=Leeds Beckett"],
+    ["I'm a big Taylor Swift fan", "likes=Taylor Swift"],
+    ["nothing beats a Sunday roast", "likes=Sunday roast"],
+    ["obsessed with sourdough baking at the moment", "likes=sourdough baking"],
+    ["jazz is my thing", "likes=jazz"],
+    ["I've never liked olives", "dislikes=olives"],
+    ["love love love Studio Ghibli", "likes=Studio Ghibli"],
     ["I start my new job next Monday", "plan=start my new job next Monday"],
     ["I have a dentist appointment tomorrow", "plan=dentist appointment tomorrow"],
     ["I've got my driving test on Thursday", "plan=driving test on Thursday"],
@@ -105,6 +111,10 @@ describe("parsedFacts", () => {
     const found = facts("my sister lives in Oslo. She's called Liv and has a dog.");
     expect(found).toContain("sister.lives_in=Oslo");
     expect(found.filter((f) => f.startsWith("pet"))).toEqual([]);
+  });
+
+  it('reads no possession in a "have" that is an auxiliary', () => {
+    expect(facts("I've always loved old Hitchcock films").filter((f) => f.startsWith("owns="))).toEqual([]);
   });
 
   it.each([

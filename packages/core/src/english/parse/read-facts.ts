@@ -44,7 +44,7 @@ const SLOT_READERS: ReadonlyArray<
   ],
   [PLAN_CUES, readPlans],
   [
-    /\b(?:love|adore|like|enjoy|dig|fan|stand|hate|loathe|detest|dislike|into|keen|gross|disgusting|vile|overrated|worst|awful|horrible|rank|grim)\b/i,
+    /\b(?:lov\w*|ador\w*|lik\w*|enjoy\w*|dig|fan|fans|stand|hat\w*|loath\w*|detest|dislike|into|keen|obsess\w*|about|enough|sucker|beats|compares|pleasure|weakness|obsession|favou?rite|fave|thing|jam|gross|disgusting|vile|overrated|worst|awful|horrible|rank|grim)\b/i,
     readPreferences,
   ],
   [
