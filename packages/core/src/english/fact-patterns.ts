@@ -48,7 +48,10 @@ export const place =
   (slot: string, verb: string, confidence: number) =>
   (m: RegExpExecArray): FactDraft | null => {
     const found = properName(m[1] ?? "");
-    return found ? { slot, value: found.value, says: `${verb} ${found.value}`, confidence } : null;
+    // "born in 1988" names a year, not a place.
+    return found && !/^\d+$/.test(found.value)
+      ? { slot, value: found.value, says: `${verb} ${found.value}`, confidence }
+      : null;
   };
 
 const named =

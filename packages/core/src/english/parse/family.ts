@@ -185,6 +185,9 @@ export function readFamily(clause: Clause): FactDraft[] {
   for (const f of find(clause, `(i|we) (am|are|have been|got|just got) #Adverb? [<s>${STATUS}]`)) {
     if (!denied(f) && !over(clause, f)) out.push(status((f.groups.s ?? "").toLowerCase()));
   }
+  // "I'm 35, married, two kids".
+  for (const f of find(clause, `^(i|we) (am|are) #Value [<s>${STATUS}]`))
+    out.push(status((f.groups.s ?? "").toLowerCase()));
   for (const f of find(clause, "i am a [<s>(widow|widower|divorcee)]")) {
     if (!denied(f)) out.push(status((f.groups.s ?? "").startsWith("widow") ? "widowed" : "divorced"));
   }

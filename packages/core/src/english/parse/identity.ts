@@ -42,14 +42,17 @@ const UNIT_AFTER =
 export function readAge(clause: Clause): FactDraft[] {
   const out: FactDraft[] = [];
   const found = [
-    ...find(clause, "i am [<a>#Value] (years|yrs|yr|year)? old?"),
+    ...find(clause, "i am [<a>#Value+] (years|yrs|yr|year)? old?"),
     ...find(clause, "^i am #ProperNoun+ [<a>#Value]"),
     ...find(clause, "[<a>#Value] (years|yrs|year|yr) old"),
-    ...find(clause, "(turned|turnd|turning) [<a>#Value]"),
+    ...find(clause, "(turned|turnd|turning|hit|reached) [<a>#Value]"),
     ...find(clause, "aged [<a>#Value]"),
   ];
+  // "28F here", "34M, London": the age and sex of a forum introduction.
+  const forum = /^(\d{2})\s?(?:f|m|nb)\b/i.exec(clause.text);
+  if (forum?.[1]) found.unshift({ groups: { a: forum[1] }, before: "", text: forum[0], start: 0 });
   for (const f of found) {
-    const years = Number(f.groups.a);
+    const years = wordNumber(f.groups.a ?? "");
     const rest = clause.text.slice(f.start + f.text.length);
     if (!Number.isInteger(years) || years < 5 || years > 110) continue;
     if (/(?:years|yrs|year|yr) old$/.test(f.text) === false && UNIT_AFTER.test(rest)) continue;
@@ -58,6 +61,22 @@ export function readAge(clause: Clause): FactDraft[] {
     break;
   }
   return out;
+}
+
+const UNITS = ["", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"];
+const TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
+const TEENS = "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split(" ");
+
+/** An age in digits or in words: "34", "twenty-six", "forty two", "sixteen". */
+function wordNumber(text: string): number {
+  const t = text.toLowerCase().trim();
+  if (/^\d+$/.test(t)) return Number(t);
+  const teen = TEENS.indexOf(t);
+  if (teen >= 0) return 10 + teen;
+  const m = /^([a-z]+)(?:[\s-]+([a-z]+))?$/.exec(t);
+  const tens = TENS.indexOf(m?.[1] ?? "");
+  const units = m?.[2] ? UNITS.indexOf(m[2]) : 0;
+  return tens >= 2 && units >= 0 ? tens * 10 + units : Number.NaN;
 }
 
 /** Verbs of travel before "from": "I moved here from Berlin" says nothing of where the user is from. */
@@ -110,6 +129,10 @@ export function readHome(clause: Clause): FactDraft[] {
       out.push({ slot: "lives_in", value: old, says: `lives in ${old}`, confidence: 0.75, negated: true });
   }
   for (const f of find(clause, `^(i|we) (am|are) back in [<p>${PLACE}]`)) lives(f, "lives in");
+  // "I've been in Toronto for 3 years", "living in a van in Portugal".
+  for (const f of find(clause, `^(i|we) (have|has) been in [<p>${PLACE}] (for|since)`)) lives(f, "lives in");
+  for (const f of find(clause, `(live|lives|living|livin) in (a|an) #Adjective? #Noun in [<p>${PLACE}]`))
+    lives(f, "lives in");
   for (const f of [
     ...find(clause, `^(i|we) (am|are|were|was) #Adverb? in [<p>${PLACE}]`),
     ...find(
@@ -131,7 +154,7 @@ export function readHome(clause: Clause): FactDraft[] {
 /** A place name: capitalised as written, or title case when typed in lower case ("denver"). */
 function place(text = ""): string | null {
   const value = asName(text.replace(/^(?:the)\s+/i, ""));
-  if (!value || value.split(/\s+/).length > 4) return null;
+  if (!value || value.split(/\s+/).length > 4 || /^\d/.test(value)) return null;
   if (NOT_NAMES.has(value.toLowerCase())) return null;
   return value;
 }

@@ -91,6 +91,12 @@ describe("parsedFacts", () => {
     ["jazz is my thing", "likes=jazz"],
     ["I've never liked olives", "dislikes=olives"],
     ["love love love Studio Ghibli", "likes=Studio Ghibli"],
+    ["just hit 30", "age=30"],
+    ["I'm twenty-six", "age=26"],
+    ["28F here, from Ohio", "age=28"],
+    ["I'm 35, married, two kids", "marital_status=married"],
+    ["I've been in Toronto for 3 years", "lives_in=Toronto"],
+    ["currently living in a van in Portugal", "lives_in=Portugal"],
     ["I start my new job next Monday", "plan=start my new job next Monday"],
     ["I have a dentist appointment tomorrow", "plan=dentist appointment tomorrow"],
     ["I've got my driving test on Thursday", "plan=driving test on Thursday"],
@@ -115,6 +121,10 @@ describe("parsedFacts", () => {
 
   it('reads no possession in a "have" that is an auxiliary', () => {
     expect(facts("I've always loved old Hitchcock films").filter((f) => f.startsWith("owns="))).toEqual([]);
+  });
+
+  it("reads no place in a year", () => {
+    expect(facts("I was born in 1988")).toEqual([]);
   });
 
   it.each([
