@@ -1,5 +1,5 @@
 /** What the user has, read from a parsed clause: possessions, and pets with their kinds and names. */
-import { PETS, RELATIVES } from "../fact-lexicon.js";
+import { NOT_PLACES, PETS, RELATIVES } from "../fact-lexicon.js";
 import type { FactDraft } from "../fact-patterns.js";
 import { cutValue, listItems } from "../fact-values.js";
 import type { Clause } from "./clauses.js";
@@ -26,6 +26,17 @@ function thing(phrase: string): string | null {
   const words = value.split(/\s+/).filter(Boolean);
   const last = (words.at(-1) ?? "").toLowerCase();
   if (words.length === 0 || words.length > 4 || NOT_THINGS.has(last)) return null;
+  // "drive to Hull", "Tuesday morning we are": a place, a time or another clause, not a thing.
+  if (/^(?:to|from|in|on|at|into|around|back|home|past|over|through|up|down|out)$/i.test(words[0] ?? ""))
+    return null;
+  if (words.some((w) => /^(?:i|we|you|he|she|they|it)$/i.test(w))) return null;
+  if (
+    words.every((w) => /^\p{Ll}/u.test(w) || NOT_PLACES.has(w.toLowerCase())) &&
+    !OBJECTS.has(last) &&
+    !OBJECTS.has(last.replace(/s$/, "")) &&
+    !OBJECTS.has(words.slice(-2).join("-").toLowerCase())
+  )
+    return null;
   const lower = value.toLowerCase();
   if (lower in CONDITIONS || last in RELATIVES || /\b(?:named|called)\b/.test(lower)) return null;
   if (words.some((w) => w.toLowerCase() in PETS || w.toLowerCase().replace(/s$/, "") in PETS)) return null;
@@ -136,7 +147,7 @@ const KIND = new RegExp(`\\b(${PET_KEYS.join("|")})(s|es)?\\b`, "gi");
 export const PET_WORDS = new RegExp(KIND.source, "i");
 /** The user's pet: "my cat", "I have two guinea pigs", "we adopted a beagle", "a cockapoo named". */
 const OWNED =
-  /(?:\bmy|\bour|\bgot|\badopted|\brescued|\bbought|\bowner of an?|^an?|^\w*\s*an?|(?:^|[,.!]\s*|\band\s+)an?)\s+(?:\S+\s+){0,3}$/iu;
+  /(?:\bmy|\bour|\bgot|\badopted|\brescued|\bbought|\bowner of an?|^an?|^\w*\s*an?|[.!]\s*an?)\s+(?:\S+\s+){0,3}$/iu;
 /** "We have two cats, Atlas and Juno, and a rescue lurcher": the verb of having governs the whole list. */
 const HAS = /\b(?:i|we) (?:have|hav|got|have got|adopted|rescued|own|bought|took in)\b/i;
 const NAME_WORD = /^[\p{L}'-]+$/u;

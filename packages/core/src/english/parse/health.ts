@@ -1,6 +1,6 @@
 /** The user's health and diet, read from a parsed clause: conditions, allergies, intolerances, diets. */
 import type { FactDraft } from "../fact-patterns.js";
-import { cutValue, listItems } from "../fact-values.js";
+import { cutValue, listItems, singular } from "../fact-values.js";
 import type { Clause } from "./clauses.js";
 import { CONDITION_ADJECTIVES, CONDITIONS } from "./lexicon.js";
 import { aboutUser, denied, type Found, find, over } from "./match.js";
@@ -99,7 +99,8 @@ export function readAllergy(clause: Clause): FactDraft[] {
   const out: FactDraft[] = [];
   const add = (slot: "allergy" | "intolerance", items: readonly string[]) => {
     for (const item of items) {
-      const value = item.replace(/^(?:all|any|some|most)\s+/i, "").toLowerCase();
+      // One form per allergen, as the pattern rules store it: "peanuts" and "peanut" are one fact.
+      const value = singular(item.replace(/^(?:all|any|some|most)\s+/i, "").toLowerCase());
       if (!value || /\b(?:anything|everything|nothing|it|that|this|them)\b/.test(value)) continue;
       if (value.split(/\s+/).length > 3) continue;
       out.push({

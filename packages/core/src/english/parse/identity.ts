@@ -83,6 +83,13 @@ function wordNumber(text: string): number {
 const NOT_ORIGIN =
   /\b(?:mov|reloc|flew|fly|flying|drove|driv|travel|back|return|visit|came|got|emigrat)\w*\s*$/i;
 
+/**
+ * What comes before "from" when it says where the user is from: "I'm (originally) from", "I come from",
+ * "I'm Brazilian, from Recife", or nothing ("from Leeds originally"); "the ferry from Hull" is a route.
+ */
+const ORIGIN_LEAD =
+  /(?:^\s*|\b(?:i am|im|i'm|we are|i come|we come|comes?|hails?|am|are)\s+(?:originally\s+|actually\s+|also\s+)?|\boriginally\s+|^\s*(?:i am|im|i'm|we are)\b[^.]*,\s*)$/iu;
+
 export function readOrigin(clause: Clause): FactDraft[] {
   const out: FactDraft[] = [];
   const origin = (f: Found) => {
@@ -91,7 +98,7 @@ export function readOrigin(clause: Clause): FactDraft[] {
       out.push({ slot: "from", value, says: `is from ${value}`, confidence: 0.8 });
   };
   for (const f of find(clause, `from [<p>${PLACE}]`)) {
-    if (!NOT_ORIGIN.test(f.before) && /\b(?:i|we)\b/i.test(f.before)) origin(f);
+    if (!NOT_ORIGIN.test(f.before) && ORIGIN_LEAD.test(f.before)) origin(f);
   }
   for (const f of find(clause, `(grew up|raised|born|brought up) (and raised)? in [<p>${PLACE}]`)) origin(f);
   return out.slice(0, 1);

@@ -25,7 +25,7 @@ export const PLAN_CUES = {
 };
 /** Verbs that state a feeling or a state, not something the user will do. */
 const NOT_ACTIONS = new Set(
-  "be have feel think know want need hope like love hate wonder try look seem mean guess wish say tell ask write".split(
+  "be have feel think know want need hope like love hate wonder try look seem mean guess wish say tell ask write miss".split(
     " ",
   ),
 );
@@ -35,6 +35,12 @@ const PLAN_END =
 /** Intentions that make the next verb a plan: "we plan to buy a house", "thinking of moving". */
 const INTENT =
   /\b(?:(?:plan|plans|planning|intend|intends|intending|going|gonna|about|aim|aiming|scheduled|due|set)\s+to|(?:thinking of|thinking about|considering))\s*$/i;
+/**
+ * The verb is the user's when nothing but "I"/"we", auxiliaries, adverbs and a time come before it
+ * ("Next summer I will visit", "flying to Tokyo"); "The lease starts on the 8th" is the lease's.
+ */
+const USER_VERB =
+  /^(?:\s*(?:so|then|and|but|also|just|now|next|this|last|on|in|at|the|(?:mon|tues|wednes|thurs|fri|satur|sun)day|week|weekend|month|year|summer|spring|autumn|fall|winter|morning|evening|tonight|tomorrow|soon|after|that|finally|actually|really|honestly|definitely|probably|still))*\s*(?:(?:i|we)(?:\s+(?:am|are|will|shall|have|has|had|was|were|be|been|also|just|really|still|finally|now|then|soon|definitely|actually|going|planning|hoping|about|due|set|to|gonna|intend|intending|plan|aim|aiming|thinking|of|about|considering|looking|at|forward|hopefully))*)?\s*$/i;
 /** Verbs of a timetable: the simple present with a future time is a plan ("I start my new job Monday"). */
 const SCHEDULED = new Set(
   "start begin fly leave move go finish graduate retire travel return arrive head".split(" "),
@@ -60,9 +66,7 @@ export function readPlans(clause: Clause): FactDraft[] {
     if (NOT_ACTIONS.has(v.infinitive) && !having && v.infinitive !== "be") continue;
     const before = text.slice(0, v.start);
     const found: Found = { groups: {}, before, text: v.text, start: v.start };
-    if (!/^(?:i|we)\b/i.test(before.trim()) && !aboutUser(clause, found)) continue;
-    if (/^(?:i|we)\b/i.test(before.trim()) === false && /\b(?:my|our) \p{L}+ (?:is|are)\b/iu.test(before))
-      continue;
+    if (!USER_VERB.test(before) || !aboutUser(clause, found)) continue;
     const after = text.slice(v.start + v.text.length);
     const rest = after.split(PLAN_END)[0]?.trim() ?? "";
     // A future form or a progressive is a plan when a time says when; an intention is one by itself.

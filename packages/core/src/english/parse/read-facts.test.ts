@@ -148,6 +148,11 @@ describe("parsedFacts", () => {
     "I'd love to be a pilot one day",
     "Rafa lives in Madrid, right?",
     "love that idea",
+    "The lease starts on the 8th of February.",
+    "I'm driving over via the ferry from Hull to Rotterdam",
+    "I'm also going to miss my climbing wall.",
+    "Then Monday I drive to Hull, and Tuesday morning we're in Rotterdam.",
+    "Biscuit has made a friend at the park, a whippet called Luna.",
     "I have a question about my flight",
   ])("states nothing about the user: %s", (text) => {
     expect(facts(text)).toEqual([]);
