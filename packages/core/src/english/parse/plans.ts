@@ -103,8 +103,17 @@ export function readPlans(clause: Clause): FactDraft[] {
     const verb = /\bgetting (\w+ed)$/.exec(v.text)?.[1]
       ? `get ${/\bgetting (\w+ed)$/.exec(v.text)?.[1]}`
       : v.infinitive;
-    const words = [verb, rest, fronted && !rest.includes(fronted) ? fronted : ""].filter(Boolean);
-    const value = words.join(" ").replace(/\s+/g, " ").trim();
+    // "planning field research next month": the plan is the research, not planning it.
+    const words = [
+      /^(?:plan|organise|organize|arrange)$/.test(verb) && rest ? "" : verb,
+      rest,
+      fronted && !rest.includes(fronted) ? fronted : "",
+    ].filter(Boolean);
+    const value = words
+      .join(" ")
+      .replace(/\s+/g, " ")
+      .replace(/^(?:a|an|the)\s+/i, "")
+      .trim();
     if (value.split(" ").length >= 2 && value.split(" ").length <= 14) out.push(plan(value));
   }
   // "we're off to Mexico in June", "my driving test is on the 14th".
