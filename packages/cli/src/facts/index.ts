@@ -2,6 +2,7 @@ export {
   type EvalFactsOptions,
   type ExpectedFact,
   evalFacts,
+  extractAll,
   type FactItem,
   type FactReport,
   readFactBenchmark,
