@@ -10,12 +10,15 @@ export interface Clause {
   readonly text: string;
   /** The parse, made on first use: most clauses pass no reader's cue words and are never parsed. */
   readonly doc: Doc;
+  /** The sentence the clause is part of, for context a clause alone lacks ("switched jobs - I'm at Monzo"). */
+  readonly sentence: string;
 }
 
-function parsed(nlp: Nlp, text: string): Clause {
+function parsed(nlp: Nlp, text: string, sentence: string): Clause {
   let doc: Doc | undefined;
   return {
     text,
+    sentence,
     get doc() {
       doc ??= nlp(text);
       return doc;
@@ -43,7 +46,7 @@ export function statementClauses(nlp: Nlp, text: string): Clause[] {
       if (/\?\W*$/u.test(part) || !part.trim()) continue;
       for (const clause of splitClauses(part)) {
         if (MODAL.test(clause)) continue;
-        clauses.push(parsed(nlp, clause));
+        clauses.push(parsed(nlp, clause, sentence));
       }
     }
   }

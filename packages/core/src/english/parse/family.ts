@@ -6,7 +6,7 @@
 import { NOT_NAMES, NUMBER_WORDS, RELATIVES } from "../fact-lexicon.js";
 import type { FactDraft } from "../fact-patterns.js";
 import type { Clause } from "./clauses.js";
-import { asName, denied, find, over } from "./match.js";
+import { aboutUser, asName, denied, find, over } from "./match.js";
 import { jobTitle, nounPhrase } from "./work.js";
 
 /** Relatives and partners beyond the shared list, by the words people use. */
@@ -190,6 +190,11 @@ export function readFamily(clause: Clause): FactDraft[] {
     out.push(status((f.groups.s ?? "").toLowerCase()));
   for (const f of find(clause, "i am a [<s>(widow|widower|divorcee)]")) {
     if (!denied(f)) out.push(status((f.groups.s ?? "").startsWith("widow") ? "widowed" : "divorced"));
+  }
+  for (const f of find(clause, "[<s>(single|married|divorced)] (again|now)")) {
+    // "broke up with my boyfriend, single again": the status is the speaker's unless "he is" says whose.
+    if (!denied(f) && !/\b(?:is|are|was|'s)\s*$/i.test(f.before))
+      out.push(status((f.groups.s ?? "").toLowerCase()));
   }
   for (const f of find(clause, "^[<s>(single|married|divorced|widowed|engaged)] (and|since|for)")) {
     out.push(status((f.groups.s ?? "").toLowerCase()));

@@ -16,6 +16,7 @@ export function readName(clause: Clause): FactDraft[] {
     ...find(clause, "(its|it is) [<n>#Noun] here"),
     ...find(clause, "^[<n>#ProperNoun] here"),
     ...find(clause, "(changed|changing) my name to [<n>#ProperNoun+]"),
+    ...find(clause, "(i|we) #Adverb? (go|goes) by [<n>#ProperNoun]"),
   ]) {
     const value = personName(f.groups.n);
     if (value && !denied(f)) out.push(says(value));
@@ -109,7 +110,11 @@ export function readHome(clause: Clause): FactDraft[] {
   const lives = (f: Found, verb: string) => {
     const value = place(f.groups.p);
     if (!value || !aboutUser(clause, f)) return;
-    const past = over(clause, f) || /\bwere\b|\bwas\b/.test(f.text);
+    const past =
+      over(clause, f) ||
+      /\bwere\b|\bwas\b/.test(f.text) ||
+      /\b(?:was|were|had been)\s*$/i.test(f.before) ||
+      /^\s*until\b/i.test(clause.text.slice(f.start + f.text.length));
     if (denied(f) && !past) return;
     out.push({ slot: "lives_in", value, says: `${verb} ${value}`, confidence: 0.8, negated: past });
   };
@@ -135,18 +140,24 @@ export function readHome(clause: Clause): FactDraft[] {
     if (old && out.length)
       out.push({ slot: "lives_in", value: old, says: `lives in ${old}`, confidence: 0.75, negated: true });
   }
-  for (const f of find(clause, `^(i|we) (am|are) back in [<p>${PLACE}]`)) lives(f, "lives in");
+  for (const f of find(clause, `^(i|we) (am|are) back home? in [<p>${PLACE}]`)) lives(f, "lives in");
+  for (const f of find(clause, `now (i|we) (am|are) in [<p>${PLACE}]`)) lives(f, "lives in");
+  // "we've relocated to Perth from Sydney", "after years in Madrid": the home left.
+  for (const f of find(clause, `(moved|relocated) (back|over|out|here)? to #ProperNoun+ from [<p>${PLACE}]`))
+    out.push(leftHome(f.groups.p));
+  for (const f of find(clause, `^after #Value? (years|months|decades|ages|year|decade) in [<p>${PLACE}]`))
+    out.push(leftHome(f.groups.p));
   // "I've been in Toronto for 3 years", "living in a van in Portugal".
   for (const f of find(clause, `^(i|we) (have|has) been in [<p>${PLACE}] (for|since)`)) lives(f, "lives in");
   for (const f of find(clause, `(live|lives|living|livin) in (a|an) #Adjective? #Noun in [<p>${PLACE}]`))
     lives(f, "lives in");
-  for (const f of [
-    ...find(clause, `^(i|we) (am|are|were|was) #Adverb? in [<p>${PLACE}]`),
-    ...find(
-      clause,
-      `^(i|we) (am|are|were|was) #Adverb? in a #Adjective? (place|town|village|flat|house) in [<p>${PLACE}]`,
-    ),
-  ]) {
+  // A dwelling somewhere is a home: "we're in a little place in Matlock".
+  for (const f of find(
+    clause,
+    `^(i|we) (am|are|were|was) #Adverb? in a .? .? (place|town|village|flat|house|cottage|bungalow|terrace) in [<p>${PLACE}]`,
+  ))
+    lives(f, "lives in");
+  for (const f of find(clause, `^(i|we) (am|are|were|was) #Adverb? in [<p>${PLACE}]`)) {
     if (
       /\b(?:now|these days|currently|at the moment|nowadays)\b/i.test(clause.text) ||
       /\b(?:were|was)\b/.test(f.text)
@@ -156,6 +167,11 @@ export function readHome(clause: Clause): FactDraft[] {
   // The place said last is the current one: "we were in Sheffield ... now we're in Matlock".
   const current = out.filter((f) => !f.negated);
   return [...out.filter((f) => f.negated), ...current.slice(-1)];
+}
+
+function leftHome(text: string | undefined): FactDraft {
+  const value = place(text) ?? "";
+  return { slot: "lives_in", value, says: `lives in ${value}`, confidence: 0.75, negated: true };
 }
 
 /** A place name: capitalised as written, or title case when typed in lower case ("denver"). */

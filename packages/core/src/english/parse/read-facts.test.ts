@@ -97,6 +97,19 @@ describe("parsedFacts", () => {
     ["I'm 35, married, two kids", "marital_status=married"],
     ["I've been in Toronto for 3 years", "lives_in=Toronto"],
     ["currently living in a van in Portugal", "lives_in=Portugal"],
+    ["quit my job as a chef, now I'm a food writer", "works_as=chef (no longer)"],
+    ["quit my job as a chef, now I'm a food writer", "works_as=food writer"],
+    ["left teaching to become a UX designer", "works_as=ux designer"],
+    ["we've relocated to Perth from Sydney", "lives_in=Sydney (no longer)"],
+    ["finally switched jobs - I'm at Monzo now, no longer at Barclays", "works_at=Monzo"],
+    ["finally switched jobs - I'm at Monzo now, no longer at Barclays", "works_at=Barclays (no longer)"],
+    ["After years in Madrid, I'm back home in Seville", "lives_in=Seville"],
+    ["After years in Madrid, I'm back home in Seville", "lives_in=Madrid (no longer)"],
+    ["I was living in Bristol until March, now I'm in Bath", "lives_in=Bath"],
+    ["I was living in Bristol until March, now I'm in Bath", "lives_in=Bristol (no longer)"],
+    ["no longer vegan, I eat fish now", "diet=vegan (no longer)"],
+    ["broke up with my boyfriend, single again", "marital_status=single"],
+    ["we're in a little flat in Leith now", "lives_in=Leith"],
     ["I start my new job next Monday", "plan=start my new job next Monday"],
     ["I have a dentist appointment tomorrow", "plan=dentist appointment tomorrow"],
     ["I've got my driving test on Thursday", "plan=driving test on Thursday"],
@@ -121,6 +134,10 @@ describe("parsedFacts", () => {
 
   it('reads no possession in a "have" that is an auxiliary', () => {
     expect(facts("I've always loved old Hitchcock films").filter((f) => f.startsWith("owns="))).toEqual([]);
+  });
+
+  it("reads no job in a parent", () => {
+    expect(facts("I'm now a mum of two").filter((f) => f.startsWith("works_as="))).toEqual([]);
   });
 
   it("reads no place in a year", () => {

@@ -14,6 +14,11 @@ const PHRASE_END = new Set(
 /** Learners are not employees: "a law student" studies law. */
 const LEARNER =
   /^(?:student|undergrad|undergraduate|postgrad|postgraduate|phd student|apprentice|trainee|pupil|fresher|major)$/i;
+/** A job being left: "quit my job as a chef", "left my role as". */
+const LEAVING =
+  /\b(?:quit|quitting|left|leaving|lost|resigned|resigning|retired|retiring|stepped down|gave up)\b(?:\s+[\p{L}'-]+){0,3}\s+as\b[^,.;]*$/iu;
+/** Words that make "I'm at Monzo" a workplace. */
+const JOB_CONTEXT = /\b(?:jobs?|work|working|employer|hired|joined|switched|role|position|company|office)\b/i;
 /** Verbs whose doer is a job: "I teach" -> teacher. */
 const AGENTS: Readonly<Record<string, string>> = {
   teach: "teacher",
@@ -73,6 +78,13 @@ export function jobTitle(clause: Clause, phrase: string, trusted: boolean): stri
   if (words.length === 0 || words.length > 4 || LEARNER.test(head)) return null;
   if (words.some((w) => NON_JOB_MODIFIERS.has(w.toLowerCase()))) return null;
   const title = words.join(" ").toLowerCase();
+  // "a mum of two" is a parent; "a stay-at-home mum" is a labelled occupation.
+  if (
+    !trusted &&
+    words.length === 1 &&
+    /^(?:mum|mom|dad|mother|father|parent|wife|husband|grandma|grandpa)$/.test(head)
+  )
+    return null;
   if (OCCUPATIONS.has(head) || OCCUPATIONS.has(head.replace(/s$/, ""))) return title;
   const tagged = clause.doc.match(head).has("#Actor");
   return tagged || trusted ? title : null;
@@ -101,10 +113,12 @@ export function readWork(clause: Clause): FactDraft[] {
     const rest = after(f);
     const phrase = nounPhrase(rest);
     const value = phrase ? jobTitle(clause, phrase, trusted) : null;
-    if (value) out.push(job(value, over(clause, f)));
+    // "quit my job as a chef": the job left is over.
+    const left = over(clause, f) || LEAVING.test(`${f.before}${f.text}`);
+    if (value) out.push(job(value, left));
     const at = /^\s*(?:[\p{L}'-]+\s+){0,4}?(?:at|for|with)\s+(.*)$/u.exec(rest.slice(0, 80));
     const org = at ? orgName(at[1] ?? "", trusted) : null;
-    if (value && org) out.push(employer(org, over(clause, f)));
+    if (value && org) out.push(employer(org, left));
   };
   for (const f of find(clause, "(i|we) (am|was) (a|an)")) if (user(f)) title(f, false);
   for (const f of find(
@@ -127,6 +141,18 @@ export function readWork(clause: Clause): FactDraft[] {
     if (agent && user(f)) out.push(job(agent));
   }
   for (const f of find(clause, "(promoted|promotion) to")) if (user(f)) title(f, true);
+  for (const f of find(clause, "(become|became|becoming) (a|an)")) if (user(f)) title(f, false);
+  // "switched jobs - I'm at Monzo now, no longer at Barclays".
+  if (JOB_CONTEXT.test(clause.sentence)) {
+    for (const f of find(clause, "(i|we) am #Adverb? at [<o>#ProperNoun+]")) {
+      const org = orgName(f.groups.o ?? "");
+      if (org && user(f)) out.push(employer(org));
+    }
+    for (const f of find(clause, "no longer (at|with) [<o>#ProperNoun+]")) {
+      const org = orgName(f.groups.o ?? "");
+      if (org && aboutUser(clause, f)) out.push(employer(org, true));
+    }
+  }
   // "after eight years as a teacher I retrained": the job before the change is over.
   for (const f of find(
     clause,
@@ -174,7 +200,7 @@ const DEGREE =
   "(phd|degree|masters|master's|master|bachelors|bachelor's|bsc|ba|ma|msc|mba|course|apprenticeship|diploma|doctorate|a-levels|gcses)";
 
 function fieldName(text: string): string | null {
-  if (/^\s*(?:my|your|our|his|her|their|its)\b/i.test(text)) return null;
+  if (/^\s*(?:my|your|our|his|her|their|its|me|you|him|us|them|it)\b/i.test(text)) return null;
   const phrase = nounPhrase(text, 4)
     .toLowerCase()
     .replace(/^(?:part-time|full-time|part time|full time|mature|\w+-year|\w+ year)\s+/, "");
@@ -221,8 +247,10 @@ export function readStudies(clause: Clause): FactDraft[] {
   }
   for (const f of find(clause, `[<s>#Noun+] (student|major|degree|undergrad|undergraduate)`)) {
     if (!user(f)) continue;
-    const value = fieldName(f.groups.s ?? "");
-    const abbr = FIELD_NAMES[(f.groups.s ?? "").toLowerCase()];
+    // "uni is killing me, architecture degree": the field is the words after the last comma.
+    const named = (f.groups.s ?? "").split(/,\s*/).at(-1) ?? "";
+    const value = fieldName(named);
+    const abbr = FIELD_NAMES[named.toLowerCase()];
     if (abbr || (value && !/^(?:a|an|the|part-time|full-time|mature|first|second|third|final)$/.test(value)))
       out.push(field(abbr ?? (value as string)));
     atSchool(after(f));
