@@ -120,6 +120,17 @@ const PLANS: Case[] = [
 ];
 
 describe("extractFacts", () => {
+  it("keeps one fact where the rules and the parsed readers say the same in other words", async () => {
+    const { loadParser } = await import("./parse/parser.js");
+    const nlp = await loadParser();
+    const read = (text: string) =>
+      extractFacts([{ id: "m1", role: "user", text }], nlp).map((f) => `${f.slot}=${f.value}`);
+    expect(read("I play tennis on Sundays").filter((f) => f.startsWith("hobby="))).toHaveLength(1);
+    expect(
+      read("I'm studying chemistry at the University of Leeds").filter((f) => f.startsWith("school=")),
+    ).toHaveLength(1);
+  });
+
   for (const [name, table] of [
     ["identity and home", IDENTITY],
     ["work and study", WORK],

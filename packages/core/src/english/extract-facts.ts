@@ -83,7 +83,11 @@ export function factsFromText(text: string, ctx: FactContext): ExtractedFact[] {
       for (const fact of clauseFacts(clause, rules, ctx)) keep(fact);
   }
   if (ctx.nlp && ctx.role === "user" && !ctx.correction) {
-    for (const draft of parsedFacts(ctx.nlp, text)) keep(toFact(draft, false, ctx));
+    const ruled = [...found.values()];
+    for (const draft of parsedFacts(ctx.nlp, text)) {
+      const fact = toFact(draft, false, ctx);
+      if (!ruled.some((r) => restates(r, fact))) keep(fact);
+    }
   }
   return [...found.values()];
 }
@@ -122,6 +126,26 @@ function toFact(draft: FactDraft, retracted: boolean, ctx: FactContext): Extract
     confidence: Math.round(draft.confidence * 100) / 100,
     evidence: ctx.evidence,
   };
+}
+
+const contentWords = (value: string) =>
+  value
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s]+/gu, " ")
+    .split(/\s+/)
+    .filter((w) => w && !/^(?:the|a|an|my|playing|to)$/.test(w));
+
+/**
+ * A parsed fact the rules already stated in other words: the same slot, or a hobby the rules read as a
+ * like, with one value's words inside the other's ("playing tennis" and "tennis", "the University of
+ * Leeds" and "University of Leeds").
+ */
+function restates(ruled: ExtractedFact, parsed: ExtractedFact): boolean {
+  if (ruled.negated !== parsed.negated) return false;
+  if (ruled.slot !== parsed.slot && !(ruled.slot === "likes" && parsed.slot === "hobby")) return false;
+  const a = contentWords(ruled.value);
+  const b = contentWords(parsed.value);
+  return a.length > 0 && b.length > 0 && (a.every((w) => b.includes(w)) || b.every((w) => a.includes(w)));
 }
 
 /** "is a nurse" -> "is no longer a nurse"; "lives in Munich" -> "no longer lives in Munich". */

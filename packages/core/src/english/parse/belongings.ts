@@ -6,6 +6,8 @@ import type { Clause } from "./clauses.js";
 import { CONDITIONS, OBJECTS } from "./lexicon.js";
 import { aboutUser, asName, denied, find } from "./match.js";
 
+/** Children by the words for them: a list after "twins" names people. */
+const KIDS = /^(?:twins|triplets|kids?|children|child|sons?|daughters?|boys?|girls?|babies|baby)$/;
 /** Words that end an owned thing's phrase: "a Nintendo Switch with a few games" owns a Nintendo Switch. */
 const THING_END =
   /\s+(?:with|for|to|in|at|on|from|since|which|that|who|because|so|but|as|when|and (?:i|we|it|my))\b/i;
@@ -50,11 +52,13 @@ export function readOwns(clause: Clause): FactDraft[] {
   const out: FactDraft[] = [];
   const owns = (phrases: readonly string[]) => {
     // "two cats, Atlas and Juno": a list with an animal or a relative in it names beings, not products.
-    const beings = phrases.some((p) =>
-      p
-        .toLowerCase()
-        .split(/\s+/)
-        .some((w) => w in PETS || w.replace(/s$/, "") in PETS || w in RELATIVES),
+    const beings = phrases.some(
+      (p) =>
+        p
+          .toLowerCase()
+          .split(/\s+/)
+          .some((w) => w in PETS || w.replace(/s$/, "") in PETS || w in RELATIVES || KIDS.test(w)) ||
+        PET_WORDS.test(p),
     );
     for (const [i, p] of (beings ? [] : phrases).entries()) {
       // "sleep apnoea and use a CPAP machine": a later item that starts with a verb is another clause.
@@ -187,7 +191,9 @@ export function readPets(clause: Clause): FactDraft[] {
     if (!named && later) name(later[1], kind);
     if (named) {
       name(named[1], kind);
-      for (const n of named[2]?.split(/,\s+|\s+and\s+/).filter(Boolean) ?? []) name(n, kind);
+      // The pattern ignores case, so a name in the list must show its capital itself.
+      for (const n of named[2]?.split(/,\s+|\s+and\s+/).filter((w) => /^\p{Lu}/u.test(w)) ?? [])
+        name(n, kind);
     } else if (/^\s+[\p{L}'-]+/u.test(after) && !m[2]) {
       const next = /^\s+([\p{L}'-]+)/u.exec(after)?.[1] ?? "";
       const tagged = clause.doc.match(next).json()[0] as { terms?: Array<{ tags: string[] }> } | undefined;

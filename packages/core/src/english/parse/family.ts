@@ -99,7 +99,7 @@ export function readFamily(clause: Clause): FactDraft[] {
     };
     if (denied(found) || /^\s*not\b/i.test(tail)) continue;
     const job =
-      /^\s+(?:(?:a|an)\s+|(?:working |employed )?as\s+(?:a\s+|an\s+)?)((?:retired|former|trainee|junior|senior|qualified|newly qualified|literally)\s+)?(.*)$/i.exec(
+      /^\s+(?:[\p{L}]+ly\s+)?(?:(?:a|an)\s+|(?:working |employed )?as\s+(?:a\s+|an\s+)?)((?:retired|former|trainee|junior|senior|qualified|newly qualified|literally)\s+)?(.*)$/iu.exec(
         tail,
       );
     if (job && /^(?:is|was|'s|s|works|worked|qualified|trained|became|has become)$/.test(verb)) {
@@ -190,6 +190,9 @@ export function readFamily(clause: Clause): FactDraft[] {
     out.push(status((f.groups.s ?? "").toLowerCase()));
   for (const f of find(clause, "i am a [<s>(widow|widower|divorcee)]")) {
     if (!denied(f)) out.push(status((f.groups.s ?? "").startsWith("widow") ? "widowed" : "divorced"));
+  }
+  for (const f of find(clause, "(i|we) am a single (mum|mom|dad|mother|father|parent)")) {
+    if (!denied(f)) out.push(status("single"));
   }
   for (const f of find(clause, "[<s>(single|married|divorced)] (again|now)")) {
     // "broke up with my boyfriend, single again": the status is the speaker's unless "he is" says whose.

@@ -110,6 +110,8 @@ describe("parsedFacts", () => {
     ["no longer vegan, I eat fish now", "diet=vegan (no longer)"],
     ["broke up with my boyfriend, single again", "marital_status=single"],
     ["we're in a little flat in Leith now", "lives_in=Leith"],
+    ["my uncle is literally a rocket scientist", "uncle.occupation=rocket scientist"],
+    ["I'm a single dad of three", "marital_status=single"],
     ["I start my new job next Monday", "plan=start my new job next Monday"],
     ["I have a dentist appointment tomorrow", "plan=dentist appointment tomorrow"],
     ["I've got my driving test on Thursday", "plan=driving test on Thursday"],
@@ -134,6 +136,17 @@ describe("parsedFacts", () => {
 
   it('reads no possession in a "have" that is an auxiliary', () => {
     expect(facts("I've always loved old Hitchcock films").filter((f) => f.startsWith("owns="))).toEqual([]);
+  });
+
+  it("reads names after twins or pets as beings, not possessions", () => {
+    for (const text of ["we've got twins, Noah and Lily", "I have two guinea pigs, Salt and Pepper"])
+      expect(facts(text).filter((f) => f.startsWith("owns="))).toEqual([]);
+  });
+
+  it("reads no employer in a job that starts later", () => {
+    expect(
+      facts("starting my new job at Microsoft on Monday").filter((f) => f.startsWith("works_at=")),
+    ).toEqual([]);
   });
 
   it("reads no job in a parent", () => {

@@ -1,5 +1,5 @@
 /** What the user does, read from a parsed clause: job title and employer, field of study and school. */
-import { FIELD_NAMES, NON_JOB_MODIFIERS, OCCUPATIONS } from "../fact-lexicon.js";
+import { FIELD_NAMES, FUTURE_TIME, NON_JOB_MODIFIERS, OCCUPATIONS } from "../fact-lexicon.js";
 import type { FactDraft } from "../fact-patterns.js";
 import { article } from "../fact-values.js";
 import type { Clause } from "./clauses.js";
@@ -77,7 +77,7 @@ export function jobTitle(clause: Clause, phrase: string, trusted: boolean): stri
   const head = (words.at(-1) ?? "").toLowerCase();
   if (words.length === 0 || words.length > 4 || LEARNER.test(head)) return null;
   if (words.some((w) => NON_JOB_MODIFIERS.has(w.toLowerCase()))) return null;
-  const title = words.join(" ").toLowerCase();
+  const title = words.join(" ").toLowerCase().replace(/[.]+$/, "");
   // "a mum of two" is a parent; "a stay-at-home mum" is a labelled occupation.
   if (
     !trusted &&
@@ -168,10 +168,13 @@ export function readWork(clause: Clause): FactDraft[] {
     const value = JOB_GERUNDS[(f.groups.g ?? "").toLowerCase()];
     if (value && user(f)) out.push(job(value));
   }
+  // "starting my new job at Microsoft on Monday" is a plan; the employer is not yet current.
+  const ahead = FUTURE_TIME.test(clause.text);
   for (const f of find(
     clause,
     "(work|works|working|worked|employed|started|joined|job|position|role|am|interning|intern) (at|for|with)",
   )) {
+    if (ahead) continue;
     if (!user(f) || /^(?:am)\b/i.test(f.text.split(" ")[0] ?? "")) continue;
     const org = orgName(after(f));
     if (org) out.push(employer(org, over(clause, f)));
