@@ -57,6 +57,16 @@ function nameAfter(rest: string): { name: string; rest: string } | null {
   return { name, rest: rest.slice(m[0].length) };
 }
 
+/** A relative's job said by its verb: "my mum teaches". */
+const AGENT_OF: Readonly<Record<string, string>> = {
+  teaches: "teacher",
+  lectures: "lecturer",
+  nurses: "nurse",
+  coaches: "coach",
+  tutors: "tutor",
+  preaches: "preacher",
+};
+
 const nameSlot = (rel: string) =>
   rel === "partner"
     ? "partner"
@@ -83,6 +93,28 @@ export function readFamily(clause: Clause): FactDraft[] {
       out.push({ slot, value: named.name, says: `is named ${named.name}`, confidence: 0.75, about: word });
       rest = named.rest;
     }
+    // "my mum teaches", "my partner, who's a chef,": the job said by a verb or in passing.
+    const taught =
+      /^\s*(?:,\s*)?(?:just |also |still )*(teaches|lectures|nurses|coaches|tutors|preaches)\b/i.exec(rest);
+    const agent = taught?.[1] ? AGENT_OF[taught[1].toLowerCase()] : undefined;
+    if (agent && rel !== "child")
+      out.push({
+        slot: `${rel}.occupation`,
+        value: agent,
+        says: `is a ${agent}`,
+        confidence: 0.7,
+        about: word,
+      });
+    const aside = /^\s*,\s*who(?:'s| is)\s+(?:a|an)\s+([^,]+),/i.exec(rest);
+    const asideTitle = aside?.[1] ? jobTitle(clause, nounPhrase(aside[1]), false) : null;
+    if (asideTitle && rel !== "child")
+      out.push({
+        slot: `${rel}.occupation`,
+        value: asideTitle,
+        says: `is ${/^[aeiou]/.test(asideTitle) ? "an" : "a"} ${asideTitle}`,
+        confidence: 0.7,
+        about: word,
+      });
     // What the rest of the clause says about them, when they are its subject.
     const pred =
       /^\s*(?:,\s*)?(?:just |now |recently |also |still )*(is|was|'s|s|works|worked|lives|lived|moved|qualified|trained|became|has become|resides|is living|is based)\b(.*)$/iu.exec(

@@ -130,6 +130,20 @@ export function readHome(clause: Clause): FactDraft[] {
   ))
     lives(f, "moved to");
   for (const f of find(clause, `home is [<p>${PLACE}]`)) lives(f, "lives in");
+  for (const f of find(clause, `^[<p>${PLACE}] is (my)? home`)) lives(f, "lives in");
+  // "born in Glasgow, now in Manchester", "new to Denver": where the user is now.
+  for (const f of find(clause, `now in [<p>${PLACE}]`)) if (/,\s*$/.test(f.before)) lives(f, "lives in");
+  for (const f of find(clause, "^new to [<p>#Place+]")) lives(f, "lives in");
+  // "I live with my parents in Lagos", "moved into a new place in Hackney", "I rent a flat in Leith".
+  for (const f of find(clause, `(live|lives|living) with .? .? in [<p>${PLACE}]`)) lives(f, "lives in");
+  for (const f of find(clause, `(moved|moving) (in|into) .? .? .? in [<p>${PLACE}]`)) lives(f, "moved to");
+  for (const f of find(
+    clause,
+    `(rent|rents|renting) (a|an|our|my) .? (flat|house|apartment|place|home|cottage|room) in [<p>${PLACE}]`,
+  ))
+    lives(f, "lives in");
+  for (const f of find(clause, `^(my|our) (flat|house|apartment|place|home) in [<p>${PLACE}]`))
+    lives(f, "lives in");
   // "we relocated from Leeds to Bristol": the new home, and the old one left.
   for (const f of find(
     clause,
@@ -164,6 +178,19 @@ export function readHome(clause: Clause): FactDraft[] {
     )
       lives(f, "lives in");
   }
+  // "Manchester-based designer here".
+  const based = /(?:^|\s)(\p{Lu}[\p{L}]+(?: \p{Lu}[\p{L}]+)?)-based\b/u.exec(clause.text);
+  if (
+    based?.[1] &&
+    !/\b(?:my|our|his|her|their|the|a|an|is|are)\s+$/i.test(clause.text.slice(0, based.index + 1))
+  )
+    out.push({
+      slot: "lives_in",
+      value: based[1],
+      says: `lives in ${based[1]}`,
+      confidence: 0.7,
+      negated: false,
+    });
   // The place said last is the current one: "we were in Sheffield ... now we're in Matlock".
   const current = out.filter((f) => !f.negated);
   return [...out.filter((f) => f.negated), ...current.slice(-1)];

@@ -70,7 +70,9 @@ export function readPreferences(clause: Clause): FactDraft[] {
     "^[<x>.+] (is|are) #Adverb? (gross|disgusting|vile|overrated|the worst|awful|horrible|rank|grim)",
   )) {
     const thing = f.groups.x ?? "";
-    if (!/^(?:it|this|that|he|she|they|everything|my|your|the weather|life|work)\b/i.test(thing))
+    // "I'm in Sydney, so the time difference is awful": a clause before, not a thing disliked.
+    if (/,/.test(thing) || thing.split(/\s+/).length > 5) continue;
+    if (!/^(?:i|we|it|this|that|he|she|they|everything|my|your|the weather|life|work)\b/i.test(thing))
       out.push(...taste("dislikes", thing));
   }
   return out;

@@ -112,6 +112,14 @@ describe("parsedFacts", () => {
     ["we're in a little flat in Leith now", "lives_in=Leith"],
     ["my uncle is literally a rocket scientist", "uncle.occupation=rocket scientist"],
     ["I'm a single dad of three", "marital_status=single"],
+    ["born and raised in Glasgow, now in Manchester", "lives_in=Manchester"],
+    ["Manchester-based designer here", "lives_in=Manchester"],
+    ["we just moved into a new place in Hackney", "lives_in=Hackney"],
+    ["I live with my parents in Lagos", "lives_in=Lagos"],
+    ["I rent a flat in Leith", "lives_in=Leith"],
+    ["Berlin is home now", "lives_in=Berlin"],
+    ["my mum teaches primary school", "mother.occupation=teacher"],
+    ["my partner, who's a chef, works crazy hours", "partner.occupation=chef"],
     ["I start my new job next Monday", "plan=start my new job next Monday"],
     ["I have a dentist appointment tomorrow", "plan=dentist appointment tomorrow"],
     ["I've got my driving test on Thursday", "plan=driving test on Thursday"],
@@ -149,6 +157,12 @@ describe("parsedFacts", () => {
     ).toEqual([]);
   });
 
+  it("reads no home in a house owned elsewhere", () => {
+    const found = facts("we own a holiday cottage in Tuscany");
+    expect(found).toContain("owns=holiday cottage");
+    expect(found.filter((f) => f.startsWith("lives_in="))).toEqual([]);
+  });
+
   it("reads no job in a parent", () => {
     expect(facts("I'm now a mum of two").filter((f) => f.startsWith("works_as="))).toEqual([]);
   });
@@ -178,6 +192,8 @@ describe("parsedFacts", () => {
     "I'd love to be a pilot one day",
     "Rafa lives in Madrid, right?",
     "love that idea",
+    "I'm in Sydney, so the time difference is awful",
+    "my friend is a Leeds-based artist",
     "The lease starts on the 8th of February.",
     "I'm driving over via the ferry from Hull to Rotterdam",
     "I'm also going to miss my climbing wall.",
