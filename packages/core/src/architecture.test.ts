@@ -205,6 +205,9 @@ describe("no process-global caches", () => {
       "each owner's write-behind queues, keyed weakly by the owner",
     "core/src/engine/stamp-turn.ts lastStamp": "a clock: two turns stamped in one process never share a time",
     "cli/src/ui/ui-server.ts assetCache": "the inspector page's own static files",
+    "core/src/english/parse/match.ts COMPILED": "each slot pattern compiled once: constants of the readers",
+    "core/src/english/parse/match.ts TERMS": "each clause's terms, keyed weakly by the clause",
+    "core/src/english/parse/match.ts VERBS": "each clause's verbs, keyed weakly by the clause",
   };
   const files = readdirSync(PACKAGES).flatMap((pkg) => {
     const src = join(PACKAGES, pkg, "src");

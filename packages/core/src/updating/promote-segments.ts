@@ -6,7 +6,7 @@ import {
   type StoredMemory,
   withMessageMarks,
 } from "../model/index.js";
-import type { EngineContext } from "../runtime/index.js";
+import type { EngineContext, ExtractedFact } from "../runtime/index.js";
 import { CONFLICT_TRIES } from "../runtime/index.js";
 import { type JobControl, UNCONTROLLED } from "../scheduler/index.js";
 import { planFacts } from "./apply-facts.js";
@@ -93,6 +93,23 @@ export async function promoteSegments(
 }
 
 /**
+ * The facts promotion adds from `messages`: what the extractor reads, less what the prompt path already
+ * decided. When the extractor is the prompt path's own rules (the offline default), a screened turn would
+ * only give back the facts already decided, so it is not read again: each user turn is read once.
+ */
+async function promotedFacts(
+  ctx: EngineContext,
+  messages: readonly MemoryRecord[],
+  existing: readonly MemoryRecord[],
+): Promise<ExtractedFact[]> {
+  if (ctx.rules !== null && ctx.extractor === ctx.rules) {
+    const unread = messages.filter((m) => !(m.role === "user" && messageMarks(m).screened));
+    return unread.length ? ctx.extractor.persona(unread, existing) : [];
+  }
+  return (await ctx.extractor.persona(messages, existing)).filter(await notYetScreened(ctx, messages));
+}
+
+/**
  * One write: the facts of `messages` and their `analyzed` marks, and the `closing` segments reset (or
  * removed). False when the write lost to another writer.
  */
@@ -106,9 +123,7 @@ async function promotionStep(
   const existing = messages.length
     ? await ctx.storage.scan(scope, { filter: { kinds: ["fact"], current: true }, limit: 200, order: "desc" })
     : [];
-  const facts = messages.length
-    ? (await ctx.extractor.persona(messages, existing)).filter(await notYetScreened(ctx, messages))
-    : [];
+  const facts = messages.length ? await promotedFacts(ctx, messages, existing) : [];
   // Each fact dates from the message that states it, not from the end of the batch.
   const said = new Map(messages.map((m) => [m.id, m.validFrom]));
   const fallback = messages.at(-1)?.validFrom ?? ctx.clock().toISOString();

@@ -6,6 +6,17 @@ import type { Clause } from "./clauses.js";
 import { CONDITIONS, OBJECTS } from "./lexicon.js";
 import { aboutUser, asName, denied, find } from "./match.js";
 
+/** A clause that may name a possession: a verb of having and an owned kind of thing or a capitalised name. */
+export const OWNS_CUE = {
+  test: (text: string) =>
+    /\b(?:ha[sdv]e?|got|own\w*|bought|buy|dr[io]ve\w*|ri[do]e\w*|my|our)\b/i.test(text) &&
+    (/\s\p{Lu}/u.test(text) ||
+      /\bowner\b/i.test(text) ||
+      text
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}-]+/u)
+        .some((w) => OBJECTS.has(w) || OBJECTS.has(w.replace(/s$/, "")))),
+};
 /** Children by the words for them: a list after "twins" names people. */
 const KIDS = /^(?:twins|triplets|kids?|children|child|sons?|daughters?|boys?|girls?|babies|baby)$/;
 /** Words that end an owned thing's phrase: "a Nintendo Switch with a few games" owns a Nintendo Switch. */

@@ -10,6 +10,8 @@ export interface Clause {
   readonly text: string;
   /** The parse, made on first use: most clauses pass no reader's cue words and are never parsed. */
   readonly doc: Doc;
+  /** The parser, for patterns compiled against it. */
+  readonly nlp: Nlp;
   /** The sentence the clause is part of, for context a clause alone lacks ("switched jobs - I'm at Monzo"). */
   readonly sentence: string;
 }
@@ -18,6 +20,7 @@ function parsed(nlp: Nlp, text: string, sentence: string): Clause {
   let doc: Doc | undefined;
   return {
     text,
+    nlp,
     sentence,
     get doc() {
       doc ??= nlp(text);

@@ -39,6 +39,11 @@ const KIN: Readonly<Record<string, string>> = {
   "father-in-law": "father-in-law",
 };
 const KIN_WORDS = Object.keys(KIN).sort((a, b) => b.length - a.length);
+/** A clause about family at all: a relative, children, or a marital status. */
+export const FAMILY_CUE = new RegExp(
+  `\\b(?:${KIN_WORDS.join("|")}|kids|children|twins|triplets|sons|daughters|single|married|divorced|widow\\w*|divorcee|separated|engaged)\\b`,
+  "i",
+);
 const SPOUSE = new Set(["wife", "husband", "hubby", "wifey", "missus", "esposa", "esposo", "spouse"]);
 const ENGAGED = new Set(["fiance", "fiancé", "fiancee", "fiancée"]);
 const MODIFIERS =

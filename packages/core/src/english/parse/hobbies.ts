@@ -22,6 +22,20 @@ const NEEDS_SIGN = new Set("run write read cook ride make build".split(" "));
 /** How people say it is a pastime: how often, or that it is leisure. */
 const LEISURE =
   /\b(?:every (?:day|morning|evening|night|week|weekend|sunday|saturday)|daily|weekly|(?:once|twice|\w+ times) a (?:day|week|month)|on (?:the )?weekends?|at weekends?|in my (?:spare|free) time|for fun|as a hobby|to relax|to unwind|most (?:days|mornings|evenings|weekends)|religiously|competitively|in a (?:band|club|league|team|choir|group)|loads|a lot)\b/i;
+/** Any activity verb in any form, or a verb of playing: the cheap test before the parse is asked. */
+const ACTIVITY_CUE = new RegExp(
+  `\\b(?:${[...ACTIVITY_VERBS].join("|")}|swam|ran|rode|wrote|sang|drew|dove)\\w*`,
+  "i",
+);
+/** A clause that may name a pastime: the union of what each of its forms needs. */
+export const HOBBY_CUE = {
+  test: (text: string) =>
+    ACTIVITY_CUE.test(text) ||
+    KEEN_CUE.test(text) ||
+    /\b(?:play|plays|practi[cs]e|practices|do|does|into|obsessed|hooked|addicted)\b|ing (?:is|are)\b/i.test(
+      text,
+    ),
+};
 /** Nouns for people by their pastime: "a keen cyclist" cycles. */
 const HOBBYISTS: Readonly<Record<string, string>> = {
   gamer: "gaming",
@@ -58,6 +72,8 @@ const HOBBYISTS: Readonly<Record<string, string>> = {
   cook: "cooking",
 };
 /** Modifiers that make a noun a pastime rather than a job: "a keen cyclist", not "a cyclist". */
+const KEEN_CUE =
+  /\b(?:keen|avid|big|huge|massive|passionate|amateur|serious|enthusiastic|obsessive|casual|hobby|weekend|lifelong)\b/i;
 const KEEN =
   "(keen|avid|big|huge|massive|passionate|amateur|serious|enthusiastic|obsessive|casual|hobby|weekend|lifelong)";
 /** Things one plays or practises that are pastimes: sports, games, instruments. */
@@ -82,7 +98,9 @@ export function readHobbies(clause: Clause): FactDraft[] {
   const text = clause.text;
   const user = (f: Found) => aboutUser(clause, f) && !denied(f) && !over(clause, f);
   const after = (f: Found) => text.slice(f.start + f.text.length);
-  for (const f of find(clause, "^(i|we) #Adverb? (also)? [<v>#PresentTense]")) {
+  for (const f of ACTIVITY_CUE.test(text)
+    ? find(clause, "^(i|we) #Adverb? (also)? [<v>#PresentTense]")
+    : []) {
     const verb = (f.groups.v ?? "").toLowerCase();
     const inf = clauseVerbs(clause).find((v) => v.text.toLowerCase().endsWith(verb))?.infinitive || verb;
     if (!ACTIVITY_VERBS.has(inf) || !user(f)) continue;
@@ -108,10 +126,9 @@ export function readHobbies(clause: Clause): FactDraft[] {
       out.push(hobby(`${name} ${object.toLowerCase()}`));
     else if (noObject || sign) out.push(hobby(name));
   }
-  for (const f of find(
-    clause,
-    "^(i|we) #Adverb? (also)? (play|plays|practice|practise|practices|do|does) [<x>.+]",
-  )) {
+  for (const f of !/\b(?:play|plays|practi[cs]e|practices|do|does)\b/i.test(text)
+    ? []
+    : find(clause, "^(i|we) #Adverb? (also)? (play|plays|practice|practise|practices|do|does) [<x>.+]")) {
     if (!user(f)) continue;
     const words = (f.groups.x ?? "")
       .toLowerCase()
@@ -128,17 +145,18 @@ export function readHobbies(clause: Clause): FactDraft[] {
     const head = phrase.split(" ").at(-1) ?? "";
     if (phrase && (PLAYED.has(head) || HOBBIES.has(head))) out.push(hobby(phrase));
   }
-  for (const f of find(clause, "[<h>#Gerund] (is|are) (how i|my|life|what i|the best|everything)")) {
+  for (const f of /ing (?:is|are)\b/i.test(text)
+    ? find(clause, "[<h>#Gerund] (is|are) (how i|my|life|what i|the best|everything)")
+    : []) {
     const value = (f.groups.h ?? "").toLowerCase();
     if (HOBBIES.has(value) || value.endsWith("ing")) out.push(hobby(value));
   }
-  for (const f of find(
-    clause,
-    "^(i|we) am #Adverb? (into|obsessed with|hooked on|addicted to) [<x>#Gerund]",
-  )) {
+  for (const f of !/\b(?:into|obsessed|hooked|addicted)\b/i.test(text)
+    ? []
+    : find(clause, "^(i|we) am #Adverb? (into|obsessed with|hooked on|addicted to) [<x>#Gerund]")) {
     if (user(f)) out.push(hobby((f.groups.x ?? "").toLowerCase()));
   }
-  for (const f of find(clause, `${KEEN} [<n>#Noun]`)) {
+  for (const f of KEEN_CUE.test(text) ? find(clause, `${KEEN} [<n>#Noun]`) : []) {
     const value = HOBBYISTS[(f.groups.n ?? "").toLowerCase()];
     if (value && aboutUser(clause, f) && !denied(f)) out.push(hobby(value));
   }

@@ -4,6 +4,7 @@
  */
 import { PETS, RELATIVES } from "../fact-lexicon.js";
 import type { Clause } from "./clauses.js";
+import type { Nlp } from "./parser.js";
 
 export interface Found {
   /** The captured groups' text, by name. */
@@ -16,16 +17,33 @@ export interface Found {
   readonly start: number;
 }
 
+type Compiled = ReturnType<Nlp["parseMatch"]>;
+/**
+ * Patterns compiled once: they are constants of this folder, and compiling a pattern costs about four
+ * times matching it.
+ */
+const COMPILED = new Map<string, Compiled>();
+
+function compile(nlp: Nlp, pattern: string): Compiled {
+  let compiled = COMPILED.get(pattern);
+  if (!compiled) {
+    compiled = nlp.parseMatch(pattern);
+    COMPILED.set(pattern, compiled);
+  }
+  return compiled;
+}
+
 /** Every match of a pattern in the clause. */
 export function find(clause: Clause, pattern: string): Found[] {
-  const matches = clause.doc.match(pattern);
+  const compiled = compile(clause.nlp, pattern);
+  const matches = clause.doc.match(compiled as never);
   const out: Found[] = [];
   for (let i = 0; i < matches.length; i++) {
     const m = matches.eq(i);
     const offset = (m.json({ offset: true })[0] as { offset?: { start: number } } | undefined)?.offset?.start;
     const groups: Record<string, string> = {};
     // A single match's view forgets its groups; matching the pattern again on it recovers them.
-    const captured = m.match(pattern).groups() as Record<string, { text(): string }>;
+    const captured = m.match(compiled as never).groups() as Record<string, { text(): string }>;
     for (const [name, view] of Object.entries(captured)) {
       groups[name] = view.text().trim();
     }
@@ -71,11 +89,20 @@ interface Term {
   readonly start: number;
   readonly tags: readonly string[];
 }
+/** Each clause's terms and verbs, read from its parse once however many readers ask. */
+const TERMS = new WeakMap<Clause, Term[]>();
+const VERBS = new WeakMap<Clause, Verb[]>();
+
 function terms(clause: Clause): Term[] {
-  const sentences = clause.doc.json({ offset: true }) as Array<{
-    terms: Array<{ tags: string[]; offset: { start: number } }>;
-  }>;
-  return sentences.flatMap((s) => s.terms.map((t) => ({ start: t.offset.start, tags: t.tags })));
+  let list = TERMS.get(clause);
+  if (!list) {
+    const sentences = clause.doc.json({ offset: true }) as Array<{
+      terms: Array<{ tags: string[]; offset: { start: number } }>;
+    }>;
+    list = sentences.flatMap((s) => s.terms.map((t) => ({ start: t.offset.start, tags: t.tags })));
+    TERMS.set(clause, list);
+  }
+  return list;
 }
 
 /** Whether the clause denies what follows ("I don't have a car"): a negation before the value. */
@@ -111,6 +138,14 @@ export interface Verb {
 }
 
 export function clauseVerbs(clause: Clause): Verb[] {
+  const known = VERBS.get(clause);
+  if (known) return known;
+  const verbs = readVerbs(clause);
+  VERBS.set(clause, verbs);
+  return verbs;
+}
+
+function readVerbs(clause: Clause): Verb[] {
   const list = clause.doc.verbs().json({ offset: true }) as Array<{
     text: string;
     offset?: { start: number };

@@ -3,17 +3,27 @@
  * compromise, and each slot family reads the parse (tags, lemmas, names, places) instead of raw text.
  */
 import { type FactDraft, isSingleSlot } from "../fact-patterns.js";
-import { PET_WORDS, readOwns, readPets } from "./belongings.js";
+import { OWNS_CUE, PET_WORDS, readOwns, readPets } from "./belongings.js";
 import { type Clause, statementClauses } from "./clauses.js";
-import { readFamily } from "./family.js";
-import { readAllergy, readDiet, readHealth } from "./health.js";
-import { readHobbies } from "./hobbies.js";
+import { FAMILY_CUE, readFamily } from "./family.js";
+import { HEALTH_CUE, readAllergy, readDiet, readHealth } from "./health.js";
+import { HOBBY_CUE, readHobbies } from "./hobbies.js";
 import { readAge, readHome, readName, readOrigin } from "./identity.js";
 import { asName } from "./match.js";
 import type { Nlp } from "./parser.js";
 import { PLAN_CUES, readPlans } from "./plans.js";
 import { readPreferences } from "./preferences.js";
 import { readStudies, readWork } from "./work.js";
+
+/** A self-introduction: "my name is", "Sofia here", "call me", "I'm Priya". */
+const NAME_CUE = {
+  test: (text: string) =>
+    /\b(?:name|nmae|names|here|call|go by|goes by)\b/i.test(text) ||
+    /\b(?:[Ii] am|[Ii]m|[Ii]'m)\s+(?:(?:[Dd]r|[Mm]rs?|[Mm]s|[Pp]rof)\.?\s+)?\p{Lu}/u.test(text),
+};
+/** An age: a number near "I'm", "old", "turned", "aged", or a forum introduction ("28F"). */
+const AGE_CUE =
+  /\b(?:old|aged|turn\w*|hit|reached|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|\w+teen)\b|\b(?:i am|im|i'm)\b[^.]{0,30}\d|^\s*\d{2}\s?(?:f|m|nb)\b|\d+\s*(?:yo|y\/o|yrs?)\b/i;
 
 /**
  * Each reader with the words a clause needs for it to apply: a cheap test that spares the parse (about a
@@ -22,24 +32,24 @@ import { readStudies, readWork } from "./work.js";
 const SLOT_READERS: ReadonlyArray<
   readonly [{ test(text: string): boolean }, (clause: Clause) => FactDraft[]]
 > = [
-  [/\b(?:name|nmae|names|i am|im|its|it is|here)\b/i, readName],
-  [/\d|\b(?:old|aged|turn\w*|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|\w+teen)\b/i, readAge],
+  [NAME_CUE, readName],
+  [AGE_CUE, readAge],
   [/\b(?:from|grew|raised|born|brought)\b/i, readOrigin],
-  [/\b(?:liv\w*|lving|resid\w*|based|settled|moved|relocated|home|in)\b/i, readHome],
   [
-    /\b(?:ha[sdv]e?|got|get|suffer\w*|liv\w*|deal\w*|struggl\w*|battl\w*|manag\w*|diagnos\w*|treat\w*|recover\w*|am|im|my)\b/i,
-    readHealth,
+    /\b(?:liv\w*|lving|resid\w*|based|settled|moved|moving|relocated|home|rent\w*|flat|place|house|back in|been in|now in|new to|years in|months in)\b|\b(?:am|are|was|were|im)\s+(?:\w+\s+)?in\b|-based/i,
+    readHome,
   ],
+  [HEALTH_CUE, readHealth],
   [/allerg|alerg|intoler/i, readAllergy],
   [/veg|pesc|flexi|keto|paleo|carnivore|halal|kosher|plant|free|carb|fodmap|meat/i, readDiet],
-  [/\b(?:ha[sdv]e?|got|own\w*|bought|buy|dr[io]ve\w*|ri[do]e\w*|my)\b/i, readOwns],
+  [OWNS_CUE, readOwns],
   [PET_WORDS, readPets],
   [
-    /\b(?:am|im|was|as|my|work\w*|job|employ\w*|serv\w*|hired|qualified|trained|start\w*|join\w*|left|quit|promot\w*|been|teach|lecture|tutor|coach|nurse|preach|used)\b/i,
+    /\b(?:work\w*|job|jobs|employ\w*|serv\w*|hired|qualified|trained|retrained|start\w*|join\w*|left|quit|promot\w*|teach|lecture|tutor|coach|nurse|preach|used to be|freelanc\w*|become|became|role|position|career|been)\b|\bas an?\b|\b(?:am|was|im)\s+(?:\w+\s+)?an?\b|\bno longer at\b/i,
     readWork,
   ],
   [
-    /stud|read|major|doing|taking|start|finish|complet|pursu|degree|student|sophomore|fresh|grad|year|yr|phd|attend|enrol|\bat\b/i,
+    /stud|major|degree|student|sophomore|freshman|fresher|undergrad|postgrad|graduat|\bgrad\b|phd|attend|enrol|school|\buni\b|university|college|course|class|apprentice|master|bachelor|\bbsc\b|\bmsc\b|\bmba\b|reading|\b(?:year|yr) at\b/i,
     readStudies,
   ],
   [PLAN_CUES, readPlans],
@@ -47,22 +57,27 @@ const SLOT_READERS: ReadonlyArray<
     /\b(?:lov\w*|ador\w*|lik\w*|enjoy\w*|dig|fan|fans|stand|hat\w*|loath\w*|detest|dislike|into|keen|obsess\w*|about|enough|sucker|beats|compares|pleasure|weakness|obsession|favou?rite|fave|thing|jam|gross|disgusting|vile|overrated|worst|awful|horrible|rank|grim)\b/i,
     readPreferences,
   ],
-  [
-    /\b(?:my|our|mi|have|got|had|raising|of|am|single|married|divorced|widow\w*|divorcee|separated|engaged)\b/i,
-    readFamily,
-  ],
-  [
-    /\b(?:i|we|is|are|into|obsessed|hooked|addicted|keen|avid|big|huge|massive|passionate|amateur|serious)\b/i,
-    readHobbies,
-  ],
+  [FAMILY_CUE, readFamily],
+  [HOBBY_CUE, readHobbies],
 ];
+
+/**
+ * A clause not worth parsing: no first-person word, and it opens on someone or something else ("That
+ * sounds amazing", "Thanks Caroline!", "You should try it", "It was so much fun"). Everything else is
+ * parsed: chat drops its subject ("been vegan for years") in too many ways to list.
+ */
+const FIRST_PERSON = /\b(?:i|i'm|im|i've|ive|i'd|me|my|mine|myself|we|we're|we've|us|our|ours)\b/i;
+const ELSEWHERE =
+  /^\s*(?:that|this|these|those|it|it's|its|there|there's|what|what's|how|why|when|where|who|which|you|you're|your|yours|thanks|thank|wow|haha+|lol|omg|oh|yeah|yes|sure|sounds|looks|seems|great|awesome|amazing|cool|nice|good|congrats|congratulations|hope|hey|hi|hello|ok|okay|he|she|they|he's|she's|they're|his|her|their)\b/i;
+const MAY_STATE = { test: (text: string) => FIRST_PERSON.test(text) || !ELSEWHERE.test(text) };
 
 /** The facts a user's message states about them, one draft per slot and value. */
 export function parsedFacts(nlp: Nlp, text: string): FactDraft[] {
   const drafts: FactDraft[] = [];
   for (const clause of statementClauses(nlp, text)) {
     const found: FactDraft[] = [];
-    for (const [cue, read] of SLOT_READERS) if (cue.test(clause.text)) found.push(...read(clause));
+    if (MAY_STATE.test(clause.text))
+      for (const [cue, read] of SLOT_READERS) if (cue.test(clause.text)) found.push(...read(clause));
     drafts.push(...found, ...contrasts(clause, found), ...petNamedLater(clause, drafts, found));
   }
   return drafts;
