@@ -119,10 +119,15 @@ describe("engram list --tier long after a short chat", () => {
       "The user has a beagle named Waffles.",
       "The user is a nurse.",
       "The user is a paramedic.",
+      "The user works at City Ambulance Service.",
+      "The user works at St. Mary's.",
       "The user's beagle is named Waffles.",
     ]);
     expect(state("The user is a paramedic.")).toBe(true);
     expect(state("The user is a nurse.")).toBe(false);
+    // The employer changes with the job.
+    expect(state("The user works at City Ambulance Service.")).toBe(true);
+    expect(state("The user works at St. Mary's.")).toBe(false);
     expect(state("The user's beagle is named Waffles.")).toBe(true);
   });
 });

@@ -63,8 +63,11 @@ function orgName(text: string, lowerOk = false): string | null {
     );
   if (m?.[1]) return m[1].replace(/[.]$/, "");
   if (!lowerOk) return null;
-  const word = /^\s*([\p{Ll}][\p{L}'-]+)(?=$|[\s,.!])/u.exec(text)?.[1];
-  return word && !PHRASE_END.has(word) ? asName(word) : null;
+  // Typed in lower case: "at deloitte", "with the city ambulance service".
+  const phrase = nounPhrase(text.replace(/^\s*(?:the|a|an|my|our)\s+/i, ""), 4).replace(/[.]+$/, "");
+  return phrase && /^\p{Ll}/u.test(phrase) && !PHRASE_END.has(phrase.split(" ")[0] ?? "")
+    ? asName(phrase)
+    : null;
 }
 
 /** A job title: an occupation noun at its head, or one the parser tags as a person's role. */
