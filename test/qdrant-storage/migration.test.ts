@@ -130,7 +130,10 @@ describe("migration from the SQLite file to Qdrant", () => {
       for (const query of ["where do I live", "cats", "favourite"]) {
         const a = await from.search({ userId, query, limit: 5 });
         const b = await to.search({ userId, query, limit: 5 });
-        expect(b.map((r) => r.id)).toEqual(a.map((r) => r.id));
+        // The parity the backends promise (docs/qdrant.md, Full text): the same memories and the same best
+        // hit. Close scores may trade places, as their BM25 differs in avgdl and IDF.
+        expect(b.map((r) => r.id).sort()).toEqual(a.map((r) => r.id).sort());
+        expect(b[0]?.id).toBe(a[0]?.id);
       }
     }
     // The store really had tier work, feedback and supersession to move.
