@@ -135,7 +135,8 @@ export function article(noun: string): string {
 /** "paint" -> "painting", "run" -> "running", "dance" -> "dancing". */
 export function gerund(verb: string): string {
   const v = verb.toLowerCase();
-  if (v.endsWith("ing")) return v;
+  // "sing", "swing", "bring" end in -ing but are not gerunds.
+  if (v.endsWith("ing") && !/^[^aeiou]*ing$/.test(v)) return v;
   if (v.endsWith("ie")) return `${v.slice(0, -2)}ying`;
   if (/[^aeiou]e$/.test(v) && v !== "be") return `${v.slice(0, -1)}ing`;
   if (v.length <= 4 && /^[^aeiou]*[aeiou][^aeiouwxy]$/.test(v)) return `${v}${v.at(-1)}ing`;

@@ -27,12 +27,18 @@ const ACTIVITY_CUE = new RegExp(
   `\\b(?:${[...ACTIVITY_VERBS].join("|")}|swam|ran|rode|wrote|sang|drew|dove)\\w*`,
   "i",
 );
+/** Gerunds that are errands or states, not pastimes: "go shopping", "been working". */
+const NOT_PASTIMES = new Set(
+  "shopping working thinking trying going getting doing being having feeling looking waiting studying living moving staying sleeping eating drinking visiting travelling traveling".split(
+    " ",
+  ),
+);
 /** A clause that may name a pastime: the union of what each of its forms needs. */
 export const HOBBY_CUE = {
   test: (text: string) =>
     ACTIVITY_CUE.test(text) ||
     KEEN_CUE.test(text) ||
-    /\b(?:play|plays|practi[cs]e|practices|do|does|into|obsessed|hooked|addicted)\b|ing (?:is|are)\b/i.test(
+    /\b(?:play|plays|practi[cs]e|practices|do|does|doing|into|obsessed|hooked|addicted|go|goes|spend|hobby|hobbies|passion|pastime|part|member)\b|ing (?:is|are|keeps|makes|helps)\b/i.test(
       text,
     ),
 };
@@ -98,9 +104,7 @@ export function readHobbies(clause: Clause): FactDraft[] {
   const text = clause.text;
   const user = (f: Found) => aboutUser(clause, f) && !denied(f) && !over(clause, f);
   const after = (f: Found) => text.slice(f.start + f.text.length);
-  for (const f of ACTIVITY_CUE.test(text)
-    ? find(clause, "^(i|we) #Adverb? (also)? [<v>#PresentTense]")
-    : []) {
+  for (const f of ACTIVITY_CUE.test(text) ? find(clause, "(i|we) #Adverb? (also)? [<v>#PresentTense]") : []) {
     const verb = (f.groups.v ?? "").toLowerCase();
     const inf = clauseVerbs(clause).find((v) => v.text.toLowerCase().endsWith(verb))?.infinitive || verb;
     if (!ACTIVITY_VERBS.has(inf) || !user(f)) continue;
@@ -139,7 +143,9 @@ export function readHobbies(clause: Clause): FactDraft[] {
       /^(?:in|at|on|with|every|for|and|but|when|because|most|twice|once|since)$/.test(w),
     );
     const phrase = (upTo >= 0 ? words.slice(0, upTo) : words)
-      .filter((w, i) => i > 0 || !/^(?:the|a|an|my|some)$/.test(w))
+      .join(" ")
+      .replace(/^(?:a lot of|lots of|loads of|plenty of|some|the|a|an|my)\s+/, "")
+      .split(" ")
       .slice(0, 3)
       .join(" ");
     const head = phrase.split(" ").at(-1) ?? "";
@@ -155,6 +161,49 @@ export function readHobbies(clause: Clause): FactDraft[] {
     ? []
     : find(clause, "^(i|we) am #Adverb? (into|obsessed with|hooked on|addicted to) [<x>#Gerund]")) {
     if (user(f)) out.push(hobby((f.groups.x ?? "").toLowerCase()));
+  }
+  // "we go hiking every Sunday", "I've been doing a lot of running", "got really into pottery".
+  const activity = (value: string) => {
+    const v = value
+      .toLowerCase()
+      .replace(/[^\p{L}\s-]/gu, "")
+      .trim();
+    // A listed pastime, or a word the parser reads as a verb's -ing form ("everything" is neither).
+    const gerundForm = /ing$/.test(v) && !NOT_PASTIMES.has(v) && clause.doc.match(v).has("#Gerund");
+    if (v && (HOBBIES.has(v) || gerundForm)) out.push(hobby(v));
+  };
+  if (/\b(?:go|goes|went|going)\b/i.test(text))
+    for (const f of find(clause, "(i|we) #Adverb? (go|goes) [<g>#Gerund]"))
+      if (user(f)) activity(f.groups.g ?? "");
+  if (/\b(?:a lot of|lots of|loads of|plenty of)\b/i.test(text))
+    for (const f of find(clause, "(do|does|doing) (a|lots|loads|plenty) lot? of [<g>(#Gerund|#Noun)]"))
+      if (user(f)) activity(f.groups.g ?? "");
+  if (/\binto\b/i.test(text))
+    for (const f of find(clause, "(got|gotten|getting|get) #Adverb? into [<x>#Noun]"))
+      if (user(f)) activity(f.groups.x ?? "");
+  if (/\bspend\b/i.test(text))
+    for (const f of find(
+      clause,
+      "spend (my|our|the)? .? (evenings|weekends|free time|spare time|days|mornings) [<g>#Gerund]",
+    ))
+      if (user(f)) activity(f.groups.g ?? "");
+  // "gardening keeps me sane": a pastime as the subject of the clause.
+  const subject = /^\s*(\w+ing)\s+(?:keeps|is|makes|helps|has)\b/i.exec(text);
+  if (subject?.[1]) activity(subject[1]);
+  // "my main hobby is photography", "I'm part of a book club", "a member of a chess club".
+  for (const f of /\bhobb|passion|pastime/i.test(text)
+    ? find(clause, "my .? (hobby|hobbies|passion|pastime) (is|are) [<x>.+]")
+    : [])
+    for (const item of (f.groups.x ?? "").split(/,\s*|\s+and\s+/))
+      activity(item.split(/\s+(?:and|but|because|which)\b/)[0] ?? "");
+  for (const f of /\b(?:part|member)\b/i.test(text)
+    ? find(
+        clause,
+        "(part|member) of (a|an|the|my)? [<x>.? .?] (club|team|choir|band|group|society|league|orchestra|crew)",
+      )
+    : []) {
+    const club = f.text.split(/\s+/).at(-1) ?? "";
+    if (user(f)) out.push(hobby(`${(f.groups.x ?? "").toLowerCase()} ${club}`.trim()));
   }
   for (const f of KEEN_CUE.test(text) ? find(clause, `${KEEN} [<n>#Noun]`) : []) {
     const value = HOBBYISTS[(f.groups.n ?? "").toLowerCase()];
