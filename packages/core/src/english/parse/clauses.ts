@@ -12,15 +12,18 @@ export interface Clause {
   readonly doc: Doc;
   /** The parser, for patterns compiled against it. */
   readonly nlp: Nlp;
+  /** The clause speaks of what the user wants, not what is: only a dated plan may be read from it. */
+  readonly wanted: boolean;
   /** The sentence the clause is part of, for context a clause alone lacks ("switched jobs - I'm at Monzo"). */
   readonly sentence: string;
 }
 
-function parsed(nlp: Nlp, text: string, sentence: string): Clause {
+function parsed(nlp: Nlp, text: string, sentence: string, wanted: boolean): Clause {
   let doc: Doc | undefined;
   return {
     text,
     nlp,
+    wanted,
     sentence,
     get doc() {
       doc ??= nlp(text);
@@ -35,7 +38,9 @@ const QUOTED = /(^|[\s(:])(['"])\S(?:[\s\S]*?\S)?\2(?=$|[\s,.!?;:)])/g;
 const UNREAL =
   /\b(?:if|unless|suppose|supposing|imagine|imagining|pretend|hypothetically|let's say|lets say|say I|roleplay|role play|parallel universe|(?:i|we) (?:really |just )?wish(?:ed)?|wish(?:ed)? (?:i|we)|were I|had I|dream of|dreaming of|one day)\b/i;
 /** A clause in the conditional or the future of might-be: "I'd love to own a Porsche". */
-const MODAL = /\b(?:would|could|might|should|wud|maybe|perhaps|probably|want to|hope to)\b/i;
+const MODAL = /\b(?:would|could|might|should|wud|maybe|perhaps|probably)\b/i;
+/** A wanted future: no fact about the user now, but a plan when it has a date ("want to run a marathon next year"). */
+const WANTED = /\b(?:want to|wanna|hope to|hoping to|would like to|'d like to)\b/i;
 
 /** The clauses of a message that may state facts about its author, each parsed once. */
 export function statementClauses(nlp: Nlp, text: string): Clause[] {
@@ -48,8 +53,8 @@ export function statementClauses(nlp: Nlp, text: string): Clause[] {
     for (const part of sentence.split(/\s+[-–—]+\s+|;\s*|:\s+|\(|\)/)) {
       if (/\?\W*$/u.test(part) || !part.trim()) continue;
       for (const clause of splitClauses(part)) {
-        if (MODAL.test(clause)) continue;
-        clauses.push(parsed(nlp, clause, sentence));
+        if (MODAL.test(clause) && !WANTED.test(clause)) continue;
+        clauses.push(parsed(nlp, clause, sentence, WANTED.test(clause) || MODAL.test(clause)));
       }
     }
   }

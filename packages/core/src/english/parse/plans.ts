@@ -34,13 +34,13 @@ const PLAN_END =
   /\s*(?:[,;:!?()]|\.(?:\s|$)|\s[-–—]+\s|\b(?:so|because|since|and I|but|which|who|if|as|instead of|rather than|for (?:her|his|my|our|their) (?:job|work)|to (?:take|start|see|be)|wish me|lol|haha)\b)/i;
 /** Intentions that make the next verb a plan: "we plan to buy a house", "thinking of moving". */
 const INTENT =
-  /\b(?:(?:plan|plans|planning|intend|intends|intending|going|gonna|about|aim|aiming|scheduled|due|set)\s+to|(?:thinking of|thinking about|considering))\s*$/i;
+  /\b(?:(?:plan|plans|planning|intend|intends|intending|going|gonna|about|aim|aiming|scheduled|due|set|want|wants|hope|hoping)\s+to|(?:thinking of|thinking about|considering))\s*$/i;
 /**
  * The verb is the user's when nothing but "I"/"we", auxiliaries, adverbs and a time come before it
  * ("Next summer I will visit", "flying to Tokyo"); "The lease starts on the 8th" is the lease's.
  */
 const USER_VERB =
-  /^(?:\s*(?:so|then|and|but|also|just|now|next|this|last|on|in|at|the|(?:mon|tues|wednes|thurs|fri|satur|sun)day|week|weekend|month|year|summer|spring|autumn|fall|winter|morning|evening|tonight|tomorrow|soon|after|that|finally|actually|really|honestly|definitely|probably|still))*\s*(?:(?:i|we)(?:\s+(?:am|are|will|shall|have|has|had|was|were|be|been|also|just|really|still|finally|now|then|soon|definitely|actually|going|planning|hoping|about|due|set|to|gonna|intend|intending|plan|aim|aiming|thinking|of|about|considering|looking|at|forward|hopefully))*)?\s*$/i;
+  /^(?:\s*(?:so|then|and|but|also|just|now|next|this|last|on|in|at|the|(?:mon|tues|wednes|thurs|fri|satur|sun)day|week|weekend|month|year|summer|spring|autumn|fall|winter|morning|evening|tonight|tomorrow|soon|after|that|finally|actually|really|honestly|definitely|probably|still))*\s*(?:(?:i|we)(?:\s+(?:am|are|will|shall|have|has|had|was|were|be|been|also|just|really|still|finally|now|then|soon|definitely|actually|going|planning|hoping|about|due|set|to|gonna|intend|intending|plan|aim|aiming|thinking|of|about|considering|looking|at|forward|hopefully|want|wants|hope|hoping|would|like|love))*)?\s*$/i;
 /** Verbs of a timetable: the simple present with a future time is a plan ("I start my new job Monday"). */
 const SCHEDULED = new Set(
   "start begin fly leave move go finish graduate retire travel return arrive head".split(" "),
@@ -95,6 +95,10 @@ export function readPlans(clause: Clause): FactDraft[] {
     }
     const present = /simple-present/.test(v.form) && SCHEDULED.has(v.infinitive);
     if (!intent && !((future || progressive || present) && dated)) continue;
+    // What the user wants is a plan only once it has a date ("want to run a marathon next year").
+    if (clause.wanted && !dated) continue;
+    // "planning to get a dog": the next verb is the plan.
+    if (/^(?:plan|intend|aim|hope|want)$/.test(v.infinitive) && /^to\b/i.test(rest)) continue;
     if (GOING.has(v.infinitive) && /^to\s+(?!the\b|bed\b|work\b|school\b)/i.test(rest)) {
       out.push(plan(`trip ${rest}`));
       continue;
@@ -117,7 +121,7 @@ export function readPlans(clause: Clause): FactDraft[] {
     if (value.split(" ").length >= 2 && value.split(" ").length <= 14) out.push(plan(value));
   }
   // "we're off to Mexico in June", "my driving test is on the 14th".
-  for (const f of find(clause, "^(i|we) (am|are) off to [<p>#ProperNoun+]")) {
+  for (const f of find(clause, "^(i|we)? (am|are)? off to [<p>#ProperNoun+]")) {
     const rest = text
       .slice(f.start + f.text.length - (f.groups.p ?? "").length)
       .split(PLAN_END)[0]
@@ -137,7 +141,10 @@ export function readPlans(clause: Clause): FactDraft[] {
     const event = rest.replace(/^(?:a|an|my|the|our)\s+/i, "");
     if (event && hasTime(event) && aboutUser(clause, f) && !denied(f)) out.push(plan(event));
   }
-  for (const f of find(clause, "^my [<e>#Noun+] (is|are) (on|in|next|this|tomorrow|at)")) {
+  for (const f of find(
+    clause,
+    "^my [<e>#Noun+] (is|are|start|starts|begin|begins) (on|in|next|this|tomorrow|at)",
+  )) {
     const rest = text.slice(f.start + f.text.length - (f.text.split(" ").at(-1) ?? "").length);
     const when = rest.split(PLAN_END)[0]?.trim() ?? "";
     if (hasTime(when)) out.push(plan(`${f.groups.e} ${when}`));

@@ -76,7 +76,8 @@ export function parsedFacts(nlp: Nlp, text: string): FactDraft[] {
   const drafts: FactDraft[] = [];
   for (const clause of statementClauses(nlp, text)) {
     const found: FactDraft[] = [];
-    if (MAY_STATE.test(clause.text))
+    if (clause.wanted) found.push(...(PLAN_CUES.test(clause.text) ? readPlans(clause) : []));
+    else if (MAY_STATE.test(clause.text))
       for (const [cue, read] of SLOT_READERS) if (cue.test(clause.text)) found.push(...read(clause));
     drafts.push(...found, ...contrasts(clause, found), ...petNamedLater(clause, drafts, found));
   }
