@@ -98,6 +98,17 @@ export function readFamily(clause: Clause): FactDraft[] {
       out.push({ slot, value: named.name, says: `is named ${named.name}`, confidence: 0.75, about: word });
       rest = named.rest;
     }
+    // "my brother, a nurse, works nights": a job in apposition.
+    const apposed = /^\s*,\s*(?:a|an)\s+([^,]+),/i.exec(rest);
+    const apposedTitle = apposed?.[1] ? jobTitle(clause, nounPhrase(apposed[1]), false) : null;
+    if (apposedTitle && rel !== "child")
+      out.push({
+        slot: `${rel}.occupation`,
+        value: apposedTitle,
+        says: `is ${/^[aeiou]/.test(apposedTitle) ? "an" : "a"} ${apposedTitle}`,
+        confidence: 0.7,
+        about: word,
+      });
     // "my mum teaches", "my partner, who's a chef,": the job said by a verb or in passing.
     const taught =
       /^\s*(?:,\s*)?(?:just |also |still )*(teaches|lectures|nurses|coaches|tutors|preaches)\b/i.exec(rest);
@@ -122,7 +133,7 @@ export function readFamily(clause: Clause): FactDraft[] {
       });
     // What the rest of the clause says about them, when they are its subject.
     const pred =
-      /^\s*(?:,\s*)?(?:just |now |recently |also |still )*(is|was|'s|s|works|worked|lives|lived|moved|qualified|trained|became|has become|resides|is living|is based)\b(.*)$/iu.exec(
+      /^\s*(?:,\s*)?(?:just |now |recently |also |still )*(is|was|'s|s|works|worked|lives|lived|moved|qualified|trained|became|has become|resides|is living|is based|got a job|is training|retrained)\b(.*)$/iu.exec(
         rest,
       );
     if (!pred || rel === "child") continue;
@@ -136,10 +147,15 @@ export function readFamily(clause: Clause): FactDraft[] {
     };
     if (denied(found) || /^\s*not\b/i.test(tail)) continue;
     const job =
-      /^\s+(?:[\p{L}]+ly\s+)?(?:(?:a|an)\s+|(?:working |employed )?as\s+(?:a\s+|an\s+)?)((?:retired|former|trainee|junior|senior|qualified|newly qualified|literally)\s+)?(.*)$/iu.exec(
+      /^\s+(?:[\p{L}]+ly\s+)?(?:(?:a|an)\s+|(?:[\p{L}'-]+\s+){0,4}?as\s+(?:a\s+|an\s+)?)((?:retired|former|trainee|junior|senior|qualified|newly qualified|literally)\s+)?(.*)$/iu.exec(
         tail,
       );
-    if (job && /^(?:is|was|'s|s|works|worked|qualified|trained|became|has become)$/.test(verb)) {
+    if (
+      job &&
+      /^(?:is|was|'s|s|works|worked|qualified|trained|became|has become|got a job|is training|retrained)$/.test(
+        verb,
+      )
+    ) {
       const phrase = nounPhrase(job[2] ?? "");
       const title = phrase
         ? jobTitle(clause, phrase, /^(?:works|worked|qualified|trained)$/.test(verb))

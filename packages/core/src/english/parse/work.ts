@@ -7,7 +7,7 @@ import { aboutUser, asName, denied, type Found, find, over } from "./match.js";
 
 /** Words that end a job title or a field: "a solicitor at Clifford Chance", "law at Trinity". */
 const PHRASE_END = new Set(
-  "at for with in from since and but so because who which that where when now currently here there too on by of to as while not i we you he she they my living working based residing".split(
+  "at for with in from since and but so because who which that where when now currently here there too on by of to as while not i we you he she they my living working based residing before after until".split(
     " ",
   ),
 );
