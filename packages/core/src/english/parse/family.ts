@@ -187,6 +187,7 @@ export function readFamily(clause: Clause): FactDraft[] {
         out.push({ slot: "lives_in", value, says: `lives in ${value}`, confidence: 0.7 });
     }
   }
+  out.push(...asides(clause));
   // Children: "we have two kids", "we've got twins, Noah and Lily", "a single mum of one".
   for (const f of find(
     clause,
@@ -254,6 +255,45 @@ export function readFamily(clause: Clause): FactDraft[] {
   }
   for (const f of find(clause, "^[<s>(single|married|divorced|widowed|engaged)] (and|since|for)")) {
     out.push(status((f.groups.s ?? "").toLowerCase()));
+  }
+  return out;
+}
+
+/**
+ * What a parenthesis adds to the relative before it, read from the whole sentence (the parenthesis is a
+ * clause of its own): "our two boys (Rhys and Owen)", "my husband (he's a chef)".
+ */
+function asides(clause: Clause): FactDraft[] {
+  if (!clause.sentence.includes("(")) return [];
+  const out: FactDraft[] = [];
+  const kids =
+    /\b(?:our|my) (one|two|three|four|five|\d) (?:kids|children|boys|girls|sons|daughters)\s*\(([^)]+)\)/i.exec(
+      clause.sentence,
+    );
+  if (kids?.[1]) {
+    const count = NUMBER_WORDS[kids[1].toLowerCase()] ?? Number(kids[1]);
+    out.push({ slot: "children", value: String(count), says: `has ${count} children`, confidence: 0.7 });
+    for (const n of kids[2]?.split(/,\s*|\s+and\s+/) ?? []) {
+      const name = n.trim();
+      if (/^\p{Lu}[\p{L}'-]+$/u.test(name))
+        out.push({ slot: "child", value: name, says: `has a child named ${name}`, confidence: 0.7 });
+    }
+  }
+  const job = new RegExp(
+    `\\bmy (${KIN_WORDS.join("|")}) \\((?:he|she|they)(?:'s| is| are) (?:a|an) ([^)]+)\\)`,
+    "i",
+  ).exec(clause.sentence);
+  const word = job?.[1]?.toLowerCase() ?? "";
+  const title = job?.[2] ? jobTitle(clause, nounPhrase(job[2]), false) : null;
+  if (title && word) {
+    const rel = KIN[word] ?? word;
+    out.push({
+      slot: `${rel}.occupation`,
+      value: title,
+      says: `is a ${title}`,
+      confidence: 0.7,
+      about: word,
+    });
   }
   return out;
 }

@@ -45,7 +45,7 @@ const SLOT_READERS: ReadonlyArray<
   [OWNS_CUE, readOwns],
   [PET_WORDS, readPets],
   [
-    /\b(?:work\w*|job|jobs|employ\w*|serv\w*|hired|qualified|trained|retrained|start\w*|join\w*|left|quit|promot\w*|teach|lecture|tutor|coach|nurse|preach|used to be|freelanc\w*|become|became|role|position|career|been)\b|\bas an?\b|\b(?:am|was|im)\s+(?:\w+\s+)?an?\b|\bno longer at\b/i,
+    /\b(?:work\w*|job|jobs|employ\w*|serv\w*|hired|qualified|trained|retrained|start\w*|join\w*|left|quit|promot\w*|teach|lecture|tutor|coach|nurse|preach|used to be|freelanc\w*|become|became|role|position|career|been)\b|\bas an?\b|\b(?:am|was|im)\s+(?:\w+\s+)?an?\b|\bno longer at\b|\b(?:years|months) (?:at|with)\b/i,
     readWork,
   ],
   [

@@ -145,6 +145,12 @@ export function readWork(clause: Clause): FactDraft[] {
   }
   for (const f of find(clause, "(promoted|promotion) to")) if (user(f)) title(f, true);
   for (const f of find(clause, "(become|became|becoming) (a|an)")) if (user(f)) title(f, false);
+  // "after six years at Barclays I handed in my notice": the employer left.
+  if (/\b(?:notice|quit|left|leaving|resigned|resigning|moving on|new job|starting)\b/i.test(clause.sentence))
+    for (const f of find(clause, "after .? (years|months|decades|year) (at|with) [<o>#ProperNoun+]")) {
+      const org = orgName(f.groups.o ?? "");
+      if (org) out.push(employer(org, true));
+    }
   // "switched jobs - I'm at Monzo now, no longer at Barclays".
   if (JOB_CONTEXT.test(clause.sentence)) {
     for (const f of find(clause, "(i|we) am #Adverb? at [<o>#ProperNoun+]")) {
