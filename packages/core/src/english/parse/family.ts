@@ -57,7 +57,8 @@ function nameAfter(rest: string): { name: string; rest: string } | null {
       rest,
     ) ?? /^(?:'s|s|\s+is)\s+(?:called|named)\s+([\p{L}'-]+)()/iu.exec(rest);
   if (!m?.[1]) return null;
-  const name = asName(m[1]);
+  // "my daughter Sara's recital": the name without its possessive.
+  const name = asName(m[1].replace(/'s$/, ""));
   if (NOT_NAMES.has(name.toLowerCase()) || name.toLowerCase() in KIN) return null;
   return { name, rest: rest.slice(m[0].length) };
 }

@@ -5,6 +5,7 @@
  */
 import { FUTURE_TIME } from "../fact-lexicon.js";
 import type { FactDraft } from "../fact-patterns.js";
+import { userPerson } from "../fact-values.js";
 import type { Clause } from "./clauses.js";
 import { aboutUser, clauseVerbs, denied, type Found, find } from "./match.js";
 
@@ -50,12 +51,20 @@ const GOING = new Set(["go", "head", "travel"]);
 /** Having a dated event: "I have a dentist appointment tomorrow", "I've got my driving test on Thursday". */
 const HAVING = /^(?:have|has|have got|has got|'ve got|got|having)$/i;
 
-const plan = (value: string): FactDraft => ({
-  slot: "plan",
-  value,
-  says: `plans to ${value}`,
-  confidence: 0.7,
-});
+/**
+ * A plan, in the third person ("show my paintings" -> "show their paintings"), or none when its words
+ * point back into the chat ("make it happen", "keep it up") or hold too little to be a plan.
+ */
+function plan(raw: string, kind: "act" | "event" | "trip" = "act"): FactDraft[] {
+  const value = userPerson(raw.replace(/\s+coming up$/i, "").trim());
+  const words = value.split(/\s+/).filter(Boolean);
+  const pointer =
+    /\b(?:it|them|things|stuff)\b|\b(?:this|that|these|those)\b(?=\s*$|\s+(?:happen|work|out|up|done|right|again|first|later|soon|now|next|tomorrow|today|tonight)\b)/i;
+  if (words.length < 2 || pointer.test(value)) return [];
+  const says =
+    kind === "trip" ? `plans a ${value}` : kind === "event" ? `has ${value} ahead` : `plans to ${value}`;
+  return [{ slot: "plan", value, says, confidence: 0.7 }];
+}
 
 export function readPlans(clause: Clause): FactDraft[] {
   const out: FactDraft[] = [];
@@ -90,7 +99,7 @@ export function readPlans(clause: Clause): FactDraft[] {
         !/^(?:to|a lot|no|any|some|fun|time)\b/i.test(event) &&
         (future || progressive || v.infinitive !== "be")
       )
-        out.push(plan(event));
+        out.push(...plan(event, "event"));
       continue;
     }
     const present = /simple-present/.test(v.form) && SCHEDULED.has(v.infinitive);
@@ -100,7 +109,7 @@ export function readPlans(clause: Clause): FactDraft[] {
     // "planning to get a dog": the next verb is the plan.
     if (/^(?:plan|intend|aim|hope|want)$/.test(v.infinitive) && /^to\b/i.test(rest)) continue;
     if (GOING.has(v.infinitive) && /^to\s+(?!the\b|bed\b|work\b|school\b)/i.test(rest)) {
-      out.push(plan(`trip ${rest}`));
+      out.push(...plan(`trip ${rest}`, "trip"));
       continue;
     }
     // "are getting married": the plan is to get married, not to marry.
@@ -118,7 +127,7 @@ export function readPlans(clause: Clause): FactDraft[] {
       .replace(/\s+/g, " ")
       .replace(/^(?:a|an|the)\s+/i, "")
       .trim();
-    if (value.split(" ").length >= 2 && value.split(" ").length <= 14) out.push(plan(value));
+    if (value.split(" ").length <= 14) out.push(...plan(value));
   }
   // "we're off to Mexico in June", "my driving test is on the 14th".
   for (const f of find(clause, "^(i|we)? (am|are)? off to [<p>#ProperNoun+]")) {
@@ -126,7 +135,7 @@ export function readPlans(clause: Clause): FactDraft[] {
       .slice(f.start + f.text.length - (f.groups.p ?? "").length)
       .split(PLAN_END)[0]
       ?.trim();
-    if (rest) out.push(plan(`trip to ${rest}`));
+    if (rest) out.push(...plan(`trip to ${rest}`, "trip"));
   }
   // "I've booked a week in Crete for August", "signed up for a pottery class starting next week".
   for (const f of find(
@@ -139,7 +148,7 @@ export function readPlans(clause: Clause): FactDraft[] {
         .split(PLAN_END)[0]
         ?.trim() ?? "";
     const event = rest.replace(/^(?:a|an|my|the|our)\s+/i, "");
-    if (event && hasTime(event) && aboutUser(clause, f) && !denied(f)) out.push(plan(event));
+    if (event && hasTime(event) && aboutUser(clause, f) && !denied(f)) out.push(...plan(event, "event"));
   }
   for (const f of find(
     clause,
@@ -147,7 +156,7 @@ export function readPlans(clause: Clause): FactDraft[] {
   )) {
     const rest = text.slice(f.start + f.text.length - (f.text.split(" ").at(-1) ?? "").length);
     const when = rest.split(PLAN_END)[0]?.trim() ?? "";
-    if (hasTime(when)) out.push(plan(`${f.groups.e} ${when}`));
+    if (hasTime(when)) out.push(...plan(`${f.groups.e} ${when}`, "event"));
   }
   return out;
 }

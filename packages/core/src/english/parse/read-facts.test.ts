@@ -43,7 +43,7 @@ describe("parsedFacts", () => {
     ["I'm doing a master's in marine biology at Plymouth", "studies=marine biology"],
     ["I'm doing a master's in marine biology at Plymouth", "school=Plymouth"],
     ["we're moving to Lisbon in the new year", "plan=move to Lisbon in the new year"],
-    ["I'm running my first marathon next month", "plan=run my first marathon next month"],
+    ["I'm running my first marathon next month", "plan=run their first marathon next month"],
     ["my job interview is on the 3rd", "plan=job interview on the 3rd"],
     ["my brother lives in Cork and works as a chef", "brother.lives_in=Cork"],
     ["my little sister Ines is a paramedic", "sister.name=Ines"],
@@ -141,10 +141,10 @@ describe("parsedFacts", () => {
     ["we're hoping to buy a house next year", "plan=buy a house next year"],
     ["I want to run a marathon next year", "plan=run a marathon next year"],
     ["off to Paris tomorrow for a conference", "plan=trip to Paris tomorrow for a conference"],
-    ["I start my new job next Monday", "plan=start my new job next Monday"],
+    ["I start my new job next Monday", "plan=start their new job next Monday"],
     ["I have a dentist appointment tomorrow", "plan=dentist appointment tomorrow"],
     ["I've got my driving test on Thursday", "plan=driving test on Thursday"],
-    ["heading to my parents' for Christmas", "plan=trip to my parents' for Christmas"],
+    ["heading to my parents' for Christmas", "plan=trip to their parents' for Christmas"],
     ["we're getting married in September", "plan=get married in September"],
     ["I'm sitting my exam in June and I'm 41, so wish me luck", "age=41"],
   ])("%s -> %s", (text, fact) => {
@@ -170,6 +170,20 @@ describe("parsedFacts", () => {
   it("reads names after twins or pets as beings, not possessions", () => {
     for (const text of ["we've got twins, Noah and Lily", "I have two guinea pigs, Salt and Pepper"])
       expect(facts(text).filter((f) => f.startsWith("owns="))).toEqual([]);
+  });
+
+  it("reads no plan that points back into the chat", () => {
+    for (const text of [
+      "I'm going to make it happen",
+      "I'm going to keep it up",
+      "we will figure that out next week",
+    ])
+      expect(facts(text).filter((f) => f.startsWith("plan="))).toEqual([]);
+  });
+
+  it("reads no field of study in a time or a school", () => {
+    for (const text of ["I studied last Friday", "I'm studying even more now", "I study at university"])
+      expect(facts(text).filter((f) => f.startsWith("studies="))).toEqual([]);
   });
 
   it("reads no employer in a job that starts later", () => {

@@ -216,7 +216,13 @@ function fieldName(text: string): string | null {
   const phrase = nounPhrase(text, 4)
     .toLowerCase()
     .replace(/^(?:part-time|full-time|part time|full time|mature|\w+-year|\w+ year)\s+/, "");
-  if (!phrase || /^(?:it|this|that|hard|well|all|so|really|a lot|lots)\b/.test(phrase)) return null;
+  if (
+    !phrase ||
+    /^(?:it|this|that|hard|harder|well|all|so|really|a lot|lots|even|more|last|next|this|today|tonight|yesterday|university|uni|college|school)\b/.test(
+      phrase,
+    )
+  )
+    return null;
   return FIELD_NAMES[phrase] ?? phrase;
 }
 
