@@ -75,7 +75,9 @@ export function readOwns(clause: Clause): FactDraft[] {
       // "sleep apnoea and use a CPAP machine": a later item that starts with a verb is another clause.
       const first = p.split(/\s+/)[0] ?? "";
       if (i > 0 && clause.doc.match(first).has("#Infinitive")) continue;
-      const value = thing(p);
+      // A lone first name ("I have Nate to thank") is a person, not a product.
+      const lone = /^[\p{L}'-]+$/u.test(p.trim()) && clause.doc.match(p.trim()).has("#Person");
+      const value = lone ? null : thing(p);
       if (value) out.push({ slot: "owns", value, says: `owns ${value}`, confidence: 0.75 });
     }
   };

@@ -59,7 +59,7 @@ function plan(raw: string, kind: "act" | "event" | "trip" = "act"): FactDraft[] 
   const value = userPerson(raw.replace(/\s+coming up$/i, "").trim());
   const words = value.split(/\s+/).filter(Boolean);
   const pointer =
-    /\b(?:it|them|things|stuff)\b|\b(?:this|that|these|those)\b(?=\s*$|\s+(?:happen|work|out|up|done|right|again|first|later|soon|now|next|tomorrow|today|tonight)\b)/i;
+    /\b(?:it|them|things|stuff|there|you)\b|\b(?:this|that|these|those)\b(?=\s*$|\s+(?:happen|work|out|up|done|right|again|first|later|soon|now|next|tomorrow|today|tonight)\b)/i;
   if (words.length < 2 || pointer.test(value)) return [];
   const says =
     kind === "trip" ? `plans a ${value}` : kind === "event" ? `has ${value} ahead` : `plans to ${value}`;

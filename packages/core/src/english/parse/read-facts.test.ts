@@ -42,6 +42,7 @@ describe("parsedFacts", () => {
     ["just joined Monzo as a data analyst", "works_at=Monzo"],
     ["I'm doing a master's in marine biology at Plymouth", "studies=marine biology"],
     ["I'm doing a master's in marine biology at Plymouth", "school=Plymouth"],
+    ["I'm reading history at Durham", "studies=history"],
     ["we're moving to Lisbon in the new year", "plan=move to Lisbon in the new year"],
     ["I'm running my first marathon next month", "plan=run their first marathon next month"],
     ["my job interview is on the 3rd", "plan=job interview on the 3rd"],
@@ -181,8 +182,14 @@ describe("parsedFacts", () => {
       expect(facts(text).filter((f) => f.startsWith("plan="))).toEqual([]);
   });
 
-  it("reads no field of study in a time or a school", () => {
-    for (const text of ["I studied last Friday", "I'm studying even more now", "I study at university"])
+  it("reads no field of study in a time, a school, an amount or a book", () => {
+    for (const text of [
+      "I studied last Friday",
+      "I'm studying even more now",
+      "I study at university",
+      "I've been studying a lot",
+      "I'm reading a fantasy novel called The Hobbit",
+    ])
       expect(facts(text).filter((f) => f.startsWith("studies="))).toEqual([]);
   });
 

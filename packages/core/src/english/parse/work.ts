@@ -245,13 +245,21 @@ export function readStudies(clause: Clause): FactDraft[] {
   };
   for (const f of find(
     clause,
-    `(study|studies|studying|studyng|studing|studied|reading|majoring|major|read) (in)?`,
+    `(study|studies|studying|studyng|studing|studied|reading|majoring|major) (in)?`,
   )) {
-    if (!user(f) || (/\b(?:studied|read)\b/i.test(f.text) && !/\bi am|\bi have been\b/i.test(f.before)))
-      continue;
-    const value = fieldName(after(f));
-    if (value && !/^(?:a|the|my|books?|about|up|through|for|to)\b/.test(value)) out.push(field(value));
-    atSchool(after(f));
+    if (!user(f) || (/\bstudied\b/i.test(f.text) && !/\bi am|\bi have been\b/i.test(f.before))) continue;
+    const rest = after(f);
+    // A field is a bare noun ("studying law"); "study a lot", "reading a fantasy novel" name none, and
+    // "reading" is a field only at a school ("reading PPE at Oxford").
+    const bare =
+      !/^\s*(?:a|an|the|some|my|this|that|these|those|for|about|up|hard|abroad|together|online)\b/i.test(
+        rest,
+      );
+    const value = bare ? fieldName(rest) : null;
+    const school = /\bat\s+\p{Lu}/u.test(rest);
+    if (value && (!/^reading$/i.test(f.text.split(/\s+/)[0] ?? "") || school))
+      out.push(field(value.replace(/[.]+$/, "")));
+    atSchool(rest);
   }
   for (const f of find(
     clause,
