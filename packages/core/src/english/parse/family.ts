@@ -5,6 +5,7 @@
  */
 import { NOT_NAMES, NUMBER_WORDS, RELATIVES } from "../fact-lexicon.js";
 import type { FactDraft } from "../fact-patterns.js";
+import { article } from "../fact-values.js";
 import type { Clause } from "./clauses.js";
 import { aboutUser, asName, denied, find, over } from "./match.js";
 import { jobTitle, nounPhrase } from "./work.js";
@@ -73,6 +74,29 @@ const AGENT_OF: Readonly<Record<string, string>> = {
   preaches: "preacher",
 };
 
+/** "The user's sister is a nurse." (or "was", for a job retired from). */
+function relativeJob(rel: string, word: string, title: string, past = false): FactDraft {
+  return {
+    slot: `${rel}.occupation`,
+    value: title,
+    says: `${past ? "was" : "is"} ${article(title)} ${title}`,
+    confidence: past ? 0.7 : 0.75,
+    about: word,
+  };
+}
+
+/**
+ * A relative's job said in passing, after their mention: in apposition ("my brother, a nurse,"), by its
+ * verb ("my mum teaches"), or in an aside ("my partner, who's a chef,").
+ */
+function jobInPassing(clause: Clause, rest: string): string | null {
+  const apposed = /^\s*,\s*(?:who(?:'s| is)\s+)?(?:a|an)\s+([^,]+),/i.exec(rest);
+  if (apposed?.[1]) return jobTitle(clause, nounPhrase(apposed[1]), false);
+  const taught =
+    /^\s*(?:,\s*)?(?:just |also |still )*(teaches|lectures|nurses|coaches|tutors|preaches)\b/i.exec(rest);
+  return taught?.[1] ? (AGENT_OF[taught[1].toLowerCase()] ?? null) : null;
+}
+
 const nameSlot = (rel: string) =>
   rel === "partner"
     ? "partner"
@@ -99,39 +123,8 @@ export function readFamily(clause: Clause): FactDraft[] {
       out.push({ slot, value: named.name, says: `is named ${named.name}`, confidence: 0.75, about: word });
       rest = named.rest;
     }
-    // "my brother, a nurse, works nights": a job in apposition.
-    const apposed = /^\s*,\s*(?:a|an)\s+([^,]+),/i.exec(rest);
-    const apposedTitle = apposed?.[1] ? jobTitle(clause, nounPhrase(apposed[1]), false) : null;
-    if (apposedTitle && rel !== "child")
-      out.push({
-        slot: `${rel}.occupation`,
-        value: apposedTitle,
-        says: `is ${/^[aeiou]/.test(apposedTitle) ? "an" : "a"} ${apposedTitle}`,
-        confidence: 0.7,
-        about: word,
-      });
-    // "my mum teaches", "my partner, who's a chef,": the job said by a verb or in passing.
-    const taught =
-      /^\s*(?:,\s*)?(?:just |also |still )*(teaches|lectures|nurses|coaches|tutors|preaches)\b/i.exec(rest);
-    const agent = taught?.[1] ? AGENT_OF[taught[1].toLowerCase()] : undefined;
-    if (agent && rel !== "child")
-      out.push({
-        slot: `${rel}.occupation`,
-        value: agent,
-        says: `is a ${agent}`,
-        confidence: 0.7,
-        about: word,
-      });
-    const aside = /^\s*,\s*who(?:'s| is)\s+(?:a|an)\s+([^,]+),/i.exec(rest);
-    const asideTitle = aside?.[1] ? jobTitle(clause, nounPhrase(aside[1]), false) : null;
-    if (asideTitle && rel !== "child")
-      out.push({
-        slot: `${rel}.occupation`,
-        value: asideTitle,
-        says: `is ${/^[aeiou]/.test(asideTitle) ? "an" : "a"} ${asideTitle}`,
-        confidence: 0.7,
-        about: word,
-      });
+    const passing = rel === "child" ? null : jobInPassing(clause, rest);
+    if (passing) out.push(relativeJob(rel, word, passing));
     // What the rest of the clause says about them, when they are its subject.
     const pred =
       /^\s*(?:,\s*)?(?:just |now |recently |also |still )*(is|was|'s|s|works|worked|lives|lived|moved|qualified|trained|became|has become|resides|is living|is based|got a job|is training|retrained)\b(.*)$/iu.exec(
@@ -161,23 +154,7 @@ export function readFamily(clause: Clause): FactDraft[] {
       const title = phrase
         ? jobTitle(clause, phrase, /^(?:works|worked|qualified|trained)$/.test(verb))
         : null;
-      if (title && !(job[1] ?? "").match(/retired|former/)) {
-        out.push({
-          slot: `${rel}.occupation`,
-          value: title,
-          says: `is ${/^[aeiou]/.test(title) ? "an" : "a"} ${title}`,
-          confidence: 0.75,
-          about: word,
-        });
-      } else if (title) {
-        out.push({
-          slot: `${rel}.occupation`,
-          value: title,
-          says: `was ${/^[aeiou]/.test(title) ? "an" : "a"} ${title}`,
-          confidence: 0.7,
-          about: word,
-        });
-      }
+      if (title) out.push(relativeJob(rel, word, title, /retired|former/.test(job[1] ?? "")));
     }
     const place = /\b(?:in|to)\s+((?:\p{Lu}[\p{L}'-]+)(?:\s+\p{Lu}[\p{L}'-]+){0,2})/u.exec(tail);
     if (place?.[1] && !NOT_NAMES.has(place[1].toLowerCase()) && rel !== "partner") {
@@ -286,15 +263,6 @@ function asides(clause: Clause): FactDraft[] {
   ).exec(clause.sentence);
   const word = job?.[1]?.toLowerCase() ?? "";
   const title = job?.[2] ? jobTitle(clause, nounPhrase(job[2]), false) : null;
-  if (title && word) {
-    const rel = KIN[word] ?? word;
-    out.push({
-      slot: `${rel}.occupation`,
-      value: title,
-      says: `is a ${title}`,
-      confidence: 0.7,
-      about: word,
-    });
-  }
+  if (title && word) out.push(relativeJob(KIN[word] ?? word, word, title));
   return out;
 }
