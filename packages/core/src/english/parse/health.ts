@@ -9,10 +9,11 @@ const byLength = (table: Readonly<Record<string, string>>) =>
   Object.keys(table).sort((a, b) => b.length - a.length);
 const CONDITION_WORDS = byLength(CONDITIONS);
 const ADJECTIVE_WORDS = byLength(CONDITION_ADJECTIVES);
-const escape = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+// Lexicon words as literal regular-expression text ("crohn's", "type 1 diabetes").
+const literal = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /** A clause that names a condition at all: a listed one, a condition adjective, or a medical form. */
 export const HEALTH_CUE = new RegExp(
-  `\\b(?:${[...CONDITION_WORDS, ...ADJECTIVE_WORDS].map(escape).join("|")})\\b|` +
+  `\\b(?:${[...CONDITION_WORDS, ...ADJECTIVE_WORDS].map(literal).join("|")})\\b|` +
     "\\b\\p{L}+(?:itis|osis|aemia|emia|algia|pathy|oma|plegia|trophy|thyroidism)\\b|" +
     "\\b(?:disease|disorder|syndrome|deficiency|infection|injury|cancer|condition|fracture|broken|fractured|torn|sprained|dislocated|ruptured|hernia|ulcer|tumou?r)\\b",
   "iu",
