@@ -24,7 +24,7 @@ const LEISURE =
   /\b(?:every (?:day|morning|evening|night|week|weekend|sunday|saturday)|daily|weekly|(?:once|twice|\w+ times) a (?:day|week|month)|on (?:the )?weekends?|at weekends?|in my (?:spare|free) time|for fun|as a hobby|to relax|to unwind|most (?:days|mornings|evenings|weekends)|religiously|competitively|in a (?:band|club|league|team|choir|group)|loads|a lot)\b/i;
 /** Any activity verb in any form, or a verb of playing: the cheap test before the parse is asked. */
 const ACTIVITY_CUE = new RegExp(
-  `\\b(?:${[...ACTIVITY_VERBS].join("|")}|swam|ran|rode|wrote|sang|drew|dove)\\w*`,
+  `\\b(?:(?:${[...ACTIVITY_VERBS].join("|")})(?:s|es|ed|d|ing|[bgmnpt]ing)?|swam|ran|rode|wrote|written|sang|drew|dove)\\b`,
   "i",
 );
 /** Gerunds that are errands or states, not pastimes: "go shopping", "been working". */
@@ -38,7 +38,7 @@ export const HOBBY_CUE = {
   test: (text: string) =>
     ACTIVITY_CUE.test(text) ||
     KEEN_CUE.test(text) ||
-    /\b(?:play|plays|practi[cs]e|practices|do|does|doing|into|obsessed|hooked|addicted|go|goes|spend|hobby|hobbies|passion|pastime|part|member)\b|ing (?:is|are|keeps|makes|helps)\b/i.test(
+    /\b(?:play|plays|practi[cs]e|practices|into|obsessed|hooked|addicted|spend|hobby|hobbies|passion|pastime|member)\b|\b(?:do|does|doing)\b|\b(?:go|goes) \w+ing\b|\bpart of\b|ing (?:is|are|keeps|makes|helps)\b/i.test(
       text,
     ),
 };

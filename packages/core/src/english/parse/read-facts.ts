@@ -45,7 +45,7 @@ const SLOT_READERS: ReadonlyArray<
   [OWNS_CUE, readOwns],
   [PET_WORDS, readPets],
   [
-    /\b(?:work\w*|job|jobs|employ\w*|serv\w*|hired|qualified|trained|retrained|start\w*|join\w*|left|quit|promot\w*|teach|lecture|tutor|coach|nurse|preach|used to be|freelanc\w*|become|became|role|position|career|been)\b|\bas an?\b|\b(?:am|was|im)\s+(?:\w+\s+)?an?\b|\bno longer at\b|\b(?:years|months) (?:at|with)\b/i,
+    /\b(?:work\w*|job|jobs|employ\w*|serv\w*|hired|qualified|trained|retrained|left|quit|promot\w*|teach|lecture|tutor|coach|nurse|preach|used to be|freelanc\w*|become|became|role|position|career)\b|\b(?:start\w*|join\w*) (?:as|at|for|with)\b|\bjoined [A-Z]|\bbeen (?:nursing|teaching|lecturing|tutoring|bartending|freelancing|nannying|waitressing|plumbing|farming)\b|\bas an?\b|\b(?:am|was|im)\s+(?:\w+\s+)?an?\b|\bno longer at\b|\b(?:years|months) (?:at|with)\b/i,
     readWork,
   ],
   [
@@ -54,7 +54,7 @@ const SLOT_READERS: ReadonlyArray<
   ],
   [PLAN_CUES, readPlans],
   [
-    /\b(?:lov\w*|ador\w*|lik\w*|enjoy\w*|dig|fan|fans|stand|hat\w*|loath\w*|detest|dislike|into|keen|obsess\w*|about|enough|sucker|beats|compares|pleasure|weakness|obsession|favou?rite|fave|thing|jam|gross|disgusting|vile|overrated|worst|awful|horrible|rank|grim)\b/i,
+    /\b(?:lov(?:e|es|ed|ing)|ador\w*|lik(?:e|ed|es|ing)|enjoy\w*|dig|fan|fans|can ?not stand|cant stand|hat(?:e|es|ed)|loath\w*|detest|dislike|into|keen|obsess\w*|(?:mad|crazy|nuts|wild|passionate) about|enough of|sucker|beats|compares|pleasure|weakness|obsession|favou?rite|fave|my thing|my jam|gross|disgusting|vile|overrated|worst|awful|horrible|rank|grim)\b/i,
     readPreferences,
   ],
   [FAMILY_CUE, readFamily],
