@@ -4,7 +4,7 @@ import type { FactDraft } from "../fact-patterns.js";
 import { cutValue, listItems } from "../fact-values.js";
 import type { Clause } from "./clauses.js";
 import { CONDITIONS, OBJECTS } from "./lexicon.js";
-import { aboutUser, asName, denied, find } from "./match.js";
+import { aboutUser, asName, denied, find, foundAt } from "./match.js";
 
 /** A clause that may name a possession: a verb of having and an owned kind of thing or a capitalised name. */
 export const OWNS_CUE = {
@@ -83,8 +83,8 @@ export function readOwns(clause: Clause): FactDraft[] {
   };
   // Each item of "an old piano, a Nintendo Switch with a few games, and a sofa bed" ends at its own
   // preposition or relative word.
-  const tail = (start: number) =>
-    listItems(clause.text.slice(start).split(/[.;!?]/)[0] ?? "").map((item) => {
+  const tail = (rest: string) =>
+    listItems(rest.split(/[.;!?]/)[0] ?? "").map((item) => {
       const end = THING_END.exec(item);
       return cutValue(end ? item.slice(0, end.index) : item);
     });
@@ -93,23 +93,19 @@ export function readOwns(clause: Clause): FactDraft[] {
     "(i|we) #Adverb? (have|has|had|hav|got|get|own|owns|owned|bought|buy|drive|drives|drove|ride|rides|rode) (got)?",
   )) {
     // "I have always loved ...": "have" is an auxiliary there, not possession.
-    const next =
-      clause.text
-        .slice(f.start + f.text.length)
-        .trim()
-        .split(/\s+/)[0] ?? "";
+    const next = f.after.trim().split(/\s+/)[0] ?? "";
     const auxiliary = next && clause.doc.match(next).has("(#Adverb|#PastTense|#Participle|#Gerund)");
-    if (!denied(f) && !auxiliary && !/\b(?:want|need)\b/i.test(f.before)) owns(tail(f.start + f.text.length));
+    if (!denied(f) && !auxiliary && !/\b(?:want|need)\b/i.test(f.before)) owns(tail(f.after));
   }
   for (const f of find(clause, "^#Adverb? (bought|got) (myself)?")) {
-    if (!denied(f)) owns(tail(f.start + f.text.length));
+    if (!denied(f)) owns(tail(f.after));
   }
   for (const f of find(clause, "(owner|owners) of")) {
-    if (aboutUser(clause, f) && !denied(f)) owns(tail(f.start + f.text.length));
+    if (aboutUser(clause, f) && !denied(f)) owns(tail(f.after));
   }
   for (const f of find(clause, "^my [<k>#Noun] is (a|an) [<x>.+]")) {
     const kind = (f.groups.k ?? "").toLowerCase();
-    if (OBJECTS.has(kind)) owns(tail(f.start + f.text.length - (f.groups.x ?? "").length));
+    if (OBJECTS.has(kind)) owns(tail(f.groups.x ?? ""));
   }
   return out;
 }
@@ -187,7 +183,7 @@ export function readPets(clause: Clause): FactDraft[] {
     const key = (m[1] ?? "").toLowerCase();
     const kind = PET_KIND[key] ?? key;
     const before = text.slice(0, m.index);
-    const found = { groups: {}, before, text: m[0], start: m.index ?? 0 };
+    const found = foundAt(clause, m.index ?? 0, m[0]);
     const owner = /\b(?:my|our)\s+(?:[\p{L}'-]+\s+){0,2}(?:\p{L}+s|\p{L}+'s)\s+$/iu.test(before);
     if (!(OWNED.test(before) || HAS.test(before)) || owner || denied(found) || !userBefore(before)) continue;
     out.push({ slot: "pet", value: kind, says: `has a ${kind}`, confidence: 0.75 });

@@ -7,7 +7,7 @@ import { NOT_NAMES, NUMBER_WORDS, RELATIVES } from "../fact-lexicon.js";
 import type { FactDraft } from "../fact-patterns.js";
 import { article } from "../fact-values.js";
 import type { Clause } from "./clauses.js";
-import { aboutUser, asName, denied, find, over } from "./match.js";
+import { aboutUser, asName, denied, find, foundAt, over } from "./match.js";
 import { jobTitle, nounPhrase } from "./work.js";
 
 /** Relatives and partners beyond the shared list, by the words people use. */
@@ -133,12 +133,7 @@ export function readFamily(clause: Clause): FactDraft[] {
     if (!pred || rel === "child") continue;
     const verb = (pred[1] ?? "").toLowerCase();
     const tail = pred[2] ?? "";
-    const found = {
-      groups: {},
-      before: text.slice(0, m.index),
-      text: `${m[0]}${rest.slice(0, rest.length - tail.length)}`,
-      start: m.index ?? 0,
-    };
+    const found = foundAt(clause, m.index ?? 0, `${m[0]}${rest.slice(0, rest.length - tail.length)}`);
     if (denied(found) || /^\s*not\b/i.test(tail)) continue;
     const job =
       /^\s+(?:[\p{L}]+ly\s+)?(?:(?:a|an)\s+|(?:[\p{L}'-]+\s+){0,4}?as\s+(?:a\s+|an\s+)?)((?:retired|former|trainee|junior|senior|qualified|newly qualified|literally)\s+)?(.*)$/iu.exec(
@@ -189,7 +184,7 @@ export function readFamily(clause: Clause): FactDraft[] {
     });
     const list =
       /^\s*,?\s*((?:(?:baby|little)\s+)?\p{Lu}[\p{L}'-]*(?:(?:,\s+|\s+and\s+)(?:(?:baby|little)\s+)?\p{Lu}[\p{L}'-]*)*)/u.exec(
-        text.slice(f.start + f.text.length),
+        f.after,
       );
     for (const n of list?.[1]?.split(/,\s+|\s+and\s+/) ?? []) {
       const name = n.replace(/^(?:baby|little)\s+/, "");

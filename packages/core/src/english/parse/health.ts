@@ -3,7 +3,7 @@ import type { FactDraft } from "../fact-patterns.js";
 import { cutValue, listItems, singular } from "../fact-values.js";
 import type { Clause } from "./clauses.js";
 import { CONDITION_ADJECTIVES, CONDITIONS } from "./lexicon.js";
-import { aboutUser, denied, type Found, find, over } from "./match.js";
+import { aboutUser, denied, type Found, find, foundAt, over } from "./match.js";
 
 const byLength = (table: Readonly<Record<string, string>>) =>
   Object.keys(table).sort((a, b) => b.length - a.length);
@@ -78,7 +78,6 @@ const condition = (value: string): FactDraft => ({
 
 export function readHealth(clause: Clause): FactDraft[] {
   const out: FactDraft[] = [];
-  const after = (f: Found) => clause.text.slice(f.start + f.text.length);
   const triggers = [
     ...find(clause, "(have|has|had|having|hav|got|get|gets|getting) (got)?"),
     ...find(
@@ -89,7 +88,7 @@ export function readHealth(clause: Clause): FactDraft[] {
     ...find(clause, "(recovering|recovered|recover) from"),
   ];
   for (const f of triggers) {
-    const value = conditionIn(after(f), CONDITIONS, CONDITION_WORDS) ?? medicalPhrase(after(f));
+    const value = conditionIn(f.after, CONDITIONS, CONDITION_WORDS) ?? medicalPhrase(f.after);
     if (value && aboutUser(clause, f) && !denied(f) && !over(clause, f)) out.push(condition(value));
   }
   for (const f of find(clause, "^(i|we) am [<c>.+]")) {
@@ -120,7 +119,7 @@ export function readAllergy(clause: Clause): FactDraft[] {
       });
     }
   };
-  const tail = (f: Found) => listItems(cutValue(clause.text.slice(f.start + f.text.length)));
+  const tail = (f: Found) => listItems(cutValue(f.after));
   for (const f of find(clause, "(allergic|allergy|allergies|alergic) to")) {
     if (aboutUser(clause, f) && !denied(f)) add("allergy", tail(f));
   }
@@ -202,8 +201,11 @@ export function readDiet(clause: Clause): FactDraft[] {
   if (said.length === 0) return [];
   // Someone else's diet ("my coworker is vegan"), or a denial before the first one ("I'm not vegan").
   const first = Math.min(...said.map((s) => s.at));
-  const lead: Found = { groups: {}, before: clause.text.slice(0, first), text: "", start: first };
-  if (!aboutUser(clause, lead) || /\b(?:not|don't|dont|never)\b/.test(text.slice(0, first + 1))) return [];
+  if (
+    !aboutUser(clause, foundAt(clause, first, "")) ||
+    /\b(?:not|don't|dont|never)\b/.test(text.slice(0, first + 1))
+  )
+    return [];
   const sorted = [...said].sort((a, b) => a.at - b.at);
   const current = sorted.filter((s) => !s.past).at(-1);
   const out: FactDraft[] = sorted

@@ -103,12 +103,11 @@ export function readHobbies(clause: Clause): FactDraft[] {
   const out: FactDraft[] = [];
   const text = clause.text;
   const user = (f: Found) => aboutUser(clause, f) && !denied(f) && !over(clause, f);
-  const after = (f: Found) => text.slice(f.start + f.text.length);
   for (const f of ACTIVITY_CUE.test(text) ? find(clause, "(i|we) #Adverb? (also)? [<v>#PresentTense]") : []) {
     const verb = (f.groups.v ?? "").toLowerCase();
     const inf = clauseVerbs(clause).find((v) => v.text.toLowerCase().endsWith(verb))?.infinitive || verb;
     if (!ACTIVITY_VERBS.has(inf) || !user(f)) continue;
-    const rest = after(f).trim();
+    const rest = f.after.trim();
     const object =
       /^(?:[\p{L}'-]+\s+){0,3}?[\p{L}'-]+(?=$|\s+(?:in|at|on|with|for|every|most|when|whenever|because)\b|[,.!])/u.exec(
         rest,

@@ -2,7 +2,7 @@
 import { NOT_NAMES } from "../fact-lexicon.js";
 import type { FactDraft } from "../fact-patterns.js";
 import type { Clause } from "./clauses.js";
-import { aboutUser, asName, denied, type Found, find, over } from "./match.js";
+import { aboutUser, asName, denied, type Found, find, foundAt, over } from "./match.js";
 
 const PLACE = "(#Place|#ProperNoun)+";
 /** What may follow a self-introduction for the words before it to be the whole name. */
@@ -22,7 +22,7 @@ export function readName(clause: Clause): FactDraft[] {
     if (value && !denied(f)) out.push(says(value));
   }
   for (const f of find(clause, "^i am #Honorific? [<n>#ProperNoun+]")) {
-    const rest = clause.text.slice(f.start + f.text.length);
+    const rest = f.after;
     const value = personName(f.groups.n);
     if (value && AFTER_NAME.test(rest)) out.push(says(value));
   }
@@ -51,10 +51,10 @@ export function readAge(clause: Clause): FactDraft[] {
   ];
   // "28F here", "34M, London": the age and sex of a forum introduction.
   const forum = /^(\d{2})\s?(?:f|m|nb)\b/i.exec(clause.text);
-  if (forum?.[1]) found.unshift({ groups: { a: forum[1] }, before: "", text: forum[0], start: 0 });
+  if (forum?.[1]) found.unshift({ ...foundAt(clause, 0, forum[0]), groups: { a: forum[1] } });
   for (const f of found) {
     const years = wordNumber(f.groups.a ?? "");
-    const rest = clause.text.slice(f.start + f.text.length);
+    const rest = f.after;
     if (!Number.isInteger(years) || years < 5 || years > 110) continue;
     if (/(?:years|yrs|year|yr) old$/.test(f.text) === false && UNIT_AFTER.test(rest)) continue;
     if (!aboutUser(clause, f) || denied(f) || /-$/.test(f.groups.a ?? "")) continue;
@@ -114,7 +114,7 @@ export function readHome(clause: Clause): FactDraft[] {
       over(clause, f) ||
       /\bwere\b|\bwas\b/.test(f.text) ||
       /\b(?:was|were|had been)\s*$/i.test(f.before) ||
-      /^\s*until\b/i.test(clause.text.slice(f.start + f.text.length));
+      /^\s*until\b/i.test(f.after);
     if (denied(f) && !past) return;
     out.push({ slot: "lives_in", value, says: `${verb} ${value}`, confidence: 0.8, negated: past });
   };

@@ -15,6 +15,8 @@ export interface Found {
   readonly text: string;
   /** Where the match starts in the clause's text. */
   readonly start: number;
+  /** The clause after the match: where a value, a time or a list goes on. */
+  readonly after: string;
 }
 
 type Compiled = ReturnType<Nlp["parseMatch"]>;
@@ -33,6 +35,17 @@ function compile(nlp: Nlp, pattern: string): Compiled {
   return compiled;
 }
 
+/** A match made by hand (a regular expression, a verb): the words at `start`, and the clause before them. */
+export function foundAt(clause: Clause, start: number, text: string): Found {
+  return {
+    groups: {},
+    before: clause.text.slice(0, start),
+    text,
+    start,
+    after: clause.text.slice(start + text.length),
+  };
+}
+
 /** Every match of a pattern in the clause. */
 export function find(clause: Clause, pattern: string): Found[] {
   const compiled = compile(clause.nlp, pattern);
@@ -48,7 +61,14 @@ export function find(clause: Clause, pattern: string): Found[] {
       groups[name] = view.text().trim();
     }
     const start = offset ?? 0;
-    out.push({ groups, before: clause.text.slice(0, start), text: m.text(), start });
+    const text = m.text();
+    out.push({
+      groups,
+      before: clause.text.slice(0, start),
+      text,
+      start,
+      after: clause.text.slice(start + text.length),
+    });
   }
   return out;
 }
@@ -120,7 +140,7 @@ export function asName(text: string): string {
 /** The match speaks of the past as over: "used to live in Chicago", "I don't live in Paris anymore". */
 export function over(clause: Clause, found: Found): boolean {
   const lead = `${found.before.split(/\s+/).slice(-3).join(" ")} ${found.text}`;
-  const after = clause.text.slice(found.start + found.text.length);
+  const after = found.after;
   return (
     /\b(?:used to|no longer|formerly|previously)\b/i.test(lead) ||
     /^\W*(?:anymore|any more|any longer)\b/i.test(after)
@@ -128,7 +148,7 @@ export function over(clause: Clause, found: Found): boolean {
 }
 
 /** A verb of the clause as compromise reads it: its infinitive, form ("present-progressive"), auxiliary. */
-export interface Verb {
+interface Verb {
   readonly text: string;
   readonly infinitive: string;
   readonly form: string;

@@ -7,7 +7,7 @@ import { FUTURE_TIME } from "../fact-lexicon.js";
 import type { FactDraft } from "../fact-patterns.js";
 import { userPerson } from "../fact-values.js";
 import type { Clause } from "./clauses.js";
-import { aboutUser, clauseVerbs, denied, type Found, find } from "./match.js";
+import { aboutUser, clauseVerbs, denied, find, foundAt } from "./match.js";
 
 const MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december";
 /** Future times beyond the shared list: seasons, the end of a period, a date in the month. */
@@ -74,8 +74,7 @@ export function readPlans(clause: Clause): FactDraft[] {
     const having = HAVING.test(v.text) && !/past/.test(v.form);
     if (NOT_ACTIONS.has(v.infinitive) && !having && v.infinitive !== "be") continue;
     const before = text.slice(0, v.start);
-    const found: Found = { groups: {}, before, text: v.text, start: v.start };
-    if (!USER_VERB.test(before) || !aboutUser(clause, found)) continue;
+    if (!USER_VERB.test(before) || !aboutUser(clause, foundAt(clause, v.start, v.text))) continue;
     const after = text.slice(v.start + v.text.length);
     const rest = after.split(PLAN_END)[0]?.trim() ?? "";
     // A future form or a progressive is a plan when a time says when; an intention is one by itself.
@@ -142,11 +141,7 @@ export function readPlans(clause: Clause): FactDraft[] {
     clause,
     "(booked|booking|signed up for|registered for|entered|enrolled in|enrolled on)",
   )) {
-    const rest =
-      text
-        .slice(f.start + f.text.length)
-        .split(PLAN_END)[0]
-        ?.trim() ?? "";
+    const rest = f.after.split(PLAN_END)[0]?.trim() ?? "";
     const event = rest.replace(/^(?:a|an|my|the|our)\s+/i, "");
     if (event && hasTime(event) && aboutUser(clause, f) && !denied(f)) out.push(...plan(event, "event"));
   }

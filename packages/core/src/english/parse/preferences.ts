@@ -36,14 +36,13 @@ const POINTER = /^\s*(?:it|that|this|how|when|what|you|your|the way|to)\b/i;
 
 export function readPreferences(clause: Clause): FactDraft[] {
   const out: FactDraft[] = [];
-  const after = (f: Found) => clause.text.slice(f.start + f.text.length);
   const read = (slot: "likes" | "dislikes", leads: readonly string[]) => {
     for (const lead of leads) {
       for (const f of find(
         clause,
         `^(i|we)? (am|are|have|have been|have always|have never)? #Adverb? ${lead}`,
       )) {
-        if (!POINTER.test(after(f)) && aboutUser(clause, f)) out.push(...taste(slot, after(f)));
+        if (!POINTER.test(f.after) && aboutUser(clause, f)) out.push(...taste(slot, f.after));
       }
     }
   };
@@ -55,9 +54,9 @@ export function readPreferences(clause: Clause): FactDraft[] {
     "^(i am|we are) (a|an|such a) (big|huge|massive|die-hard|diehard|great)? [<x>.+] (fan|fans)$",
   ))
     out.push(...taste("likes", f.groups.x ?? ""));
-  for (const f of find(clause, "^nothing (beats|compares to)")) out.push(...taste("likes", after(f)));
+  for (const f of find(clause, "^nothing (beats|compares to)")) out.push(...taste("likes", f.after));
   for (const f of find(clause, "^my (guilty pleasure|weakness|obsession) (is|are)"))
-    out.push(...taste("likes", after(f)));
+    out.push(...taste("likes", f.after));
   for (const f of find(
     clause,
     "^[<x>.+] (is|are) my (absolute|all-time)? (favourite|favorite|fave|thing|jam)$",

@@ -110,10 +110,9 @@ const employer = (value: string, negated = false): FactDraft => ({
 
 export function readWork(clause: Clause): FactDraft[] {
   const out: FactDraft[] = [];
-  const after = (f: Found) => clause.text.slice(f.start + f.text.length);
   const user = (f: Found) => aboutUser(clause, f) && !denied(f);
   const title = (f: Found, trusted: boolean) => {
-    const rest = after(f);
+    const rest = f.after;
     const phrase = nounPhrase(rest);
     const value = phrase ? jobTitle(clause, phrase, trusted) : null;
     // "quit my job as a chef": the job left is over.
@@ -134,7 +133,7 @@ export function readWork(clause: Clause): FactDraft[] {
     if (user(f) && !/\bas\b/i.test(f.groups.w ?? "")) title(f, true);
   // "I'm retired now, used to be an engineer": a job that is over.
   for (const f of find(clause, "used to be (a|an)")) {
-    const phrase = nounPhrase(after(f));
+    const phrase = nounPhrase(f.after);
     const value = phrase && aboutUser(clause, f) ? jobTitle(clause, phrase, false) : null;
     if (value) out.push(job(value, true));
   }
@@ -167,7 +166,7 @@ export function readWork(clause: Clause): FactDraft[] {
     clause,
     "(after|for) #Value? (years|months|decades|year|month|decade|ages) as (a|an)?",
   )) {
-    const phrase = nounPhrase(after(f));
+    const phrase = nounPhrase(f.after);
     const value = phrase ? jobTitle(clause, phrase, false) : null;
     if (value && /^after\b/i.test(f.text)) out.push(job(value, true));
   }
@@ -185,7 +184,7 @@ export function readWork(clause: Clause): FactDraft[] {
   )) {
     if (ahead) continue;
     if (!user(f) || /^(?:am)\b/i.test(f.text.split(" ")[0] ?? "")) continue;
-    const org = orgName(after(f));
+    const org = orgName(f.after);
     if (org) out.push(employer(org, over(clause, f)));
   }
   for (const f of find(clause, "(joined|left|quit) [<o>#ProperNoun+]")) {
@@ -236,7 +235,6 @@ function schoolName(text: string): string | null {
 
 export function readStudies(clause: Clause): FactDraft[] {
   const out: FactDraft[] = [];
-  const after = (f: Found) => clause.text.slice(f.start + f.text.length);
   const user = (f: Found) => aboutUser(clause, f) && !denied(f) && !over(clause, f);
   const atSchool = (rest: string) => {
     const at = /^\s*(?:[\p{L}'-]+\s+){0,4}?at\s+(.*)$/u.exec(rest.slice(0, 80));
@@ -248,7 +246,7 @@ export function readStudies(clause: Clause): FactDraft[] {
     `(study|studies|studying|studyng|studing|studied|reading|majoring|major) (in)?`,
   )) {
     if (!user(f) || (/\bstudied\b/i.test(f.text) && !/\bi am|\bi have been\b/i.test(f.before))) continue;
-    const rest = after(f);
+    const rest = f.after;
     // A field is a bare noun ("studying law"); "study a lot", "reading a fantasy novel" name none, and
     // "reading" is a field only at a school ("reading PPE at Oxford").
     const bare =
@@ -267,9 +265,9 @@ export function readStudies(clause: Clause): FactDraft[] {
   )) {
     if (!user(f)) continue;
     // compromise reads "master's in" as "master is in": the field starts after the preposition.
-    const value = fieldName(after(f).replace(/^\s*(?:in|on)\s+/i, ""));
+    const value = fieldName(f.after.replace(/^\s*(?:in|on)\s+/i, ""));
     if (value) out.push(field(value));
-    atSchool(after(f));
+    atSchool(f.after);
   }
   for (const f of find(clause, `[<s>#Noun+] (student|major|degree|undergrad|undergraduate)`)) {
     if (!user(f)) continue;
@@ -279,7 +277,7 @@ export function readStudies(clause: Clause): FactDraft[] {
     const abbr = FIELD_NAMES[named.toLowerCase()];
     if (abbr || (value && !/^(?:a|an|the|part-time|full-time|mature|first|second|third|final)$/.test(value)))
       out.push(field(abbr ?? (value as string)));
-    atSchool(after(f));
+    atSchool(f.after);
   }
   // "switched my major from biology to chemistry": the new field, and the old one retracted.
   for (const f of find(
@@ -299,16 +297,16 @@ export function readStudies(clause: Clause): FactDraft[] {
     "(i|we) #Adverb? (attend|attends|attending|am enrolled at|enrolled at|am enrolled in)",
   )) {
     if (!user(f)) continue;
-    const name = schoolName(after(f));
+    const name = schoolName(f.after);
     if (name) out.push(school(name));
   }
   for (const f of find(clause, "(student|sophomore|freshman|fresher|undergrad|postgrad|year|yr|phd) at")) {
     if (!user(f)) continue;
-    const name = schoolName(after(f));
+    const name = schoolName(f.after);
     if (name) out.push(school(name));
   }
   for (const f of find(clause, "^(i|we) am at [<sc>#ProperNoun+]")) {
-    const rest = after(f);
+    const rest = f.after;
     if (!/^\W*(?:uni|university|college)?\W*(?:reading|doing|studying|studyng|in my|for my)\b/i.test(rest))
       continue;
     const name = schoolName(`${f.groups.sc ?? ""}${/^\s+uni\b/i.test(rest) ? " Uni" : ""}`);
