@@ -24,6 +24,19 @@ export const OCCUPATIONS = words(`
   surveyor tailor teacher technician therapist trader translator tutor veterinarian vet waiter waitress
   welder worker writer zoologist specialist strategist underwriter founder cofounder
   co-founder president vp executive student
+  gp nun monk vicar priest chaplain imam minister cook nanny childminder carer caretaker porter postman postwoman
+  plasterer roofer decorator bricklayer joiner labourer glazier upholsterer seamstress cobbler potter sculptor
+  ceramicist jeweller goldsmith watchmaker florist fishmonger grocer shopkeeper beekeeper brewer sommelier barman
+  bouncer croupier dj presenter broadcaster comedian magician influencer streamer youtuber vlogger blogger
+  podcaster tattooist actuary treasurer coordinator adviser advisor aide tester sysadmin technologist
+  pathologist anaesthetist anesthetist sonographer radiographer physio osteopath podiatrist optician dermatologist
+  cardiologist oncologist psychotherapist doula solicitor barrister notary magistrate constable inspector warden
+  ranger forester shepherd archivist proofreader columnist correspondent videographer cameraman drummer guitarist
+  bassist violinist pianist cellist conductor organist vocalist songwriter choreographer athlete footballer
+  cricketer golfer jockey referee umpire trainer masseuse masseur beautician manicurist telemarketer merchandiser
+  dispatcher valuer auctioneer landlord landlady foreman trucker cabbie chauffeur concierge housekeeper steward
+  stewardess headteacher headmaster headmistress dean postdoc diplomat ambassador councillor mp surveyor planner
+  firefighter fireman cop paramedic dispatcher pharmacist lifeguard warehouseman
 `);
 
 /** Modifiers that turn an occupation noun into an opinion or a past ("a terrible cook", "a former nurse"). */
@@ -144,7 +157,11 @@ export const RELATIVES: Readonly<Record<string, string>> = {
   niece: "niece",
   nephew: "nephew",
   stepmom: "stepmother",
+  stepmum: "stepmother",
+  "step-mom": "stepmother",
+  "step-mum": "stepmother",
   stepdad: "stepfather",
+  "step-dad": "stepfather",
 };
 
 /** Mutually exclusive diets: a new one supersedes the old. */

@@ -11,7 +11,7 @@ import { cutValue, listItems, personName, properName } from "./fact-values.js";
 const alternatives = (words: readonly string[]) => [...words].sort((a, b) => b.length - a.length).join("|");
 const RELATIVE = alternatives(Object.keys(RELATIVES));
 const PET = alternatives(Object.keys(PETS));
-const MODIFIER = "(?:(?:older|younger|big|little|baby|twin|eldest|oldest|youngest|elder|half|step)[- ]?)?";
+const MODIFIER = "(?:(?:older|younger|big|little|baby|twin|eldest|oldest|youngest|elder|half)[- ]?)?";
 const COUNT = `(?:${Object.keys(NUMBER_WORDS).join("|")}|\\d+|some)`;
 
 /** What a relative's clause says after "my sister (Anna)": occupation, home, employer, age. */

@@ -7,7 +7,7 @@ import { NOT_NAMES, NUMBER_WORDS, RELATIVES } from "../fact-lexicon.js";
 import type { FactDraft } from "../fact-patterns.js";
 import { article } from "../fact-values.js";
 import type { Clause } from "./clauses.js";
-import { aboutUser, asName, denied, find, foundAt, over } from "./match.js";
+import { asName, denied, find, foundAt, over } from "./match.js";
 import { jobTitle, nounPhrase } from "./work.js";
 
 /** Relatives and partners beyond the shared list, by the words people use. */
@@ -32,6 +32,11 @@ const KIN: Readonly<Record<string, string>> = {
   boy: "son",
   girl: "daughter",
   "little one": "child",
+  sis: "sister",
+  "other half": "partner",
+  bro: "brother",
+  stepbrother: "stepbrother",
+  stepsister: "stepsister",
   stepson: "stepson",
   stepdaughter: "stepdaughter",
   "sister-in-law": "sister-in-law",
@@ -48,7 +53,7 @@ export const FAMILY_CUE = new RegExp(
 const SPOUSE = new Set(["wife", "husband", "hubby", "wifey", "missus", "esposa", "esposo", "spouse"]);
 const ENGAGED = new Set(["fiance", "fiancé", "fiancee", "fiancée"]);
 const MODIFIERS =
-  "(?:(?:older|younger|big|little|baby|twin|eldest|oldest|youngest|elder|half|step|lovely|amazing)[- ]?\\s*)?";
+  "(?:(?:older|younger|big|little|baby|twin|eldest|oldest|youngest|elder|half|lovely|amazing)[- ]?\\s*)?";
 const MENTION = new RegExp(`\\b(?:my|our|mi)\\s+${MODIFIERS}(${KIN_WORDS.join("|")})\\b`, "giu");
 
 /** A name after the relative: "my sister Chloe", "My father, Harold,", "my boy's called Kai". */
@@ -87,11 +92,14 @@ function relativeJob(rel: string, word: string, title: string, past = false): Fa
 
 /**
  * A relative's job said in passing, after their mention: in apposition ("my brother, a nurse,"), by its
- * verb ("my mum teaches"), or in an aside ("my partner, who's a chef,").
+ * verb ("my mum teaches"), in an aside ("my partner, who's a chef,") or as a title ("my sister the doctor").
  */
 function jobInPassing(clause: Clause, rest: string): string | null {
   const apposed = /^\s*,\s*(?:who(?:'s| is)\s+)?(?:a|an)\s+([^,]+),/i.exec(rest);
   if (apposed?.[1]) return jobTitle(clause, nounPhrase(apposed[1]), false);
+  // "my sister the doctor says".
+  const titled = /^\s+the\s+(\p{Ll}+)\b/u.exec(rest);
+  if (titled?.[1]) return jobTitle(clause, titled[1], false);
   const taught =
     /^\s*(?:,\s*)?(?:just |also |still )*(teaches|lectures|nurses|coaches|tutors|preaches)\b/i.exec(rest);
   return taught?.[1] ? (AGENT_OF[taught[1].toLowerCase()] ?? null) : null;
@@ -127,7 +135,7 @@ export function readFamily(clause: Clause): FactDraft[] {
     if (passing) out.push(relativeJob(rel, word, passing));
     // What the rest of the clause says about them, when they are its subject.
     const pred =
-      /^\s*(?:,\s*)?(?:just |now |recently |also |still )*(is|was|'s|s|works|worked|lives|lived|moved|qualified|trained|became|has become|resides|is living|is based|got a job|is training|retrained)\b(.*)$/iu.exec(
+      /^\s*(?:,\s*)?(?:just |now |recently |also |still )*(has been|'s been|is|was|'s|s|works|worked|lives|lived|moved|qualified|trained|became|has become|resides|is living|is based|got a job|is training|retrained|used to be|started as|started work as)\b(.*)$/iu.exec(
         rest,
       );
     if (!pred || rel === "child") continue;
@@ -136,20 +144,25 @@ export function readFamily(clause: Clause): FactDraft[] {
     const found = foundAt(clause, m.index ?? 0, `${m[0]}${rest.slice(0, rest.length - tail.length)}`);
     if (denied(found) || /^\s*not\b/i.test(tail)) continue;
     const job =
-      /^\s+(?:[\p{L}]+ly\s+)?(?:(?:a|an)\s+|(?:[\p{L}'-]+\s+){0,4}?as\s+(?:a\s+|an\s+)?)((?:retired|former|trainee|junior|senior|qualified|newly qualified|literally)\s+)?(.*)$/iu.exec(
+      /^\s+(?:[\p{L}]+ly\s+)?(?:(?:(?:training|studying)\s+)?(?:to be\s+)?(?:a|an)\s+|(?:[\p{L}'-]+\s+){0,4}?as\s+(?:a\s+|an\s+)?)((?:retired|former|trainee|junior|senior|qualified|newly qualified|literally)\s+)?(.*)$/iu.exec(
         tail,
       );
     if (
       job &&
-      /^(?:is|was|'s|s|works|worked|qualified|trained|became|has become|got a job|is training|retrained)$/.test(
+      /^(?:is|was|'s|s|works|worked|qualified|trained|became|has become|got a job|is training|retrained|used to be|has been|'s been|started as|started work as)$/.test(
         verb,
       )
     ) {
       const phrase = nounPhrase(job[2] ?? "");
       const title = phrase
-        ? jobTitle(clause, phrase, /^(?:works|worked|qualified|trained)$/.test(verb))
+        ? jobTitle(
+            clause,
+            phrase,
+            /^(?:works|worked|qualified|trained|started as|started work as)$/.test(verb),
+          )
         : null;
-      if (title) out.push(relativeJob(rel, word, title, /retired|former/.test(job[1] ?? "")));
+      if (title)
+        out.push(relativeJob(rel, word, title, /retired|former/.test(job[1] ?? "") || verb === "used to be"));
     }
     const place = /\b(?:in|to)\s+((?:\p{Lu}[\p{L}'-]+)(?:\s+\p{Lu}[\p{L}'-]+){0,2})/u.exec(tail);
     if (place?.[1] && !NOT_NAMES.has(place[1].toLowerCase()) && rel !== "partner") {
@@ -161,12 +174,17 @@ export function readFamily(clause: Clause): FactDraft[] {
     }
   }
   out.push(...asides(clause));
+  // "I'm married to a fireman": the partner's job.
+  for (const f of find(clause, "(i|we) am married to (a|an) [<j>.+]")) {
+    const title = denied(f) ? null : jobTitle(clause, nounPhrase(f.groups.j ?? ""), false);
+    if (title) out.push(relativeJob("partner", "spouse", title));
+  }
   // Children: "we have two kids", "we've got twins, Noah and Lily", "a single mum of one".
   for (const f of find(
     clause,
     "(have|got|had|raising) [<n>(#Value|twins|triplets)] (kids|children|sons|daughters|boys|girls|son|daughter|boy|girl|little ones)?",
   )) {
-    if (denied(f) || over(clause, f)) continue;
+    if (denied(f) || over(f)) continue;
     const word = (f.groups.n ?? "").toLowerCase();
     const count = word === "twins" ? 2 : word === "triplets" ? 3 : (NUMBER_WORDS[word] ?? Number(word));
     const noun = f.text.split(/\s+/).at(-1)?.toLowerCase() ?? "";
@@ -210,7 +228,7 @@ export function readFamily(clause: Clause): FactDraft[] {
   });
   const STATUS = "(single|married|divorced|widowed|separated|engaged)";
   for (const f of find(clause, `(i|we) (am|are|have been|got|just got) #Adverb? [<s>${STATUS}]`)) {
-    if (!denied(f) && !over(clause, f)) out.push(status((f.groups.s ?? "").toLowerCase()));
+    if (!denied(f) && !over(f)) out.push(status((f.groups.s ?? "").toLowerCase()));
   }
   // "I'm 35, married, two kids".
   for (const f of find(clause, `^(i|we) (am|are) #Value [<s>${STATUS}]`))
@@ -233,11 +251,12 @@ export function readFamily(clause: Clause): FactDraft[] {
 }
 
 /**
- * What a parenthesis adds to the relative before it, read from the whole sentence (the parenthesis is a
- * clause of its own): "our two boys (Rhys and Owen)", "my husband (he's a chef)".
+ * What a parenthesis or a dash adds to the relative before it, read from the whole sentence (the aside is a
+ * clause of its own): "our two boys (Rhys and Owen)", "my husband (he's a chef)", "my mum - who was a
+ * teacher - ".
  */
 function asides(clause: Clause): FactDraft[] {
-  if (!clause.sentence.includes("(")) return [];
+  if (!/[(–—]|\s-\s/.test(clause.sentence)) return [];
   const out: FactDraft[] = [];
   const kids =
     /\b(?:our|my) (one|two|three|four|five|\d) (?:kids|children|boys|girls|sons|daughters)\s*\(([^)]+)\)/i.exec(
@@ -253,7 +272,7 @@ function asides(clause: Clause): FactDraft[] {
     }
   }
   const job = new RegExp(
-    `\\bmy (${KIN_WORDS.join("|")}) \\((?:he|she|they)(?:'s| is| are) (?:a|an) ([^)]+)\\)`,
+    `\\bmy (${KIN_WORDS.join("|")}) (?:\\(|[-–—]+ )(?:he|she|they|who)(?:'s| is| are| was) (?:a|an) ([^)–—]+?)(?:\\)| [-–—]|$)`,
     "i",
   ).exec(clause.sentence);
   const word = job?.[1]?.toLowerCase() ?? "";

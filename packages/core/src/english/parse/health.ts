@@ -89,7 +89,7 @@ export function readHealth(clause: Clause): FactDraft[] {
   ];
   for (const f of triggers) {
     const value = conditionIn(f.after, CONDITIONS, CONDITION_WORDS) ?? medicalPhrase(f.after);
-    if (value && aboutUser(clause, f) && !denied(f) && !over(clause, f)) out.push(condition(value));
+    if (value && aboutUser(clause, f) && !denied(f) && !over(f)) out.push(condition(value));
   }
   for (const f of find(clause, "^(i|we) am [<c>.+]")) {
     const value = conditionIn(f.groups.c ?? "", CONDITION_ADJECTIVES, ADJECTIVE_WORDS);

@@ -102,7 +102,7 @@ const ACTIVITY_NAMES: Readonly<Record<string, string>> = { meditate: "meditation
 export function readHobbies(clause: Clause): FactDraft[] {
   const out: FactDraft[] = [];
   const text = clause.text;
-  const user = (f: Found) => aboutUser(clause, f) && !denied(f) && !over(clause, f);
+  const user = (f: Found) => aboutUser(clause, f) && !denied(f) && !over(f);
   for (const f of ACTIVITY_CUE.test(text) ? find(clause, "(i|we) #Adverb? (also)? [<v>#PresentTense]") : []) {
     const verb = (f.groups.v ?? "").toLowerCase();
     const inf = clauseVerbs(clause).find((v) => v.text.toLowerCase().endsWith(verb))?.infinitive || verb;

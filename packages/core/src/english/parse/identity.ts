@@ -48,6 +48,8 @@ export function readAge(clause: Clause): FactDraft[] {
     ...find(clause, "[<a>#Value] (years|yrs|year|yr) old"),
     ...find(clause, "(turned|turnd|turning|hit|reached) [<a>#Value]"),
     ...find(clause, "aged [<a>#Value]"),
+    // "at 55 I finally learned to swim", "being 72, I don't sleep much".
+    ...find(clause, "^(at|being) [<a>#Value] (i|im)"),
   ];
   // "28F here", "34M, London": the age and sex of a forum introduction.
   const forum = /^(\d{2})\s?(?:f|m|nb)\b/i.exec(clause.text);
@@ -111,7 +113,7 @@ export function readHome(clause: Clause): FactDraft[] {
     const value = place(f.groups.p);
     if (!value || !aboutUser(clause, f)) return;
     const past =
-      over(clause, f) ||
+      over(f) ||
       /\bwere\b|\bwas\b/.test(f.text) ||
       /\b(?:was|were|had been)\s*$/i.test(f.before) ||
       /^\s*until\b/i.test(f.after);

@@ -138,7 +138,7 @@ export function asName(text: string): string {
 }
 
 /** The match speaks of the past as over: "used to live in Chicago", "I don't live in Paris anymore". */
-export function over(clause: Clause, found: Found): boolean {
+export function over(found: Found): boolean {
   const lead = `${found.before.split(/\s+/).slice(-3).join(" ")} ${found.text}`;
   const after = found.after;
   return (

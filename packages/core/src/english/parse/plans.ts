@@ -12,7 +12,7 @@ import { aboutUser, clauseVerbs, denied, find, foundAt } from "./match.js";
 const MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december";
 /** Future times beyond the shared list: seasons, the end of a period, a date in the month. */
 const PLAN_TIME = new RegExp(
-  `\\b(?:in the (?:spring|summer|autumn|fall|winter|new year)|(?:at|by) (?:the )?end of (?:the |this )?(?:week|month|year|summer|term)|on the \\d{1,2}(?:st|nd|rd|th)|in (?:late|early|mid)[- ](?:${MONTHS})|later (?:today|this \\w+)|this (?:weekend|evening|afternoon)|(?:for|at|over) (?:christmas|easter|new year|thanksgiving|half[- ]term|the holidays|my birthday))\\b`,
+  `\\b(?:in the (?:spring|summer|autumn|fall|winter|new year)|(?:at|by) (?:the )?end of (?:the |this )?(?:week|month|year|summer|term)|on the \\d{1,2}(?:st|nd|rd|th)|in (?:late|early|mid)[- ](?:${MONTHS})|later (?:today|this \\w+)|this (?:weekend|evening|afternoon)|(?:for|at|over|on) (?:christmas|easter|new year|thanksgiving|half[- ]term|the holidays|my birthday|valentine'?s day)|over the (?:\\w+ )?(?:break|holidays?|weekend))\\b`,
   "i",
 );
 const hasTime = (text: string) => FUTURE_TIME.test(text) || PLAN_TIME.test(text);
@@ -35,13 +35,13 @@ const PLAN_END =
   /\s*(?:[,;:!?()]|\.(?:\s|$)|\s[-–—]+\s|\b(?:so|because|since|and I|but|which|who|if|as|instead of|rather than|for (?:her|his|my|our|their) (?:job|work)|to (?:take|start|see|be)|wish me|lol|haha)\b)/i;
 /** Intentions that make the next verb a plan: "we plan to buy a house", "thinking of moving". */
 const INTENT =
-  /\b(?:(?:plan|plans|planning|intend|intends|intending|going|gonna|about|aim|aiming|scheduled|due|set|want|wants|hope|hoping)\s+to|(?:thinking of|thinking about|considering))\s*$/i;
+  /\b(?:(?:plan|goal|aim|idea) is to|(?:plan|plans|planning|intend|intends|intending|going|gonna|about|aim|aiming|scheduled|due|set|want|wants|hope|hoping)\s+to|(?:thinking of|thinking about|considering))\s*$/i;
 /**
  * The verb is the user's when nothing but "I"/"we", auxiliaries, adverbs and a time come before it
  * ("Next summer I will visit", "flying to Tokyo"); "The lease starts on the 8th" is the lease's.
  */
 const USER_VERB =
-  /^(?:\s*(?:so|then|and|but|also|just|now|next|this|last|on|in|at|the|(?:mon|tues|wednes|thurs|fri|satur|sun)day|week|weekend|month|year|summer|spring|autumn|fall|winter|morning|evening|tonight|tomorrow|soon|after|that|finally|actually|really|honestly|definitely|probably|still))*\s*(?:(?:i|we)(?:\s+(?:am|are|will|shall|have|has|had|was|were|be|been|also|just|really|still|finally|now|then|soon|definitely|actually|going|planning|hoping|about|due|set|to|gonna|intend|intending|plan|aim|aiming|thinking|of|about|considering|looking|at|forward|hopefully|want|wants|hope|hoping|would|like|love))*)?\s*$/i;
+  /^(?:\s*(?:so|then|and|but|also|just|now|next|this|last|on|in|at|the|(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june|july|august|september|october|november|december|week|weekend|month|year|summer|spring|autumn|fall|winter|morning|evening|tonight|tomorrow|soon|after|that|finally|actually|really|honestly|definitely|probably|still))*\s*(?:(?:(?:the|my|our)\s+(?:plan|goal|aim|idea)\s+is\s+to)|(?:i|we)(?:\s+(?:am|are|will|shall|have|has|had|was|were|be|been|also|just|really|still|finally|now|then|soon|definitely|actually|going|planning|hoping|about|due|set|to|gonna|intend|intending|plan|aim|aiming|thinking|of|about|considering|looking|at|forward|hopefully|want|wants|hope|hoping|would|like|love))*)?\s*$/i;
 /** Verbs of a timetable: the simple present with a future time is a plan ("I start my new job Monday"). */
 const SCHEDULED = new Set(
   "start begin fly leave move go finish graduate retire travel return arrive head".split(" "),
@@ -69,7 +69,8 @@ function plan(raw: string, kind: "act" | "event" | "trip" = "act"): FactDraft[] 
 export function readPlans(clause: Clause): FactDraft[] {
   const out: FactDraft[] = [];
   const text = clause.text;
-  for (const v of clauseVerbs(clause)) {
+  const verbs = clauseVerbs(clause);
+  for (const v of verbs) {
     if (v.negative || !v.infinitive) continue;
     const having = HAVING.test(v.text) && !/past/.test(v.form);
     if (NOT_ACTIONS.has(v.infinitive) && !having && v.infinitive !== "be") continue;
@@ -95,7 +96,8 @@ export function readPlans(clause: Clause): FactDraft[] {
       if (
         dated &&
         event &&
-        !/^(?:to|a lot|no|any|some|fun|time)\b/i.test(event) &&
+        // "I'll be 30 in March" is a birthday to come, not a plan.
+        !/^(?:to|a lot|no|any|some|fun|time|\d+|[a-z]+ty(?:-\w+)?)\b/i.test(event) &&
         (future || progressive || v.infinitive !== "be")
       )
         out.push(...plan(event, "event"));
@@ -107,6 +109,11 @@ export function readPlans(clause: Clause): FactDraft[] {
     if (clause.wanted && !dated) continue;
     // "planning to get a dog": the next verb is the plan.
     if (/^(?:plan|intend|aim|hope|want)$/.test(v.infinitive) && /^to\b/i.test(rest)) continue;
+    // "going to propose" is an intention, read at its second verb; "going to Rome" is a trip.
+    const toVerb = verbs.some(
+      (w) => w.start > v.start && /^\s*to\s*$/i.test(text.slice(v.start + v.text.length, w.start)),
+    );
+    if (GOING.has(v.infinitive) && toVerb) continue;
     if (GOING.has(v.infinitive) && /^to\s+(?!the\b|bed\b|work\b|school\b)/i.test(rest)) {
       out.push(...plan(`trip ${rest}`, "trip"));
       continue;
@@ -119,7 +126,7 @@ export function readPlans(clause: Clause): FactDraft[] {
     const words = [
       /^(?:plan|organise|organize|arrange)$/.test(verb) && rest ? "" : verb,
       rest,
-      fronted && !rest.includes(fronted) ? fronted : "",
+      fronted && !rest.includes(fronted) ? fronted.replace(/^\p{Lu}(?=\p{Ll})/u, (c) => c.toLowerCase()) : "",
     ].filter(Boolean);
     const value = words
       .join(" ")
@@ -139,7 +146,7 @@ export function readPlans(clause: Clause): FactDraft[] {
   // "I've booked a week in Crete for August", "signed up for a pottery class starting next week".
   for (const f of find(
     clause,
-    "(booked|booking|signed up for|registered for|entered|enrolled in|enrolled on)",
+    "(booked|booking|signed up for|registered for|entered|enrolled in|enrolled on|scheduled for|booked in for)",
   )) {
     const rest = f.after.split(PLAN_END)[0]?.trim() ?? "";
     const event = rest.replace(/^(?:a|an|my|the|our)\s+/i, "");

@@ -6,7 +6,7 @@
 import type { FactDraft } from "../fact-patterns.js";
 import { cutValue, phrase } from "../fact-values.js";
 import type { Clause } from "./clauses.js";
-import { aboutUser, type Found, find } from "./match.js";
+import { aboutUser, find } from "./match.js";
 
 const taste = (slot: "likes" | "dislikes", raw: string): FactDraft[] => {
   const value = phrase(cutValue(raw).replace(/^(?:a good|a|an|the|all|any)\s+/i, ""), 5);

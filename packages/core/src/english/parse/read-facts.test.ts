@@ -148,6 +148,38 @@ describe("parsedFacts", () => {
     ["heading to my parents' for Christmas", "plan=trip to their parents' for Christmas"],
     ["we're getting married in September", "plan=get married in September"],
     ["I'm sitting my exam in June and I'm 41, so wish me luck", "age=41"],
+    ["at 55 I finally learned to swim", "age=55"],
+    ["being 72 I don't sleep much anymore", "age=72"],
+    ["currently in my final year of law at Durham", "studies=law"],
+    ["currently in my final year of law at Durham", "school=Durham"],
+    ["i go to UCLA, majoring in econ", "school=UCLA"],
+    ["I'm studying for a nursing degree through the Open University", "school=Open University"],
+    ["I just enrolled in a coding bootcamp at Le Wagon", "school=Le Wagon"],
+    ["I'm taking an evening course in Italian at the local college", "studies=italian"],
+    [
+      "The plan is to sell the flat and buy a narrowboat next spring",
+      "plan=sell the flat and buy a narrowboat next spring",
+    ],
+    ["In January I'm moving to Berlin for work", "plan=move to Berlin for work in January"],
+    ["I'm scheduled for a c-section on the 12th", "plan=c-section on the 12th"],
+    ["my brother's a cop in Dublin", "brother.occupation=cop"],
+    ["my dad used to be a bus driver", "father.occupation=bus driver"],
+    ["my son's training to be an electrician", "son.occupation=electrician"],
+    ["my sis is a hairdresser", "sister.occupation=hairdresser"],
+    ["my stepdad is a plumber", "stepfather.occupation=plumber"],
+    ["I'm married to a fireman", "partner.occupation=fireman"],
+    ["my mum - who was a teacher for 30 years - thinks so too", "mother.occupation=teacher"],
+    ["my sister the doctor says it's nothing", "sister.occupation=doctor"],
+    ["My dad has been a postman for thirty years", "father.occupation=postman"],
+    ["my mum's been a carer for years", "mother.occupation=carer"],
+    ["my daughter just started as a trainee solicitor", "daughter.occupation=solicitor"],
+    ["my other half is a chef", "partner.occupation=chef"],
+    ["my grandad was a miner all his life", "grandfather.occupation=miner"],
+    ["my wife is a GP", "partner.occupation=gp"],
+    [
+      "we're hoping to repaint the kitchen over the Easter break",
+      "plan=repaint the kitchen over the Easter break",
+    ],
   ])("%s -> %s", (text, fact) => {
     expect(facts(text)).toContain(fact);
   });
@@ -180,6 +212,19 @@ describe("parsedFacts", () => {
       "we will figure that out next week",
     ])
       expect(facts(text).filter((f) => f.startsWith("plan="))).toEqual([]);
+  });
+
+  it("reads no plan in a birthday to come or in going to do something", () => {
+    expect(facts("I'll be 30 in March, which is terrifying")).toEqual([]);
+    expect(facts("I'm going to propose to her on valentines day")).toEqual([
+      "plan=propose to her on valentines day",
+    ]);
+  });
+
+  it("reads no school in a shop or a field in a degree", () => {
+    expect(facts("I go to Tesco every Saturday")).toEqual([]);
+    expect(facts("I'm in my third year of a PhD")).toEqual([]);
+    expect(facts("I enrolled in a course at the local college")).toEqual([]);
   });
 
   it("reads no field of study in a time, a school, an amount or a book", () => {

@@ -23,7 +23,7 @@ const NAME_CUE = {
 };
 /** An age: a number near "I'm", "old", "turned", "aged", or a forum introduction ("28F"). */
 const AGE_CUE =
-  /\b(?:old|aged|turn\w*|hit|reached|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|\w+teen)\b|\b(?:i am|im|i'm)\b[^.]{0,30}\d|^\s*\d{2}\s?(?:f|m|nb)\b|\d+\s*(?:yo|y\/o|yrs?)\b/i;
+  /\b(?:old|aged|turn\w*|hit|reached|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|\w+teen)\b|\b(?:i am|im|i'm)\b[^.]{0,30}\d|^\s*\d{2}\s?(?:f|m|nb)\b|\d+\s*(?:yo|y\/o|yrs?)\b|^\s*(?:at|being)\s+[\w-]+,?\s+(?:i|im|i'm)\b/i;
 
 /**
  * Each reader with the words a clause needs for it to apply: a cheap test that spares the parse (about a
@@ -49,7 +49,7 @@ const SLOT_READERS: ReadonlyArray<
     readWork,
   ],
   [
-    /stud|major|degree|student|sophomore|freshman|fresher|undergrad|postgrad|graduat|\bgrad\b|phd|attend|enrol|school|\buni\b|university|college|course|class|apprentice|master|bachelor|\bbsc\b|\bmsc\b|\bmba\b|reading|\b(?:year|yr) at\b/i,
+    /stud|major|degree|student|sophomore|freshman|fresher|undergrad|postgrad|graduat|\bgrad\b|phd|attend|enrol|school|\buni\b|university|college|course|class|apprentice|master|bachelor|\bbsc\b|\bmsc\b|\bmba\b|reading|\b(?:year|yr) (?:at|of)\b/i,
     readStudies,
   ],
   [PLAN_CUES, readPlans],

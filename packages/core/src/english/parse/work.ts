@@ -7,7 +7,7 @@ import { aboutUser, asName, denied, type Found, find, over } from "./match.js";
 
 /** Words that end a job title or a field: "a solicitor at Clifford Chance", "law at Trinity". */
 const PHRASE_END = new Set(
-  "at for with in from since and but so because who which that where when now currently here there too on by of to as while not i we you he she they my living working based residing before after until".split(
+  "at for with in from since and but so because who which that where when now currently here there too on by of to as while not i we you he she they my living working based residing before after until all his her their our your this these last next every most then today nowadays ever again also still just lol lmao haha tbh btw rn though tho".split(
     " ",
   ),
 );
@@ -116,7 +116,7 @@ export function readWork(clause: Clause): FactDraft[] {
     const phrase = nounPhrase(rest);
     const value = phrase ? jobTitle(clause, phrase, trusted) : null;
     // "quit my job as a chef": the job left is over.
-    const left = over(clause, f) || LEAVING.test(`${f.before}${f.text}`);
+    const left = over(f) || LEAVING.test(`${f.before}${f.text}`);
     if (value) out.push(job(value, left));
     const at = /^\s*(?:[\p{L}'-]+\s+){0,4}?(?:at|for|with)\s+(.*)$/u.exec(rest.slice(0, 80));
     const org = at ? orgName(at[1] ?? "", trusted) : null;
@@ -185,7 +185,7 @@ export function readWork(clause: Clause): FactDraft[] {
     if (ahead) continue;
     if (!user(f) || /^(?:am)\b/i.test(f.text.split(" ")[0] ?? "")) continue;
     const org = orgName(f.after);
-    if (org) out.push(employer(org, over(clause, f)));
+    if (org) out.push(employer(org, over(f)));
   }
   for (const f of find(clause, "(joined|left|quit) [<o>#ProperNoun+]")) {
     if (!user(f)) continue;
@@ -208,7 +208,7 @@ const school = (value: string): FactDraft => ({
   confidence: 0.8,
 });
 const DEGREE =
-  "(phd|degree|masters|master's|master|bachelors|bachelor's|bsc|ba|ma|msc|mba|course|apprenticeship|diploma|doctorate|a-levels|gcses)";
+  "(phd|degree|masters|master's|master|bachelors|bachelor's|bsc|ba|ma|msc|mba|course|apprenticeship|diploma|doctorate|a-levels|gcses|bootcamp)";
 
 function fieldName(text: string): string | null {
   if (/^\s*(?:my|your|our|his|her|their|its|me|you|him|us|them|it)\b/i.test(text)) return null;
@@ -222,6 +222,7 @@ function fieldName(text: string): string | null {
     )
   )
     return null;
+  if (new RegExp(`^${DEGREE}$`).test(phrase)) return null;
   return FIELD_NAMES[phrase] ?? phrase;
 }
 
@@ -235,9 +236,9 @@ function schoolName(text: string): string | null {
 
 export function readStudies(clause: Clause): FactDraft[] {
   const out: FactDraft[] = [];
-  const user = (f: Found) => aboutUser(clause, f) && !denied(f) && !over(clause, f);
+  const user = (f: Found) => aboutUser(clause, f) && !denied(f) && !over(f);
   const atSchool = (rest: string) => {
-    const at = /^\s*(?:[\p{L}'-]+\s+){0,4}?at\s+(.*)$/u.exec(rest.slice(0, 80));
+    const at = /^\s*(?:[\p{L}'-]+\s+){0,4}?(?:at|through)\s+(.*)$/u.exec(rest.slice(0, 80));
     const name = at ? schoolName(at[1] ?? "") : null;
     if (name) out.push(school(name));
   };
@@ -261,11 +262,16 @@ export function readStudies(clause: Clause): FactDraft[] {
   }
   for (const f of find(
     clause,
-    `(doing|taking|started|starting|finishing|completing|pursuing|in the middle of) (my|a|an)? #Adjective? ${DEGREE} (in|on)?`,
+    `(doing|taking|started|starting|finishing|completing|pursuing|in the middle of|enrolled in|enrolled on) (my|a|an)? (#Adjective|#Noun)? ${DEGREE} (in|on)?`,
   )) {
     if (!user(f)) continue;
-    // compromise reads "master's in" as "master is in": the field starts after the preposition.
-    const value = fieldName(f.after.replace(/^\s*(?:in|on)\s+/i, ""));
+    // The field follows "in" or "on" ("a course in Italian"); compromise reads "master's in" as "master
+    // is in", so the preposition may be left in what follows the match.
+    const into = /\b(?:in|on)$/i.test(f.text) || /^\s*(?:is\s+)?(?:in|on)\s/i.test(f.after);
+    const value =
+      into || !/enrolled/i.test(f.text)
+        ? fieldName(f.after.replace(/^\s*(?:is\s+)?(?:in|on)\s+/i, ""))
+        : null;
     if (value) out.push(field(value));
     atSchool(f.after);
   }
@@ -298,6 +304,26 @@ export function readStudies(clause: Clause): FactDraft[] {
   )) {
     if (!user(f)) continue;
     const name = schoolName(f.after);
+    if (name) out.push(school(name));
+  }
+  // "in my final year of law at Durham".
+  for (const f of find(clause, "(first|second|third|fourth|final|last) (year|yr) (of|studying|doing)")) {
+    if (!user(f)) continue;
+    const value = /^\s*(?:a|an|the|my|our|uni|university|college|school)\b/i.test(f.after)
+      ? null
+      : fieldName(f.after);
+    if (value) out.push(field(value));
+    atSchool(f.after);
+  }
+  // "I go to UCLA" names a school when the name says so or the clause is about studying.
+  for (const f of find(clause, "(i|we) #Adverb? (go|still go) to [<sc>(#ProperNoun|#Acronym)+]")) {
+    const named = f.groups.sc ?? "";
+    const schoolish =
+      /\b(?:university|uni|college|school|institute|academy|polytechnic|conservatoire)\b/i.test(named) ||
+      /\b(?:major\w*|degree|student|course|semester|term|campus|lectures?|classes|stud\w+)\b/i.test(
+        clause.text,
+      );
+    const name = schoolish && user(f) ? schoolName(named) : null;
     if (name) out.push(school(name));
   }
   for (const f of find(clause, "(student|sophomore|freshman|fresher|undergrad|postgrad|year|yr|phd) at")) {
