@@ -207,7 +207,8 @@ export const HOBBIES = words(`
   taekwondo kickboxing jiu-jitsu fencing archery chess tennis soccer football basketball baseball volleyball
   badminton guitar piano violin drums cello ukulele crossfit calligraphy origami embroidery quilting
   scrapbooking gaming coding programming hunting horseback horse sketching sculpting ballet salsa tango
-  martial aikido kung parkour triathlons marathons running
+  martial aikido kung parkour triathlons marathons running parkrun zumba spin five-a-side netball rugby squash
+  padel pickleball cricket hockey crochet knitting bowling bouldering
 `);
 
 /** Verbs after "I am learning to" that name a skill ("learning to accept myself" is not a hobby). */

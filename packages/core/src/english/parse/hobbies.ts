@@ -13,10 +13,12 @@ import { aboutUser, clauseVerbs, denied, type Found, find, over } from "./match.
 const ACTIVITY_VERBS = new Set(
   `swim run jog paint knit crochet sew bake garden climb boulder hike surf ski snowboard skate sing dance draw
   cycle bike row sail fish meditate journal sketch sculpt dive kayak canoe golf box fence skateboard quilt
-  embroider birdwatch juggle hunt camp brew ride collect write read cook photograph`.split(/\s+/),
+  embroider birdwatch juggle hunt camp brew ride collect write read cook photograph volunteer`.split(/\s+/),
 );
 /** Verbs that take their pastime as an object ("collect vinyl records", "write short stories"). */
-const WITH_OBJECT = new Set("collect paint draw knit crochet sew bake write brew build make".split(" "));
+const WITH_OBJECT = new Set(
+  "collect paint draw knit crochet sew bake write brew build make dance".split(" "),
+);
 /** Verbs too common to be a pastime without a sign that they are one. */
 const NEEDS_SIGN = new Set("run write read cook ride make build".split(" "));
 /** How people say it is a pastime: how often, or that it is leisure. */
@@ -24,7 +26,9 @@ const LEISURE =
   /\b(?:every (?:day|morning|evening|night|week|weekend|sunday|saturday)|daily|weekly|(?:once|twice|\w+ times) a (?:day|week|month)|on (?:the )?weekends?|at weekends?|in my (?:spare|free) time|for fun|as a hobby|to relax|to unwind|most (?:days|mornings|evenings|weekends)|religiously|competitively|in a (?:band|club|league|team|choir|group)|loads|a lot)\b/i;
 /** Any activity verb in any form, or a verb of playing: the cheap test before the parse is asked. */
 const ACTIVITY_CUE = new RegExp(
-  `\\b(?:(?:${[...ACTIVITY_VERBS].join("|")})(?:s|es|ed|d|ing|[bgmnpt]ing)?|swam|ran|rode|wrote|written|sang|drew|dove)\\b`,
+  `\\b(?:${[...ACTIVITY_VERBS]
+    .map((v) => (v.endsWith("e") ? `${v.slice(0, -1)}(?:e|es|ed|ing)` : `${v}(?:s|es|ed|d|ing|[bgmnpt]ing)?`))
+    .join("|")}|swam|ran|rode|wrote|written|sang|drew|dove)\\b`,
   "i",
 );
 /** Gerunds that are errands or states, not pastimes: "go shopping", "been working". */
@@ -38,7 +42,7 @@ export const HOBBY_CUE = {
   test: (text: string) =>
     ACTIVITY_CUE.test(text) ||
     KEEN_CUE.test(text) ||
-    /\b(?:play|plays|practi[cs]e|practices|into|obsessed|hooked|addicted|spend|hobby|hobbies|passion|pastime|member)\b|\b(?:do|does|doing)\b|\b(?:go|goes) \w+ing\b|\bpart of\b|ing (?:is|are|keeps|makes|helps)\b/i.test(
+    /\b(?:play|plays|practi[cs]e|practices|into|obsessed|hooked|addicted|spend|hobby|hobbies|passion|pastime|member|club|choir|band|team|league|orchestra|myself|are about|are for)\b|\b(?:go|goes) to (?:yoga|pilates|zumba|spin|crossfit|parkrun|boxing|karate|judo|ballet|salsa)\b|\b(?:do|does|doing)\b|\b(?:go|goes) \w+ing\b|\bpart of\b|ing (?:is|are|keeps|makes|helps)\b/i.test(
       text,
     ),
 };
@@ -178,7 +182,7 @@ export function readHobbies(clause: Clause): FactDraft[] {
     for (const f of find(clause, "(do|does|doing) (a|lots|loads|plenty) lot? of [<g>(#Gerund|#Noun)]"))
       if (user(f)) activity(f.groups.g ?? "");
   if (/\binto\b/i.test(text))
-    for (const f of find(clause, "(got|gotten|getting|get) #Adverb? into [<x>#Noun]"))
+    for (const f of find(clause, "(got|gotten|getting|get) #Adverb? into [<x>(#Noun|#Gerund)]"))
       if (user(f)) activity(f.groups.x ?? "");
   if (/\bspend\b/i.test(text))
     for (const f of find(
@@ -186,6 +190,45 @@ export function readHobbies(clause: Clause): FactDraft[] {
       "spend (my|our|the)? .? (evenings|weekends|free time|spare time|days|mornings) [<g>#Gerund]",
     ))
       if (user(f)) activity(f.groups.g ?? "");
+  // "I go to pilates twice a week", "I do parkrun most Saturdays".
+  for (const f of /\b(?:go|goes|do|does)\b/i.test(text)
+    ? [
+        ...find(clause, "^(i|we) #Adverb? (go|goes) to [<x>.]"),
+        ...find(clause, "^(i|we) #Adverb? (do|does) [<x>.]"),
+      ]
+    : [])
+    if (user(f) && HOBBIES.has((f.groups.x ?? "").toLowerCase()) && !/ing$/i.test(f.groups.x ?? ""))
+      out.push(hobby((f.groups.x ?? "").toLowerCase()));
+  // "Sundays are for hiking", "my weekends are all about cycling".
+  for (const f of /\b(?:are about|are for)\b/i.test(text)
+    ? find(
+        clause,
+        "(weekends|sundays|saturdays|evenings|mornings|summers|winters) (are|is) (for|about|all about) [<g>(#Gerund|#Noun)]",
+      )
+    : [])
+    if (user(f)) activity(f.groups.g ?? "");
+  // "I've been baking a lot lately", "I like to paint in my spare time", "teaching myself to code".
+  for (const f of find(clause, "^(i|we) have been #Adverb? [<v>#Gerund]")) {
+    const inf = (f.groups.v ?? "").toLowerCase();
+    if (
+      user(f) &&
+      LEISURE.test(f.after) &&
+      !/^\s*(?:the|my|our|a|an|it|this|that|his|her|their)\b/i.test(f.after) &&
+      ACTIVITY_CUE.test(inf)
+    )
+      activity(inf);
+  }
+  for (const f of find(clause, "^(i|we) #Adverb? (like|love|enjoy) to [<v>#Infinitive]")) {
+    const inf = (f.groups.v ?? "").toLowerCase();
+    if (user(f) && ACTIVITY_VERBS.has(inf) && !NEEDS_SIGN.has(inf))
+      out.push(hobby(ACTIVITY_NAMES[inf] ?? gerund(inf)));
+  }
+  for (const f of find(clause, "(teaching myself|learning) to [<v>#Infinitive]")) {
+    const inf = (f.groups.v ?? "").toLowerCase();
+    const skill =
+      inf === "code" ? "coding" : ACTIVITY_VERBS.has(inf) ? (ACTIVITY_NAMES[inf] ?? gerund(inf)) : null;
+    if (skill && user(f)) out.push(hobby(skill));
+  }
   // "gardening keeps me sane": a pastime as the subject of the clause.
   const subject = /^\s*(\w+ing)\s+(?:keeps|is|makes|helps|has)\b/i.exec(text);
   if (subject?.[1]) activity(subject[1]);
@@ -195,11 +238,14 @@ export function readHobbies(clause: Clause): FactDraft[] {
     : [])
     for (const item of (f.groups.x ?? "").split(/,\s*|\s+and\s+/))
       activity(item.split(/\s+(?:and|but|because|which)\b/)[0] ?? "");
-  for (const f of /\b(?:part|member)\b/i.test(text)
-    ? find(
-        clause,
-        "(part|member) of (a|an|the|my)? [<x>.? .?] (club|team|choir|band|group|society|league|orchestra|crew)",
-      )
+  for (const f of /\b(?:part|member|club|choir|band|team|league|orchestra)\b/i.test(text)
+    ? [
+        ...find(
+          clause,
+          "(part|member) of (a|an|the|my)? [<x>.? .?] (club|team|choir|band|group|society|league|orchestra|crew)",
+        ),
+        ...find(clause, "^(i|we) (am|are) in (a|an|the|my)? [<x>.? .?] (club|choir|band|league|orchestra)"),
+      ]
     : []) {
     const club = f.text.split(/\s+/).at(-1) ?? "";
     if (user(f)) out.push(hobby(`${(f.groups.x ?? "").toLowerCase()} ${club}`.trim()));

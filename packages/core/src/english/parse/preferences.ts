@@ -9,7 +9,15 @@ import type { Clause } from "./clauses.js";
 import { aboutUser, find } from "./match.js";
 
 const taste = (slot: "likes" | "dislikes", raw: string): FactDraft[] => {
-  const value = phrase(cutValue(raw).replace(/^(?:a good|a|an|the|all|any)\s+/i, ""), 5);
+  const value = phrase(
+    cutValue(raw)
+      .replace(/^(?:a good|a|an|the|all|any|this|these|those|that)\s+/i, "")
+      .replace(
+        /\s+(?:all day|every day|forever|on repeat|tbh|lol|honestly|just|really|simply|also|so)$/i,
+        "",
+      ),
+    5,
+  );
   if (!value) return [];
   return [{ slot, value, says: `${slot === "likes" ? "likes" : "dislikes"} ${value}`, confidence: 0.65 }];
 };
@@ -17,7 +25,12 @@ const taste = (slot: "likes" | "dislikes", raw: string): FactDraft[] => {
 /** What follows these, at the start of a clause or after "I", is something the user likes. */
 const LIKE_LEADS = [
   "(love|loves|adore|like|enjoy|dig|loved|enjoyed|adored) love? love?",
-  "(huge|big|massive|great)? fan of",
+  "(huge|big|massive|great|lifelong)? (fan|lover) of",
+  "(a|such)? a? (real|big)? (soft spot|weakness|thing) for",
+  "partial to",
+  "live for",
+  "(loving|enjoying|digging)",
+  "could (listen to|watch|eat|read|play) [<x>.+] (all day|forever|every day|on repeat)",
   "into",
   "(obsessed|obsessing) (with|over)",
   "(mad|crazy|nuts|wild|passionate) about",
@@ -26,13 +39,14 @@ const LIKE_LEADS = [
 ];
 /** And these, something the user dislikes. */
 const DISLIKE_LEADS = [
-  "can not stand",
+  "can not (stand|bear|abide|tolerate)",
   "(hate|loathe|detest|dislike|hated|loathed)",
   "not #Adverb? (into|a fan of|keen on|a big fan of)",
   "never (liked|enjoyed|been a fan of|been into|cared for)",
 ];
 /** A value that points back into the chat ("I love that", "love how you...") is no taste. */
-const POINTER = /^\s*(?:it|that|this|how|when|what|you|your|the way|to)\b/i;
+const POINTER =
+  /^\s*(?:it|how|when|what|you|your|the way|to)\b|^\s*(?:this|that|these|those)\b(?=\s*$|\s*[,.!?]|\s+(?:is|was|are|one|so|too|a lot|lol|idea|advice|answer|list|suggestion)\b)/i;
 
 export function readPreferences(clause: Clause): FactDraft[] {
   const out: FactDraft[] = [];
@@ -40,29 +54,81 @@ export function readPreferences(clause: Clause): FactDraft[] {
     for (const lead of leads) {
       for (const f of find(
         clause,
-        `^(i|we)? (am|are|have|have been|have always|have never)? #Adverb? ${lead}`,
+        // Optional words one at a time: compromise does not match an optional group of several words.
+        `^(i|we)? (am|are|have|got)? (been|always|got)? #Adverb? ${lead}`,
       )) {
-        if (!POINTER.test(f.after) && aboutUser(clause, f)) out.push(...taste(slot, f.after));
+        const value = f.groups.x ?? f.after;
+        if (!POINTER.test(value) && aboutUser(clause, f)) out.push(...taste(slot, value));
       }
     }
   };
   read("likes", LIKE_LEADS);
   read("dislikes", DISLIKE_LEADS);
   // "I'm a big Taylor Swift fan", "nothing beats a Sunday roast", "my guilty pleasure is reality TV".
+  // "I'm a massive Liverpool supporter", "a total sci-fi nerd".
+  const devotee =
+    /^(?:i am|we are|i'm|im)\s+(?:a|an|such a)\s+(?:(?:big|huge|massive|die-hard|diehard|great|lifelong|total|proper|real|bit of a)\s+)?(.+?)\s+(?:fan|fans|supporter|lover|addict|fanatic|buff|enthusiast|nerd|geek)\b/i.exec(
+      clause.text,
+    );
+  if (devotee?.[1] && !/\b(?:not|never)\b/i.test(devotee[1])) out.push(...taste("likes", devotee[1]));
+  // "I'm more of a cat person", "not really a dog person".
+  for (const f of [
+    ...find(
+      clause,
+      "^(i am|we are) #Adverb? (not)? #Adverb? a [<x>(cat|dog|morning|night|beach|city|country|coffee|tea|people|summer|winter|mountain|sea|book|wine|beer|party|outdoors)] person",
+    ),
+    ...find(
+      clause,
+      "^(i am|we are) #Adverb? more of a [<x>(cat|dog|morning|night|beach|city|country|coffee|tea|people|summer|winter|mountain|sea|book|wine|beer|party|outdoors)] person",
+    ),
+  ]) {
+    const slot = /\bnot\b/i.test(f.text) ? "dislikes" : "likes";
+    out.push(...taste(slot, f.groups.x ?? ""));
+  }
   for (const f of find(
     clause,
-    "^(i am|we are) (a|an|such a) (big|huge|massive|die-hard|diehard|great)? [<x>.+] (fan|fans)$",
+    "^(nothing|there is nothing|you can not) (beats|beat|compares to|better than|like)",
   ))
-    out.push(...taste("likes", f.groups.x ?? ""));
-  for (const f of find(clause, "^nothing (beats|compares to)")) out.push(...taste("likes", f.after));
+    out.push(...taste("likes", f.after));
   for (const f of find(clause, "^my (guilty pleasure|weakness|obsession) (is|are)"))
     out.push(...taste("likes", f.after));
+  // Said of the thing: "k-dramas are my guilty pleasure", "cheese is life", "The Beatles are the greatest band ever".
+  const thing = (x: string) =>
+    !/^(?:it|this|that|he|she|they|i|we|you|there|what|which|who)\b/i.test(x) && x.split(/\s+/).length <= 5;
   for (const f of find(
     clause,
     "^[<x>.+] (is|are) my (absolute|all-time)? (favourite|favorite|fave|thing|jam)$",
   )) {
-    if (!/^(?:it|this|that|he|she|they)\b/i.test(f.groups.x ?? ""))
+    if (thing(f.groups.x ?? "") && !/^\s+(?:of|in|at)\b/i.test(f.after))
       out.push(...taste("likes", f.groups.x ?? ""));
+  }
+  for (const f of find(
+    clause,
+    "^[<x>.+] (is|are) my (guilty pleasure|weakness|obsession|happy place|comfort food)",
+  )) {
+    if (thing(f.groups.x ?? "")) out.push(...taste("likes", f.groups.x ?? ""));
+  }
+  for (const f of find(clause, "^[<x>.+] (is|are) life (#Adverb|lol|tbh)?$")) {
+    if (thing(f.groups.x ?? "")) out.push(...taste("likes", f.groups.x ?? ""));
+  }
+  for (const f of find(
+    clause,
+    "^[<x>.+] (is|are) the (best|greatest) .? .? (ever|of all time|in the world)",
+  )) {
+    if (thing(f.groups.x ?? "")) out.push(...taste("likes", f.groups.x ?? ""));
+  }
+  // "mornings are not my thing", "horror movies just aren't for me", "spiders freak me out".
+  for (const f of find(clause, "^[<x>.+] (is|are) #Adverb? not (my thing|for me|my cup of tea|my scene)")) {
+    if (thing(f.groups.x ?? "")) out.push(...taste("dislikes", f.groups.x ?? ""));
+  }
+  for (const f of find(clause, "^[<x>.+] (freak|freaks|creep|creeps|gross|grosses) me out")) {
+    if (thing(f.groups.x ?? "")) out.push(...taste("dislikes", f.groups.x ?? ""));
+  }
+  for (const f of find(
+    clause,
+    "^(i|we) find [<x>.+] #Adverb? (boring|tedious|annoying|unbearable|overrated|pointless|disgusting|gross)",
+  )) {
+    if (thing(f.groups.x ?? "")) out.push(...taste("dislikes", f.groups.x ?? ""));
   }
   for (const f of find(
     clause,

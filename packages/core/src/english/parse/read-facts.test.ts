@@ -162,6 +162,35 @@ describe("parsedFacts", () => {
     ],
     ["In January I'm moving to Berlin for work", "plan=move to Berlin for work in January"],
     ["I'm scheduled for a c-section on the 12th", "plan=c-section on the 12th"],
+    ["I'm a massive Liverpool supporter", "likes=Liverpool"],
+    ["k-dramas are my guilty pleasure", "likes=k-dramas"],
+    ["I can't bear the heat", "dislikes=heat"],
+    ["mornings are not my thing", "dislikes=mornings"],
+    ["I've got a real soft spot for old westerns", "likes=old westerns"],
+    ["I'm partial to a good whisky", "likes=whisky"],
+    ["cheese is life honestly", "likes=cheese"],
+    ["I find golf incredibly boring", "dislikes=golf"],
+    ["spiders freak me out", "dislikes=spiders"],
+    ["Honestly I live for summer festivals", "likes=summer festivals"],
+    ["The Beatles are the greatest band ever", "likes=Beatles"],
+    ["horror movies just aren't for me", "dislikes=horror movies"],
+    ["I've been loving the new Taylor Swift album", "likes=new Taylor Swift album"],
+    ["nothing better than a long walk on the beach", "likes=long walk on the beach"],
+    ["I'm more of a cat person", "likes=cat"],
+    ["I'm not really a dog person", "dislikes=dog"],
+    ["I'm obsessed with this new podcast about true crime", "likes=new podcast about true crime"],
+    ["I play five-a-side every Thursday", "hobby=five-a-side"],
+    ["I volunteer at the food bank on Saturdays", "hobby=volunteering"],
+    ["I've been baking sourdough a lot", "hobby=baking"],
+    ["I do parkrun most Saturdays", "hobby=parkrun"],
+    ["my weekends are all about cycling", "hobby=cycling"],
+    ["I'm in a book club", "hobby=book club"],
+    ["I like to paint in my spare time", "hobby=painting"],
+    ["I go to pilates twice a week", "hobby=pilates"],
+    ["I'm teaching myself to code", "hobby=coding"],
+    ["Sundays are for hiking", "hobby=hiking"],
+    ["I dance salsa on Tuesdays", "hobby=dancing salsa"],
+    ["I've been getting into birdwatching", "hobby=birdwatching"],
     ["my brother's a cop in Dublin", "brother.occupation=cop"],
     ["my dad used to be a bus driver", "father.occupation=bus driver"],
     ["my son's training to be an electrician", "son.occupation=electrician"],
@@ -219,6 +248,13 @@ describe("parsedFacts", () => {
     expect(facts("I'm going to propose to her on valentines day")).toEqual([
       "plan=propose to her on valentines day",
     ]);
+  });
+
+  it("reads no taste in a job, a chore or a person described", () => {
+    expect(facts("I'm a sales person")).toEqual([]);
+    expect(facts("I am a nice person")).toEqual([]);
+    expect(facts("I've been painting the house a lot")).toEqual([]);
+    expect(facts("Terry Pratchett is my absolute favourite author")).not.toContain("likes=Terry Pratchett");
   });
 
   it("reads no school in a shop or a field in a degree", () => {

@@ -70,6 +70,10 @@ function orgName(text: string, lowerOk = false): string | null {
     : null;
 }
 
+/** People described, not employed: "a nice person", "a morning person", "a total mess". */
+const NOT_ROLES =
+  /^(?:person|people|guy|girl|man|woman|lady|type|kind|sort|mess|wreck|nightmare|fan|lover)$/i;
+
 /** A job title: an occupation noun at its head, or one the parser tags as a person's role. */
 export function jobTitle(clause: Clause, phrase: string, trusted: boolean): string | null {
   // "a 31 year old teacher" is a teacher.
@@ -78,7 +82,7 @@ export function jobTitle(clause: Clause, phrase: string, trusted: boolean): stri
     .split(/\s+/)
     .filter(Boolean);
   const head = (words.at(-1) ?? "").toLowerCase();
-  if (words.length === 0 || words.length > 4 || LEARNER.test(head)) return null;
+  if (words.length === 0 || words.length > 4 || LEARNER.test(head) || NOT_ROLES.test(head)) return null;
   if (words.some((w) => NON_JOB_MODIFIERS.has(w.toLowerCase()))) return null;
   const title = words.join(" ").toLowerCase().replace(/[.]+$/, "");
   // "a mum of two" is a parent; "a stay-at-home mum" is a labelled occupation.
