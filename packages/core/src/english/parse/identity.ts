@@ -82,6 +82,38 @@ function wordNumber(text: string): number {
   return tens >= 2 && units >= 0 ? tens * 10 + units : Number.NaN;
 }
 
+/** People of a city by the word for them: "a Londoner" is from London. */
+const DEMONYMS: Readonly<Record<string, string>> = {
+  londoner: "London",
+  "new yorker": "New York",
+  parisian: "Paris",
+  berliner: "Berlin",
+  glaswegian: "Glasgow",
+  mancunian: "Manchester",
+  liverpudlian: "Liverpool",
+  scouser: "Liverpool",
+  geordie: "Newcastle",
+  brummie: "Birmingham",
+  dubliner: "Dublin",
+  bostonian: "Boston",
+  chicagoan: "Chicago",
+  torontonian: "Toronto",
+  angeleno: "Los Angeles",
+  edinburgher: "Edinburgh",
+  aberdonian: "Aberdeen",
+  romano: "Rome",
+  muscovite: "Moscow",
+  viennese: "Vienna",
+  sydneysider: "Sydney",
+  melburnian: "Melbourne",
+};
+
+/** A clause that may say where the user is from. */
+export const ORIGIN_CUE = new RegExp(
+  `\\b(?:from|grew|raised|born|brought|${Object.keys(DEMONYMS).join("|")})\\b`,
+  "i",
+);
+
 /** Verbs of travel before "from": "I moved here from Berlin" says nothing of where the user is from. */
 const NOT_ORIGIN =
   /\b(?:mov|reloc|flew|fly|flying|drove|driv|travel|back|return|visit|came|got|emigrat)\w*\s*$/i;
@@ -104,6 +136,14 @@ export function readOrigin(clause: Clause): FactDraft[] {
     if (!NOT_ORIGIN.test(f.before) && ORIGIN_LEAD.test(f.before)) origin(f);
   }
   for (const f of find(clause, `(grew up|raised|born|brought up) (and raised)? in [<p>${PLACE}]`)) origin(f);
+  // "I'm a Londoner born and bred".
+  const demonym =
+    /^\s*(?:i am|i'm|im)\s+(?:(?:a|an|such a)\s+)?(?:(?:proud|true|real|born|proper)\s+)?(new yorker|[\p{L}]+)\b/iu.exec(
+      clause.text,
+    );
+  const city = DEMONYMS[demonym?.[1]?.toLowerCase() ?? ""];
+  if (city && !/\bnot\b/i.test(demonym?.[0] ?? ""))
+    out.push({ slot: "from", value: city, says: `is from ${city}`, confidence: 0.75 });
   return out.slice(0, 1);
 }
 
@@ -132,6 +172,45 @@ export function readHome(clause: Clause): FactDraft[] {
   ))
     lives(f, "moved to");
   for (const f of find(clause, `home is [<p>${PLACE}]`)) lives(f, "lives in");
+  // "home is a tiny flat in Hackney", "we call Bristol home", "I'm renting in Brooklyn".
+  for (const f of find(
+    clause,
+    `^home is (a|an|the|our|my)? .? .? (flat|house|apartment|place|cottage|room|boat|van) in [<p>${PLACE}]`,
+  ))
+    lives(f, "lives in");
+  for (const f of find(clause, `(call|calls) [<p>${PLACE}] home`)) lives(f, "lives in");
+  for (const f of find(clause, `(renting|rent|rents) in [<p>${PLACE}]`)) lives(f, "lives in");
+  // "I live near Cambridge", "we live out in the countryside near York".
+  for (const f of find(
+    clause,
+    `(live|lives|living|based) #Adverb? (near|outside|close to|on the outskirts of) [<p>${PLACE}]`,
+  ))
+    lives(f, "lives near");
+  for (const f of find(
+    clause,
+    `(live|lives|living) out? in the (countryside|country|sticks|suburbs|hills) (near|outside|of) [<p>${PLACE}]`,
+  ))
+    lives(f, "lives near");
+  // "I commute into Manchester from Stockport": the user lives where the commute starts.
+  for (const f of find(
+    clause,
+    `(commute|commutes|commuting) (into|to|in to) #ProperNoun+ from [<p>${PLACE}]`,
+  ))
+    lives(f, "lives in");
+  for (const f of find(clause, `(commute|commutes|commuting) from [<p>${PLACE}] (into|to)`))
+    lives(f, "lives in");
+  // "moved back to my hometown, Cork".
+  for (const f of find(clause, `(moved|moving) back? to my (hometown|home town) [<p>${PLACE}]`))
+    lives(f, "moved to");
+  // "Here in Melbourne it's been freezing", "greetings from sunny Brighton": where the user writes from,
+  // unless the message says they are only visiting.
+  const visiting =
+    /\b(?:visit\w*|trip|holiday|vacation|conference|staying|passing through|for the (?:week|weekend))\b/i;
+  if (!visiting.test(clause.sentence)) {
+    for (const f of find(clause, `here in [<p>${PLACE}]`)) lives(f, "lives in");
+    for (const f of find(clause, `^(greetings|hello|hi|writing|i am writing) from #Adjective? [<p>${PLACE}]`))
+      lives(f, "lives in");
+  }
   for (const f of find(clause, `^[<p>${PLACE}] is (my)? home`)) lives(f, "lives in");
   // "born in Glasgow, now in Manchester", "new to Denver": where the user is now.
   for (const f of find(clause, `now in [<p>${PLACE}]`)) if (/,\s*$/.test(f.before)) lives(f, "lives in");

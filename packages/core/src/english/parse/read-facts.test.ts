@@ -162,6 +162,16 @@ describe("parsedFacts", () => {
     ],
     ["In January I'm moving to Berlin for work", "plan=move to Berlin for work in January"],
     ["I'm scheduled for a c-section on the 12th", "plan=c-section on the 12th"],
+    ["We live out in the countryside near York", "lives_in=York"],
+    ["home is a tiny flat in Hackney", "lives_in=Hackney"],
+    ["I'm a Londoner born and bred", "from=London"],
+    ["Here in Melbourne it's been freezing", "lives_in=Melbourne"],
+    ["we're renting in Brooklyn", "lives_in=Brooklyn"],
+    ["I live near Cambridge", "lives_in=Cambridge"],
+    ["greetings from sunny Brighton!", "lives_in=Brighton"],
+    ["we call Bristol home now", "lives_in=Bristol"],
+    ["I commute into Manchester from Stockport every day", "lives_in=Stockport"],
+    ["Just moved back to my hometown, Cork", "lives_in=Cork"],
     ["I'm a massive Liverpool supporter", "likes=Liverpool"],
     ["k-dramas are my guilty pleasure", "likes=k-dramas"],
     ["I can't bear the heat", "dislikes=heat"],
@@ -248,6 +258,12 @@ describe("parsedFacts", () => {
     expect(facts("I'm going to propose to her on valentines day")).toEqual([
       "plan=propose to her on valentines day",
     ]);
+  });
+
+  it("reads no home where the user is only visiting", () => {
+    expect(facts("here in Rome for a conference, any dinner tips?")).toEqual([]);
+    expect(facts("greetings from Lisbon, we're on holiday!")).toEqual([]);
+    expect(facts("I'm not a Londoner")).toEqual([]);
   });
 
   it("reads no taste in a job, a chore or a person described", () => {

@@ -8,7 +8,7 @@ import { type Clause, statementClauses } from "./clauses.js";
 import { FAMILY_CUE, readFamily } from "./family.js";
 import { HEALTH_CUE, readAllergy, readDiet, readHealth } from "./health.js";
 import { HOBBY_CUE, readHobbies } from "./hobbies.js";
-import { readAge, readHome, readName, readOrigin } from "./identity.js";
+import { ORIGIN_CUE, readAge, readHome, readName, readOrigin } from "./identity.js";
 import { asName } from "./match.js";
 import type { Nlp } from "./parser.js";
 import { PLAN_CUES, readPlans } from "./plans.js";
@@ -34,9 +34,9 @@ const SLOT_READERS: ReadonlyArray<
 > = [
   [NAME_CUE, readName],
   [AGE_CUE, readAge],
-  [/\b(?:from|grew|raised|born|brought)\b/i, readOrigin],
+  [ORIGIN_CUE, readOrigin],
   [
-    /\b(?:liv\w*|lving|resid\w*|based|settled|moved|moving|relocated|home|rent\w*|flat|place|house|back in|been in|now in|new to|years in|months in)\b|\b(?:am|are|was|were|im)\s+(?:\w+\s+)?in\b|-based/i,
+    /\b(?:liv\w*|lving|resid\w*|based|settled|moved|moving|relocated|home|rent\w*|flat|place|house|back in|been in|now in|new to|years in|months in|here in|commut\w*|greetings|writing from|hello from|hi from)\b|\b(?:am|are|was|were|im)\s+(?:\w+\s+)?in\b|-based/i,
     readHome,
   ],
   [HEALTH_CUE, readHealth],
