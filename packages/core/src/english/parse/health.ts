@@ -86,6 +86,12 @@ export function readHealth(clause: Clause): FactDraft[] {
     ),
     ...find(clause, "(diagnosed|diagnosd|treated|treatment) (with|for)"),
     ...find(clause, "(recovering|recovered|recover) from"),
+    // "in remission from lymphoma", "on antidepressants for depression", "an inhaler for my asthma".
+    ...find(clause, "remission from"),
+    ...find(
+      clause,
+      "(on|taking|take|takes|prescribed|medication|meds|medicine|pills|tablets|inhaler) .? .? for my?",
+    ),
   ];
   for (const f of triggers) {
     const value = conditionIn(f.after, CONDITIONS, CONDITION_WORDS) ?? medicalPhrase(f.after);

@@ -102,6 +102,22 @@ export const CONDITIONS: Readonly<Record<string, string>> = {
   "a bad knee": "bad knee",
   "bad knees": "bad knees",
   "a bad back": "bad back",
+  "a stroke": "stroke",
+  stroke: "stroke",
+  "a heart attack": "heart attack",
+  "heart attack": "heart attack",
+  "a concussion": "concussion",
+  concussion: "concussion",
+  whiplash: "whiplash",
+  shingles: "shingles",
+  lymphoma: "lymphoma",
+  leukaemia: "leukaemia",
+  leukemia: "leukaemia",
+  "a slipped disc": "slipped disc",
+  "a hernia": "hernia",
+  "me/cfs": "chronic fatigue syndrome",
+  "underactive thyroid": "hypothyroidism",
+  "an overactive thyroid": "hyperthyroidism",
 };
 
 /** "I'm epileptic": adjectives that state a condition. */
@@ -125,6 +141,7 @@ export const CONDITION_ADJECTIVES: Readonly<Record<string, string>> = {
   "color blind": "colour blindness",
   depressed: "depression",
   hypertensive: "hypertension",
+  pregnant: "pregnancy",
 };
 
 /** Things people own, by their last word: "an old upright piano" owns a piano, "a question" nothing. */

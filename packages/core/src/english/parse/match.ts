@@ -96,6 +96,8 @@ export function aboutUser(clause: Clause, found: Found): boolean {
   if (USER_FIRST.test(found.text)) return true;
   // "me and my girlfriend live in Porto": the user is one of the subjects.
   if (/\b(?:me|i) and my\b|\bmy [\p{L}'-]+(?: [\p{L}'-]+)? and (?:i|me)\b/iu.test(found.before)) return true;
+  // "my doctor says I have high blood pressure": the user is the subject nearest the predicate.
+  if (/\b(?:i|we)\s*$/i.test(found.before)) return true;
   if (OTHER_SUBJECT.test(found.before)) return false;
   if (USER_FIRST.test(found.before.trim())) return true;
   // A person named before the predicate is its subject ("Keanu Reeves rides motorcycles").

@@ -162,6 +162,11 @@ describe("parsedFacts", () => {
     ],
     ["In January I'm moving to Berlin for work", "plan=move to Berlin for work in January"],
     ["I'm scheduled for a c-section on the 12th", "plan=c-section on the 12th"],
+    ["My doctor says I have high blood pressure", "health=hypertension"],
+    ["I'm on antidepressants for depression", "health=depression"],
+    ["I'm in remission from lymphoma", "health=lymphoma"],
+    ["I had a stroke two years ago", "health=stroke"],
+    ["I'm pregnant!", "health=pregnancy"],
     ["We live out in the countryside near York", "lives_in=York"],
     ["home is a tiny flat in Hackney", "lives_in=Hackney"],
     ["I'm a Londoner born and bred", "from=London"],
@@ -258,6 +263,11 @@ describe("parsedFacts", () => {
     expect(facts("I'm going to propose to her on valentines day")).toEqual([
       "plan=propose to her on valentines day",
     ]);
+  });
+
+  it("reads no condition of someone else", () => {
+    expect(facts("my dad had a stroke last year")).toEqual([]);
+    expect(facts("my doctor has diabetes")).toEqual([]);
   });
 
   it("reads no home where the user is only visiting", () => {
