@@ -47,7 +47,7 @@ const KIN: Readonly<Record<string, string>> = {
 const KIN_WORDS = Object.keys(KIN).sort((a, b) => b.length - a.length);
 /** A clause about family at all: a relative, children, or a marital status. */
 export const FAMILY_CUE = new RegExp(
-  `\\b(?:${KIN_WORDS.join("|")}|kids|children|twins|triplets|sons|daughters|single|married|divorced|widow\\w*|divorcee|separated|engaged)\\b`,
+  `\\b(?:${KIN_WORDS.join("|")}|kids|children|twins|triplets|sons|daughters|boys|girls|single|married|divorced|widow\\w*|divorcee|separated|engaged)\\b`,
   "i",
 );
 const SPOUSE = new Set(["wife", "husband", "hubby", "wifey", "missus", "esposa", "esposo", "spouse"]);
@@ -182,7 +182,7 @@ export function readFamily(clause: Clause): FactDraft[] {
   // Children: "we have two kids", "we've got twins, Noah and Lily", "a single mum of one".
   for (const f of find(
     clause,
-    "(have|got|had|raising) [<n>(#Value|twins|triplets)] (kids|children|sons|daughters|boys|girls|son|daughter|boy|girl|little ones)?",
+    "(have|got|had|raising) [<n>(#Value|twins|triplets)] #Adjective? #Adjective? (kids|children|sons|daughters|boys|girls|son|daughter|boy|girl|little ones)?",
   )) {
     if (denied(f) || over(f)) continue;
     const word = (f.groups.n ?? "").toLowerCase();
@@ -210,6 +210,24 @@ export function readFamily(clause: Clause): FactDraft[] {
         out.push({ slot: "child", value: name, says: `has a child named ${name}`, confidence: 0.7 });
     }
   }
+  // "my two boys are 5 and 7", "our three kids": a count said with the possessive.
+  for (const f of find(
+    clause,
+    "^(my|our) [<n>#Value] #Adjective? (kids|children|sons|daughters|boys|girls|little ones)",
+  )) {
+    const count = NUMBER_WORDS[(f.groups.n ?? "").toLowerCase()] ?? Number(f.groups.n);
+    if (count > 1 && count <= 12)
+      out.push({ slot: "children", value: String(count), says: `has ${count} children`, confidence: 0.7 });
+  }
+  // "mum to Ella and Finn", "my kids, Zara and Leo, love camping".
+  for (const f of find(clause, "(mum|mom|dad|mother|father|parent) to [<k>#ProperNoun+]")) {
+    if (!denied(f)) out.push(...childNames(f.text.slice(f.text.search(/\bto\b/i) + 2) + f.after));
+  }
+  const kidsNamed =
+    /\b(?:my|our) (?:kids|children|boys|girls|sons|daughters)\s*,\s*(\p{Lu}[\p{L}'-]*(?:(?:,\s+|\s+and\s+|\s*&\s*)\p{Lu}[\p{L}'-]*)+)/u.exec(
+      text,
+    );
+  if (kidsNamed?.[1]) out.push(...childNames(kidsNamed[1]));
   for (const f of find(clause, "(mum|mom|dad|mother|father|parent) of [<n>#Value]")) {
     const count = NUMBER_WORDS[(f.groups.n ?? "").toLowerCase()] ?? Number(f.groups.n);
     if (count && !denied(f))
@@ -244,8 +262,23 @@ export function readFamily(clause: Clause): FactDraft[] {
     if (!denied(f) && !/\b(?:is|are|was|'s)\s*$/i.test(f.before))
       out.push(status((f.groups.s ?? "").toLowerCase()));
   }
-  for (const f of find(clause, "^[<s>(single|married|divorced|widowed|engaged)] (and|since|for)")) {
+  for (const f of find(clause, "^#Adverb? [<s>(single|married|divorced|widowed|engaged)] (and|since|for)")) {
     out.push(status((f.groups.s ?? "").toLowerCase()));
+  }
+  return out;
+}
+
+/** Children's names in a list: "Ella and Finn", "Ava, Noah and Zoe". */
+function childNames(list: string): FactDraft[] {
+  const m =
+    /^\s*,?\s*((?:(?:baby|little)\s+)?\p{Lu}[\p{L}'-]*(?:(?:,\s+|\s+and\s+|\s*&\s*)(?:(?:baby|little)\s+)?\p{Lu}[\p{L}'-]*)*)/u.exec(
+      list,
+    );
+  const out: FactDraft[] = [];
+  for (const n of m?.[1]?.split(/,\s+|\s+and\s+|\s*&\s*/) ?? []) {
+    const name = n.replace(/^(?:baby|little)\s+/, "");
+    if (name && !NOT_NAMES.has(name.toLowerCase()) && !(name.toLowerCase() in KIN))
+      out.push({ slot: "child", value: name, says: `has a child named ${name}`, confidence: 0.7 });
   }
   return out;
 }
@@ -259,17 +292,13 @@ function asides(clause: Clause): FactDraft[] {
   if (!/[(–—]|\s-\s/.test(clause.sentence)) return [];
   const out: FactDraft[] = [];
   const kids =
-    /\b(?:our|my) (one|two|three|four|five|\d) (?:kids|children|boys|girls|sons|daughters)\s*\(([^)]+)\)/i.exec(
+    /\b(?:our|my) (one|two|three|four|five|\d) (?:kids|children|boys|girls|sons|daughters)\s*(?:\(|[-–—]+|:)\s*([^)]+?)(?:\)|$)/i.exec(
       clause.sentence,
     );
   if (kids?.[1]) {
     const count = NUMBER_WORDS[kids[1].toLowerCase()] ?? Number(kids[1]);
     out.push({ slot: "children", value: String(count), says: `has ${count} children`, confidence: 0.7 });
-    for (const n of kids[2]?.split(/,\s*|\s+and\s+/) ?? []) {
-      const name = n.trim();
-      if (/^\p{Lu}[\p{L}'-]+$/u.test(name))
-        out.push({ slot: "child", value: name, says: `has a child named ${name}`, confidence: 0.7 });
-    }
+    out.push(...childNames(kids[2] ?? ""));
   }
   const job = new RegExp(
     `\\bmy (${KIN_WORDS.join("|")}) (?:\\(|[-–—]+ )(?:he|she|they|who)(?:'s| is| are| was) (?:a|an) ([^)–—]+?)(?:\\)| [-–—]|$)`,

@@ -50,16 +50,34 @@ export function readAge(clause: Clause): FactDraft[] {
     ...find(clause, "aged [<a>#Value]"),
     // "at 55 I finally learned to swim", "being 72, I don't sleep much".
     ...find(clause, "^(at|being) [<a>#Value] (i|im)"),
+    // "age 34, two kids", "as someone who's 50", "at the ripe old age of 81", "thirty-three years of age".
+    ...find(clause, "^age [<a>#Value]"),
+    ...find(clause, "as someone (who is|who's|whos) [<a>#Value+]"),
+    ...find(clause, "age of [<a>#Value] (i|im)"),
+    ...find(clause, "[<a>#Value+] (years|yrs) (of age|young)"),
+    ...find(clause, "celebrated my [<a>#Ordinal] birthday?"),
   ];
   // "28F here", "34M, London": the age and sex of a forum introduction.
   const forum = /^(\d{2})\s?(?:f|m|nb)\b/i.exec(clause.text);
   if (forum?.[1]) found.unshift({ ...foundAt(clause, 0, forum[0]), groups: { a: forum[1] } });
+  // "I'm a 29 y/o dev".
+  const short = /\b(?:i am|i'm|im)\s+(?:a\s+)?(\d{2})\s*(?:y\/o|yo)\b/i.exec(clause.text);
+  if (short?.[1]) found.unshift({ ...foundAt(clause, short.index, short[0]), groups: { a: short[1] } });
   for (const f of found) {
-    const years = wordNumber(f.groups.a ?? "");
+    const years = wordNumber((f.groups.a ?? "").replace(/(?<=\d)(?:st|nd|rd|th)$/i, ""));
     const rest = f.after;
     if (!Number.isInteger(years) || years < 5 || years > 110) continue;
     if (/(?:years|yrs|year|yr) old$/.test(f.text) === false && UNIT_AFTER.test(rest)) continue;
     if (!aboutUser(clause, f) || denied(f) || /-$/.test(f.groups.a ?? "")) continue;
+    // "I've got a 6 year old daughter": the age of someone the user names after it.
+    if (
+      /old$/.test(f.text) &&
+      /^\s*(?:daughter|son|boy|girl|kid|child|baby|toddler|niece|nephew|grand\w+|brother|sister|cousin|twins|triplets|dog|cat|puppy|kitten|pup|rescue|car|laptop|house|phone)s?\b/i.test(
+        rest,
+      ) &&
+      !/\b(?:i am|i'm|im|we are)\s+(?:a|an)\s*$/i.test(f.before)
+    )
+      continue;
     out.push({ slot: "age", value: String(years), says: `is ${years} years old`, confidence: 0.8 });
     break;
   }

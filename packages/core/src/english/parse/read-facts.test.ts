@@ -162,6 +162,19 @@ describe("parsedFacts", () => {
     ],
     ["In January I'm moving to Berlin for work", "plan=move to Berlin for work in January"],
     ["I'm scheduled for a c-section on the 12th", "plan=c-section on the 12th"],
+    ["age 34, two kids", "age=34"],
+    ["As someone who's 50, I need low impact exercise", "age=50"],
+    ["I'm a 29 y/o dev", "age=29"],
+    ["just celebrated my 40th", "age=40"],
+    ["at the ripe old age of 81 I've taken up painting", "age=81"],
+    ["I am thirty-three years of age", "age=33"],
+    ["47 years young!", "age=47"],
+    ["happily married for 12 years", "marital_status=married"],
+    ["my two boys are 5 and 7", "children=2"],
+    ["I have three grown-up children", "children=3"],
+    ["mum to Ella and Finn", "child=Finn"],
+    ["my kids, Zara and Leo, love camping", "child=Zara"],
+    ["our three kids — Ava, Noah and baby Zoe", "child=Zoe"],
     ["My doctor says I have high blood pressure", "health=hypertension"],
     ["I'm on antidepressants for depression", "health=depression"],
     ["I'm in remission from lymphoma", "health=lymphoma"],
@@ -263,6 +276,12 @@ describe("parsedFacts", () => {
     expect(facts("I'm going to propose to her on valentines day")).toEqual([
       "plan=propose to her on valentines day",
     ]);
+  });
+
+  it("reads no age of a child or a pet the user has", () => {
+    expect(facts("I've got a 6 year old daughter")).not.toContain("age=6");
+    expect(facts("my 8 year old son loves lego")).toEqual([]);
+    expect(facts("yo its jay here, 19 yrs old lol")).toContain("age=19");
   });
 
   it("reads no condition of someone else", () => {
