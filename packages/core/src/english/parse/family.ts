@@ -47,7 +47,7 @@ const KIN: Readonly<Record<string, string>> = {
 const KIN_WORDS = Object.keys(KIN).sort((a, b) => b.length - a.length);
 /** A clause about family at all: a relative, children, or a marital status. */
 export const FAMILY_CUE = new RegExp(
-  `\\b(?:${KIN_WORDS.join("|")}|kids|children|twins|triplets|sons|daughters|boys|girls|single|married|divorced|widow\\w*|divorcee|separated|engaged)\\b`,
+  `\\b(?:${KIN_WORDS.join("|")}|kids|children|twins|triplets|sons|daughters|boys|girls|seeing|dating|broke up|split up|not with|single|married|divorced|widow\\w*|divorcee|separated|engaged)\\b`,
   "i",
 );
 const SPOUSE = new Set(["wife", "husband", "hubby", "wifey", "missus", "esposa", "esposo", "spouse"]);
@@ -104,6 +104,14 @@ function jobInPassing(clause: Clause, rest: string): string | null {
     /^\s*(?:,\s*)?(?:just |also |still )*(teaches|lectures|nurses|coaches|tutors|preaches)\b/i.exec(rest);
   return taught?.[1] ? (AGENT_OF[taught[1].toLowerCase()] ?? null) : null;
 }
+
+const partner = (name: string): FactDraft => ({
+  slot: "partner",
+  value: name,
+  says: `is named ${name}`,
+  confidence: 0.7,
+  about: "partner",
+});
 
 const nameSlot = (rel: string) =>
   rel === "partner"
@@ -174,6 +182,17 @@ export function readFamily(clause: Clause): FactDraft[] {
     }
   }
   out.push(...asides(clause));
+  // "I'm seeing someone called Raj"; "I'm not with Tom anymore", "broke up with Tom": a partner no longer.
+  for (const f of find(
+    clause,
+    "^(i|we) am? (seeing|dating) (someone|somebody|a guy|a girl|a man|a woman|this guy|this girl) (called|named) [<n>#ProperNoun]",
+  ))
+    if (!denied(f)) out.push(partner(asName(f.groups.n ?? "")));
+  for (const f of [
+    ...find(clause, "^(i|we) am not with [<n>#Person] (anymore|any more)"),
+    ...find(clause, "(broke|split) up with [<n>#Person]"),
+  ])
+    out.push({ ...partner(asName(f.groups.n ?? "")), negated: true });
   // "I'm married to a fireman": the partner's job.
   for (const f of find(clause, "(i|we) am married to (a|an) [<j>.+]")) {
     const title = denied(f) ? null : jobTitle(clause, nounPhrase(f.groups.j ?? ""), false);

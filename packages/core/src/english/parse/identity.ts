@@ -255,6 +255,12 @@ export function readHome(clause: Clause): FactDraft[] {
   }
   for (const f of find(clause, `^(i|we) (am|are) back home? in [<p>${PLACE}]`)) lives(f, "lives in");
   for (const f of find(clause, `now (i|we) (am|are) in [<p>${PLACE}]`)) lives(f, "lives in");
+  for (const f of find(clause, `(i|we) (am|are) in [<p>${PLACE}] now`)) lives(f, "lives in");
+  // "it's Dundee where I live", "we've left London for good".
+  for (const f of find(clause, `[<p>${PLACE}] where (i|we) (live|am living|are living)`))
+    lives(f, "lives in");
+  for (const f of find(clause, `(i|we) have? (left|moved away from) [<p>#Place+] (for good|behind)`))
+    out.push(leftHome(f.groups.p));
   // "we've relocated to Perth from Sydney", "after years in Madrid": the home left.
   for (const f of find(clause, `(moved|relocated) (back|over|out|here)? to #ProperNoun+ from [<p>${PLACE}]`))
     out.push(leftHome(f.groups.p));
@@ -305,5 +311,7 @@ function place(text = ""): string | null {
   const value = asName(text.replace(/^(?:the)\s+/i, ""));
   if (!value || value.split(/\s+/).length > 4 || /^\d/.test(value)) return null;
   if (NOT_NAMES.has(value.toLowerCase())) return null;
+  // "from Leeds Uni to York St John" names schools, not homes.
+  if (/\b(?:uni|university|college|school|academy|polytechnic)\b/i.test(value)) return null;
   return value;
 }

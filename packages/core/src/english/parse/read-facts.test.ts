@@ -162,6 +162,16 @@ describe("parsedFacts", () => {
     ],
     ["In January I'm moving to Berlin for work", "plan=move to Berlin for work in January"],
     ["I'm scheduled for a c-section on the 12th", "plan=c-section on the 12th"],
+    ["we've left London for good, we're in Norwich now", "lives_in=London (no longer)"],
+    ["we've left London for good, we're in Norwich now", "lives_in=Norwich"],
+    ["Just to correct myself - it's Dundee where I live, not Perth", "lives_in=Dundee"],
+    ["I changed jobs, I'm at Deloitte now instead of PwC", "works_at=Deloitte"],
+    ["I changed jobs, I'm at Deloitte now instead of PwC", "works_at=PwC (no longer)"],
+    ["I'm seeing someone called Raj", "partner=Raj"],
+    ["I'm not with Tom anymore", "partner=Tom (no longer)"],
+    ["I transferred from Leeds Uni to Manchester", "school=Manchester"],
+    ["I transferred from Leeds Uni to Manchester", "school=University of Leeds (no longer)"],
+    ["switched from Sciences Po to the Sorbonne for my second year", "school=Sorbonne"],
     ["age 34, two kids", "age=34"],
     ["As someone who's 50, I need low impact exercise", "age=50"],
     ["I'm a 29 y/o dev", "age=29"],
@@ -276,6 +286,15 @@ describe("parsedFacts", () => {
     expect(facts("I'm going to propose to her on valentines day")).toEqual([
       "plan=propose to her on valentines day",
     ]);
+  });
+
+  it("reads no employer in a city left, and no school in a move", () => {
+    expect(facts("we've left London for good")).not.toContain("works_at=London (no longer)");
+    expect(facts("we moved from Leeds to York last year").sort()).toEqual([
+      "lives_in=Leeds (no longer)",
+      "lives_in=York",
+    ]);
+    expect(facts("my sister is seeing someone called Raj")).toEqual([]);
   });
 
   it("reads no age of a child or a pet the user has", () => {

@@ -164,6 +164,12 @@ export function readWork(clause: Clause): FactDraft[] {
       const org = orgName(f.groups.o ?? "");
       if (org && aboutUser(clause, f)) out.push(employer(org, true));
     }
+    // "I'm at Deloitte now instead of PwC": the employer set aside.
+    if (out.some((d) => d.slot === "works_at" && !d.negated))
+      for (const f of find(clause, "(instead of|rather than) [<o>#ProperNoun+]")) {
+        const org = orgName(f.groups.o ?? "");
+        if (org) out.push(employer(org, true));
+      }
   }
   // "after eight years as a teacher I retrained": the job before the change is over.
   for (const f of find(
@@ -192,7 +198,8 @@ export function readWork(clause: Clause): FactDraft[] {
     if (org) out.push(employer(org, over(f)));
   }
   for (const f of find(clause, "(joined|left|quit) [<o>#ProperNoun+]")) {
-    if (!user(f)) continue;
+    // "we've left London for good" leaves a home, not an employer.
+    if (!user(f) || clause.doc.match(f.groups.o ?? "").has("#Place")) continue;
     const org = orgName(f.groups.o ?? "");
     if (org) out.push(employer(org, /^(?:left|quit)/i.test(f.text)));
   }
@@ -309,6 +316,24 @@ export function readStudies(clause: Clause): FactDraft[] {
     if (!user(f)) continue;
     const name = schoolName(f.after);
     if (name) out.push(school(name));
+  }
+  // "transferred from Leeds Uni to Manchester", "switched from Sciences Po to the Sorbonne for my second year".
+  for (const f of find(
+    clause,
+    "(switched|transferred|moved|changed) (unis|universities|schools|colleges)? from (the)? [<old>#ProperNoun+] to (the)? [<new>#ProperNoun+]",
+  )) {
+    const schoolish =
+      /\b(?:uni|university|college|school|institute|academy|polytechnic)\b/i.test(f.text) ||
+      (!/^moved\b/i.test(f.text) &&
+        /\b(?:(?:my|first|second|third|final|next) year|semester|course|degree|studies|studying|major|unis|universities)\b/i.test(
+          clause.sentence,
+        ));
+    const now = schoolish && user(f) ? schoolName(f.groups.new ?? "") : null;
+    const before = schoolName(f.groups.old ?? "");
+    if (now) {
+      out.push(school(now));
+      if (before) out.push({ ...school(before), negated: true });
+    }
   }
   // "in my final year of law at Durham".
   for (const f of find(clause, "(first|second|third|fourth|final|last) (year|yr) (of|studying|doing)")) {
