@@ -21,7 +21,7 @@ export const OWNS_CUE = {
 const KIDS = /^(?:twins|triplets|kids?|children|child|sons?|daughters?|boys?|girls?|babies|baby)$/;
 /** Words that end an owned thing's phrase: "a Nintendo Switch with a few games" owns a Nintendo Switch. */
 const THING_END =
-  /\s+(?:with|for|to|in|at|on|from|since|which|that|who|because|so|but|as|when|and (?:i|we|it|my))\b/i;
+  /\s+(?:with|for|to|in|at|on|from|since|which|that|who|because|so|but|as|when|and (?:i|we|it|my)|i|we|they|last|this|yesterday|today|tonight|recently|the other day)\b/i;
 const LEAD =
   /^(?:(?:a|an|the|my|our|one|two|three|some|first|new|brand new|old|second-hand|used|little|small|big|\d{4}|\d+)\s+)+/i;
 const NOT_THINGS = new Set(
@@ -160,7 +160,7 @@ const KIND = new RegExp(`\\b(${PET_KEYS.join("|")})(s|es)?\\b`, "gi");
 export const PET_WORDS = new RegExp(KIND.source, "i");
 /** The user's pet: "my cat", "I have two guinea pigs", "we adopted a beagle", "a cockapoo named". */
 const OWNED =
-  /(?:\bmy|\bour|\bgot|\badopted|\brescued|\bbought|\bowner of an?|^an?|^\w*\s*an?|[.!]\s*an?)\s+(?:\S+\s+){0,3}$/iu;
+  /(?:\bmy|\bour|\bgot|\badopted|\brescued|\bbought|\bowner of an?|\b(?:mum|mom|dad|parent|mama|papa) (?:to|of) an?|^an?|^\w*\s*an?|[.!]\s*an?)\s+(?:\S+\s+){0,3}$/iu;
 /** "We have two cats, Atlas and Juno, and a rescue lurcher": the verb of having governs the whole list. */
 const HAS = /\b(?:i|we) (?:have|hav|got|have got|adopted|rescued|own|bought|took in)\b/i;
 const NAME_WORD = /^[\p{L}'-]+$/u;
@@ -186,6 +186,8 @@ export function readPets(clause: Clause): FactDraft[] {
     const found = foundAt(clause, m.index ?? 0, m[0]);
     const owner = /\b(?:my|our)\s+(?:[\p{L}'-]+\s+){0,2}(?:\p{L}+s|\p{L}+'s)\s+$/iu.test(before);
     if (!(OWNED.test(before) || HAS.test(before)) || owner || denied(found) || !userBefore(before)) continue;
+    // "we lost our old dog Max last year": a pet that died is no longer had.
+    if (/\b(?:lost|buried|put down|passed away|died|rip)\b/i.test(clause.text)) continue;
     out.push({ slot: "pet", value: kind, says: `has a ${kind}`, confidence: 0.75 });
     const after = text.slice((m.index ?? 0) + m[0].length);
     // "named Biscuit", "'s name is Chewie", "! her name is Luna", "are called Bun and Cake".
@@ -194,9 +196,10 @@ export function readPets(clause: Clause): FactDraft[] {
         after,
       );
     // "my cat for 12 years, she's called Misty": named later in the clause.
-    const later = /^[^,.;]*,\s*(?:and\s+)?(?:she|he|it)(?:'s| is) (?:called|named)\s+([\p{L}'-]+)/iu.exec(
-      after,
-    );
+    const later =
+      /^[^,.;]*,\s*(?:and\s+)?(?:(?:she|he|it)(?:'s| is) (?:called|named)|(?:i |we )?(?:named|called) (?:her|him|it))\s+([\p{L}'-]+)/iu.exec(
+        after,
+      );
     if (!named && later) name(later[1], kind);
     if (named) {
       name(named[1], kind);
@@ -213,8 +216,20 @@ export function readPets(clause: Clause): FactDraft[] {
     const list = /^,\s+((?:\p{Lu}[\p{L}'-]*)(?:(?:,\s+|\s+and\s+)\p{Lu}[\p{L}'-]*)*)/u.exec(after);
     if (list && m[2]) for (const n of list[1]?.split(/,\s+|\s+and\s+/) ?? []) name(n, kind);
     // "Dobby, my two-year-old Jack Russell": a name before the kind.
-    const lead = /^\s*(\p{Lu}[\p{L}'-]+),?\s+my\s+(?:[\p{L}\d-]+\s+){0,3}$/u.exec(before);
-    if (lead) name(lead[1], kind);
+    // The clause may start at the comma: the name is then read from the sentence.
+    const lead =
+      /^\s*(\p{Lu}[\p{L}'-]+),?\s+my\s+(?:[\p{L}\d-]+\s+){0,3}$/u.exec(before) ??
+      (/^\s*my\s+(?:[\p{L}\d-]+\s+){0,3}$/iu.test(before)
+        ? new RegExp(`(?:^|[.!?]\\s+)(\\p{Lu}[\\p{L}'-]+),\\s+${before.trim()}\\s+${m[0]}`, "u").exec(
+            clause.sentence,
+          )
+        : null);
+    if (lead && !NOT_PET_NAMES.has((lead[1] ?? "").toLowerCase())) name(lead[1], kind);
+    // "Luna (my cat)": the name before a parenthesis that is the aside.
+    const aside = new RegExp(`(\\p{Lu}[\\p{L}'-]+)\\s*\\((?:my|our)\\s+${m[0]}\\)`, "u").exec(
+      clause.sentence,
+    );
+    if (aside && /^\s*(?:my|our)\s*$/i.test(before)) name(aside[1], kind);
   }
   return out;
 }

@@ -162,6 +162,12 @@ describe("parsedFacts", () => {
     ],
     ["In January I'm moving to Berlin for work", "plan=move to Berlin for work in January"],
     ["I'm scheduled for a c-section on the 12th", "plan=c-section on the 12th"],
+    ["Dobby, my two-year-old Jack Russell, barks at vans", "pet.name=Dobby"],
+    ["got a hamster for my birthday, named her Nibbles", "pet.name=Nibbles"],
+    ["I'm a proud dog mum to a greyhound called Rocket", "pet.name=Rocket"],
+    ["Luna (my cat) knocked my coffee over", "pet.name=Luna"],
+    ["I bought a PS5 last week", "owns=ps5"],
+    ["we have a caravan we take to Cornwall", "owns=caravan"],
     ["we've left London for good, we're in Norwich now", "lives_in=London (no longer)"],
     ["we've left London for good, we're in Norwich now", "lives_in=Norwich"],
     ["Just to correct myself - it's Dundee where I live, not Perth", "lives_in=Dundee"],
@@ -286,6 +292,10 @@ describe("parsedFacts", () => {
     expect(facts("I'm going to propose to her on valentines day")).toEqual([
       "plan=propose to her on valentines day",
     ]);
+  });
+
+  it("reads no pet that died", () => {
+    expect(facts("we lost our old dog Max last year")).toEqual([]);
   });
 
   it("reads no employer in a city left, and no school in a move", () => {

@@ -85,7 +85,7 @@ export function parsedFacts(nlp: Nlp, text: string): FactDraft[] {
 }
 
 const PRONOUN_NAMES =
-  /^(?:and\s+)?(?:(?:she|he|it|they)(?:'s| is| are)? (?:called|named)|(?:her|his|its|their) names? (?:is|are|'s))\s+(\p{Lu}[\p{L}'-]*|[\p{Ll}'-]+$)/u;
+  /^(?:and\s+)?(?:(?:she|he|it|they)(?:'s| is| are)? (?:called|named)|(?:her|his|its|their) names? (?:is|are|'s)|(?:i |we )?(?:named|called) (?:her|him|it|them))\s+(\p{Lu}[\p{L}'-]*|[\p{Ll}'-]+$)/u;
 
 /** "I've had my cat for 12 years, she's called Misty": a pronoun that names the pet just mentioned. */
 function petNamedLater(
