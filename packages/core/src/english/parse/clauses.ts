@@ -50,8 +50,9 @@ export function statementClauses(nlp: Nlp, text: string): Clause[] {
     const plain = expandContractions(sentence);
     if (UNREAL.test(plain) || isSarcastic(plain)) continue;
     // "I live in Lisbon — when's the best time to go?": the statement before the question stands.
-    for (const part of sentence.split(/\s+[-–—]+\s+|;\s*|:\s+|\(|\)/)) {
-      if (/\?\W*$/u.test(part) || !part.trim()) continue;
+    for (const whole of sentence.split(/\s+[-–—]+\s+|;\s*|:\s+|\(|\)/)) {
+      const part = /\?\W*$/u.test(whole) ? statementBefore(whole) : whole;
+      if (!part.trim()) continue;
       for (const clause of splitClauses(part)) {
         if (MODAL.test(clause) && !WANTED.test(clause)) continue;
         clauses.push(parsed(nlp, clause, sentence, WANTED.test(clause) || MODAL.test(clause)));
@@ -59,4 +60,22 @@ export function statementClauses(nlp: Nlp, text: string): Clause[] {
     }
   }
   return clauses;
+}
+
+/** What a question closes on after a comma: "any tips?", "what should I pack?". */
+const TAIL_QUESTION =
+  /,\s*((?:any|what|how|which|where|when|who|why|thoughts|ideas|tips|advice|suggestions|recommendations|help|should|can|could|do|does|is|are|would|will)\b[^,]*)\?\W*$/iu;
+/** A sentence that opens as a question asks throughout: "do you think I should move, or stay?". */
+const OPENS_QUESTION =
+  /^\s*(?:do|does|did|is|are|was|were|can|could|would|should|will|shall|have|has|what|how|why|where|when|who|which|any)\b/i;
+
+/**
+ * "I'm taking my driving test next Thursday, any last tips?": the statement before a short question
+ * after a comma stands; a sentence that is a question throughout yields nothing.
+ */
+function statementBefore(part: string): string {
+  const tail = TAIL_QUESTION.exec(part);
+  if (!tail || (tail[1] ?? "").split(/\s+/).length > 8) return "";
+  const head = part.slice(0, tail.index);
+  return OPENS_QUESTION.test(head) ? "" : head;
 }

@@ -162,6 +162,11 @@ describe("parsedFacts", () => {
     ],
     ["In January I'm moving to Berlin for work", "plan=move to Berlin for work in January"],
     ["I'm scheduled for a c-section on the 12th", "plan=c-section on the 12th"],
+    [
+      "I'm taking my driving test next Thursday, any last tips?",
+      "plan=take their driving test next Thursday",
+    ],
+    ["I live in Leeds, what should I see in York?", "lives_in=Leeds"],
     ["Dobby, my two-year-old Jack Russell, barks at vans", "pet.name=Dobby"],
     ["got a hamster for my birthday, named her Nibbles", "pet.name=Nibbles"],
     ["I'm a proud dog mum to a greyhound called Rocket", "pet.name=Rocket"],
@@ -292,6 +297,11 @@ describe("parsedFacts", () => {
     expect(facts("I'm going to propose to her on valentines day")).toEqual([
       "plan=propose to her on valentines day",
     ]);
+  });
+
+  it("reads nothing in a sentence that asks throughout", () => {
+    expect(facts("Do you think I should move to Berlin, or stay?")).toEqual([]);
+    expect(facts("Is it normal that I live in Leeds and work in York, any thoughts?")).toEqual([]);
   });
 
   it("reads no pet that died", () => {
