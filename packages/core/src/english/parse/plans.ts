@@ -12,7 +12,7 @@ import { aboutUser, clauseVerbs, denied, find, foundAt } from "./match.js";
 const MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december";
 /** Future times beyond the shared list: seasons, the end of a period, a date in the month. */
 const PLAN_TIME = new RegExp(
-  `\\b(?:in the (?:spring|summer|autumn|fall|winter|new year)|(?:at|by) (?:the )?end of (?:the |this )?(?:week|month|year|summer|term)|on the \\d{1,2}(?:st|nd|rd|th)|in (?:late|early|mid)[- ](?:${MONTHS})|later (?:today|this \\w+)|this (?:weekend|evening|afternoon)|(?:for|at|over|on) (?:christmas|easter|new year|thanksgiving|half[- ]term|the holidays|my birthday|valentine'?s day)|over the (?:\\w+ )?(?:break|holidays?|weekend))\\b`,
+  `\\b(?:in the (?:spring|summer|autumn|fall|winter|new year)|(?:at|by) (?:the )?end of (?:the |this )?(?:week|month|year|summer|term)|on the \\d{1,2}(?:st|nd|rd|th)|in (?:late|early|mid)[- ](?:${MONTHS})|later (?:today|this \\w+)|this (?:weekend|evening|afternoon)|(?:for|at|over|on) (?:christmas|easter|new year|thanksgiving|half[- ]term|the holidays|my birthday|valentine'?s day)|over the (?:\\w+ )?(?:break|holidays?|weekend)|after (?:christmas|easter|new year|the holidays|the summer))\\b`,
   "i",
 );
 const hasTime = (text: string) => FUTURE_TIME.test(text) || PLAN_TIME.test(text);
@@ -36,12 +36,15 @@ const PLAN_END =
 /** Intentions that make the next verb a plan: "we plan to buy a house", "thinking of moving". */
 const INTENT =
   /\b(?:(?:plan|goal|aim|idea) is to|(?:plan|plans|planning|intend|intends|intending|going|gonna|about|aim|aiming|scheduled|due|set|want|wants|hope|hoping)\s+to|(?:thinking of|thinking about|considering))\s*$/i;
+/** An intention and the word after it. */
+const INTENT_AT =
+  /\b(thinking of|thinking about|considering|planning on|planning to|due to|about to|going to|gonna|plan to|intend to|intending to|aiming to|set to|scheduled to)\s+([a-z]+)\b/gi;
 /**
  * The verb is the user's when nothing but "I"/"we", auxiliaries, adverbs and a time come before it
  * ("Next summer I will visit", "flying to Tokyo"); "The lease starts on the 8th" is the lease's.
  */
 const USER_VERB =
-  /^(?:\s*(?:so|then|and|but|also|just|now|next|this|last|on|in|at|the|(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june|july|august|september|october|november|december|week|weekend|month|year|summer|spring|autumn|fall|winter|morning|evening|tonight|tomorrow|soon|after|that|finally|actually|really|honestly|definitely|probably|still))*\s*(?:(?:(?:the|my|our)\s+(?:plan|goal|aim|idea)\s+is\s+to)|(?:i|we)(?:\s+(?:am|are|will|shall|have|has|had|was|were|be|been|also|just|really|still|finally|now|then|soon|definitely|actually|going|planning|hoping|about|due|set|to|gonna|intend|intending|plan|aim|aiming|thinking|of|about|considering|looking|at|forward|hopefully|want|wants|hope|hoping|would|like|love))*)?\s*$/i;
+  /^(?:\s*(?:so|then|and|but|also|just|now|next|this|last|on|in|at|the|(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june|july|august|september|october|november|december|christmas|easter|holidays|week|weekend|month|year|summer|spring|autumn|fall|winter|morning|evening|tonight|tomorrow|soon|after|that|finally|actually|really|honestly|definitely|probably|still))*\s*(?:(?:(?:the|my|our)\s+(?:plan|goal|aim|idea)\s+is\s+to)|(?:i|we)(?:\s+(?:am|are|will|shall|have|has|had|was|were|be|been|also|just|really|still|finally|now|then|soon|definitely|actually|going|planning|hoping|about|due|set|to|gonna|intend|intending|plan|aim|aiming|thinking|of|about|considering|looking|at|forward|hopefully|want|wants|hope|hoping|would|like|love))*)?\s*$/i;
 /** Verbs of a timetable: the simple present with a future time is a plan ("I start my new job Monday"). */
 const SCHEDULED = new Set(
   "start begin fly leave move go finish graduate retire travel return arrive head".split(" "),
@@ -104,7 +107,12 @@ export function readPlans(clause: Clause): FactDraft[] {
       continue;
     }
     const present = /simple-present/.test(v.form) && SCHEDULED.has(v.infinitive);
-    if (!intent && !((future || progressive || present) && dated)) continue;
+    // "we're planning a trip to Iceland": what is being planned is a plan, dated or not.
+    const planning =
+      progressive &&
+      /^(?:plan|organise|organize|arrange)$/.test(v.infinitive) &&
+      /^(?:a|an|our|my)\s/i.test(rest);
+    if (!intent && !planning && !((future || progressive || present) && dated)) continue;
     // What the user wants is a plan only once it has a date ("want to run a marathon next year").
     if (clause.wanted && !dated) continue;
     // "planning to get a dog": the next verb is the plan.
@@ -135,6 +143,43 @@ export function readPlans(clause: Clause): FactDraft[] {
       .trim();
     if (value.split(" ").length <= 14) out.push(...plan(value));
   }
+  // The parser may miss the verb after an intention ("thinking of getting", "due to give birth"): the
+  // word after it is then read as the verb.
+  for (const m of text.matchAll(INTENT_AT)) {
+    const before = text.slice(0, m.index);
+    const word = (m[2] ?? "").toLowerCase();
+    const at = (m.index ?? 0) + m[0].length - word.length;
+    // Read only where the parser found no verb.
+    if (
+      !USER_VERB.test(before) ||
+      verbs.some((v) => v.start <= at && v.start + v.text.length >= at + word.length)
+    )
+      continue;
+    // "going to Japan" names a place: "to" is a preposition there, and the word after it no verb.
+    const terms = (
+      clause.doc.match(`${m[1]} ${word}`).json()[0] as { terms?: Array<{ tags: string[] }> } | undefined
+    )?.terms;
+    const tags = terms?.flatMap((t) => t.tags) ?? [];
+    const last = terms?.at(-1)?.tags ?? [];
+    if (
+      last.some((t) => /^(?:ProperNoun|Place|Date|Value|Pronoun|Determiner)$/.test(t)) ||
+      (/\bto$/i.test(m[1] ?? "") && tags.includes("Preposition"))
+    )
+      continue;
+    const inf = /ing$/.test(word)
+      ? ((clause.nlp(`I am ${word}`).verbs().json()[0] as { verb?: { infinitive?: string } } | undefined)
+          ?.verb?.infinitive ?? "")
+      : word;
+    if (!inf || /\s/.test(inf) || NOT_ACTIONS.has(inf)) continue;
+    const rest =
+      text
+        .slice((m.index ?? 0) + m[0].length)
+        .split(PLAN_END)[0]
+        ?.trim() ?? "";
+    if (clause.wanted && !hasTime(rest)) continue;
+    const found = foundAt(clause, m.index ?? 0, m[0]);
+    if (aboutUser(clause, found) && !denied(found)) out.push(...plan(`${inf} ${rest}`.trim()));
+  }
   // "we're off to Mexico in June", "my driving test is on the 14th".
   for (const f of find(clause, "^(i|we)? (am|are)? off to [<p>#ProperNoun+]")) {
     const rest = text
@@ -154,7 +199,7 @@ export function readPlans(clause: Clause): FactDraft[] {
   }
   for (const f of find(
     clause,
-    "^my [<e>#Noun+] (is|are|start|starts|begin|begins) (on|in|next|this|tomorrow|at)",
+    "^(my|our) [<e>#Noun+] (is|are|start|starts|begin|begins) due? (on|in|next|this|tomorrow|at)",
   )) {
     const rest = text.slice(f.start + f.text.length - (f.text.split(" ").at(-1) ?? "").length);
     const when = rest.split(PLAN_END)[0]?.trim() ?? "";

@@ -162,6 +162,14 @@ describe("parsedFacts", () => {
     ],
     ["In January I'm moving to Berlin for work", "plan=move to Berlin for work in January"],
     ["I'm scheduled for a c-section on the 12th", "plan=c-section on the 12th"],
+    ["we're thinking of getting a puppy in the spring", "plan=get a puppy in the spring"],
+    ["I'm due to give birth in March", "plan=give birth in March"],
+    ["we're planning a trip to Iceland for our anniversary", "plan=trip to Iceland for their anniversary"],
+    ["our baby is due in November", "plan=baby in November"],
+    [
+      "After Christmas we're putting the house on the market",
+      "plan=put the house on the market after Christmas",
+    ],
     [
       "I'm taking my driving test next Thursday, any last tips?",
       "plan=take their driving test next Thursday",
@@ -339,6 +347,10 @@ describe("parsedFacts", () => {
     expect(facts("I am a nice person")).toEqual([]);
     expect(facts("I've been painting the house a lot")).toEqual([]);
     expect(facts("Terry Pratchett is my absolute favourite author")).not.toContain("likes=Terry Pratchett");
+  });
+
+  it("reads a trip, not a verb, in going to a place", () => {
+    expect(facts("going to Japan in April!!")).toEqual(["plan=trip to Japan in April"]);
   });
 
   it("reads no school in a shop or a field in a degree", () => {
