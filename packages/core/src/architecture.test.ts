@@ -208,6 +208,8 @@ describe("no process-global caches", () => {
     "core/src/english/parse/match.ts COMPILED": "each slot pattern compiled once: constants of the readers",
     "core/src/english/parse/match.ts TERMS": "each clause's terms, keyed weakly by the clause",
     "core/src/english/parse/match.ts VERBS": "each clause's verbs, keyed weakly by the clause",
+    "core/src/english/parse/spelling.ts VOCABULARY":
+      "the words typos are mended to, built once per parser, keyed weakly by it",
   };
   const files = readdirSync(PACKAGES).flatMap((pkg) => {
     const src = join(PACKAGES, pkg, "src");

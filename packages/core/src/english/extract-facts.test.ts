@@ -131,6 +131,16 @@ describe("extractFacts", () => {
     ).toHaveLength(1);
   });
 
+  it("mends a typo once, so the rules and the readers state one value", async () => {
+    const { loadParser } = await import("./parse/parser.js");
+    const nlp = await loadParser();
+    const read = (text: string) =>
+      extractFacts([{ id: "m1", role: "user", text }], nlp).map((f) => `${f.slot}=${f.value}`);
+    expect(read("my job is acountant at deloitte")).toContain("works_as=accountant");
+    expect(read("my job is acountant at deloitte")).not.toContain("works_as=acountant");
+    expect(read("i live in manchster now")).toEqual(["lives_in=Manchester"]);
+  });
+
   for (const [name, table] of [
     ["identity and home", IDENTITY],
     ["work and study", WORK],

@@ -20,6 +20,7 @@ import { PREFERENCE_RULES } from "./fact-patterns-preferences.js";
 import { WORK_RULES } from "./fact-patterns-work.js";
 import type { Nlp } from "./parse/parser.js";
 import { parsedFacts } from "./parse/read-facts.js";
+import { correctTypos } from "./parse/spelling.js";
 
 export { isSingleSlot } from "./fact-patterns.js";
 
@@ -63,7 +64,9 @@ export function extractFacts(messages: readonly ExtractInput[], nlp?: Nlp): Extr
 }
 
 /** Facts of one message, deduplicated by slot, value and negation (the most confident wins). */
-export function factsFromText(text: string, ctx: FactContext): ExtractedFact[] {
+export function factsFromText(raw: string, ctx: FactContext): ExtractedFact[] {
+  // Typos in fact words ("i live in manchster") are mended once, for the rules and the readers alike.
+  const text = ctx.nlp && ctx.role === "user" ? correctTypos(ctx.nlp, raw) : raw;
   const rules = ctx.role === "assistant" ? ASSISTANT_RULES : USER_RULES;
   const found = new Map<string, ExtractedFact>();
   const keep = (fact: ExtractedFact) => {

@@ -1,0 +1,41 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadParser, type Nlp } from "./parser.js";
+import { correctTypos, oneEditApart } from "./spelling.js";
+
+let nlp: Nlp;
+beforeAll(async () => {
+  nlp = await loadParser();
+});
+
+describe("oneEditApart", () => {
+  it.each([
+    ["acountant", "accountant", true],
+    ["guiter", "guitar", true],
+    ["vegitarian", "vegetarian", true],
+    ["teh", "the", true],
+    ["nurse", "nurse", false],
+    ["nurse", "nurses!", false],
+    ["cat", "dog", false],
+  ])("%s / %s -> %s", (a, b, want) => {
+    expect(oneEditApart(a, b)).toBe(want);
+  });
+});
+
+describe("correctTypos", () => {
+  it("mends a typo in an occupation, a pastime, a diet or a place", () => {
+    expect(correctTypos(nlp, "my job is acountant at deloitte")).toBe("my job is accountant at deloitte");
+    expect(correctTypos(nlp, "i play guiter in a band")).toBe("i play guitar in a band");
+    expect(correctTypos(nlp, "i'm a vegitarian")).toBe("i'm a vegetarian");
+    expect(correctTypos(nlp, "i live in manchster now")).toBe("i live in manchester now");
+  });
+
+  it("leaves names, known words, short words and inflections as written", () => {
+    const kept = [
+      "Manchster is my cat",
+      "my sisters are both nurses",
+      "the cafe was nice",
+      "I really loved it",
+    ];
+    for (const text of kept) expect(correctTypos(nlp, text)).toBe(text);
+  });
+});
