@@ -139,6 +139,10 @@ describe("extractFacts", () => {
     expect(read("my job is acountant at deloitte")).toContain("works_as=accountant");
     expect(read("my job is acountant at deloitte")).not.toContain("works_as=acountant");
     expect(read("i live in manchster now")).toEqual(["lives_in=Manchester"]);
+    expect(read("first yr nursing at Cardiff Uni n placements start next month")).toContain(
+      "studies=nursing",
+    );
+    expect(read("started at Spotify in May, still getting used to it")).toContain("works_at=Spotify");
   });
 
   for (const [name, table] of [

@@ -29,6 +29,12 @@ describe("correctTypos", () => {
     expect(correctTypos(nlp, "i live in manchster now")).toBe("i live in manchester now");
   });
 
+  it("writes chat shorthand out", () => {
+    expect(correctTypos(nlp, "first yr nursing at Cardiff Uni n placements start nxt wk")).toBe(
+      "first year nursing at Cardiff Uni and placements start next week",
+    );
+  });
+
   it("leaves names, known words, short words and inflections as written", () => {
     const kept = [
       "Manchster is my cat",

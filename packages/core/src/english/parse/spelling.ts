@@ -74,8 +74,34 @@ const inflected = (a: string, b: string) => {
   return long.startsWith(short) && /^(?:s|d|r|y)$/.test(long.slice(short.length));
 };
 
-/** The text with each typo in a fact word corrected; everything else as written. */
-export function correctTypos(nlp: Nlp, text: string): string {
+/** Chat shorthand, written out: "first yr nursing at Cardiff Uni n placements start next month". */
+const SHORTHAND: Readonly<Record<string, string>> = {
+  n: "and",
+  yr: "year",
+  yrs: "years",
+  bc: "because",
+  cuz: "because",
+  coz: "because",
+  atm: "at the moment",
+  bday: "birthday",
+  tmrw: "tomorrow",
+  tmr: "tomorrow",
+  nxt: "next",
+  wk: "week",
+  wks: "weeks",
+  b4: "before",
+  "w/": "with",
+};
+const SHORTHAND_WORD = new RegExp(
+  `(?<=^|\\s)(?:${Object.keys(SHORTHAND)
+    .map((w) => w.replace("/", "\\/"))
+    .join("|")})(?=$|[\\s,.!?])`,
+  "g",
+);
+
+/** The text with chat shorthand written out and each typo in a fact word corrected; the rest as written. */
+export function correctTypos(nlp: Nlp, raw: string): string {
+  const text = raw.replace(SHORTHAND_WORD, (w) => SHORTHAND[w] ?? w);
   if (!/[a-z]{6,}/.test(text)) return text;
   const { known, byInitial } = vocabulary(nlp);
   return text.replace(/\b[a-z]{6,}\b/g, (word) => {

@@ -192,7 +192,8 @@ export function readWork(clause: Clause): FactDraft[] {
     clause,
     "(work|works|working|worked|employed|started|joined|job|position|role|am|interning|intern) (at|for|with)",
   )) {
-    if (ahead) continue;
+    // "started at Spotify in May" is done: only a verb not yet in the past waits for its date.
+    if (ahead && !/^(?:started|joined|worked)\b/i.test(f.text)) continue;
     if (!user(f) || /^(?:am)\b/i.test(f.text.split(" ")[0] ?? "")) continue;
     const org = orgName(f.after);
     if (org) out.push(employer(org, over(f)));
@@ -336,11 +337,14 @@ export function readStudies(clause: Clause): FactDraft[] {
     }
   }
   // "in my final year of law at Durham".
-  for (const f of find(clause, "(first|second|third|fourth|final|last) (year|yr) (of|studying|doing)")) {
+  for (const f of find(clause, "(first|second|third|fourth|final|last) (year|yr) (of|studying|doing)?")) {
     if (!user(f)) continue;
-    const value = /^\s*(?:a|an|the|my|our|uni|university|college|school)\b/i.test(f.after)
-      ? null
-      : fieldName(f.after);
+    const value =
+      /^\s*(?:a|an|the|my|our|uni|university|college|school|at|in|as|and|is|was|has|of|student)\b|^\s*$/i.test(
+        f.after,
+      )
+        ? null
+        : fieldName(f.after);
     if (value) out.push(field(value));
     atSchool(f.after);
   }
