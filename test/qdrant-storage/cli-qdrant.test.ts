@@ -1,12 +1,13 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCliCaptured } from "@engram/cli";
-import { afterEach, expect, it } from "vitest";
+import { afterAll, afterEach, expect, it } from "vitest";
 import { type QdrantDouble, startQdrantDouble } from "../qdrant-double/index.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 let double: QdrantDouble | null = null;
 const dir = makeTempDir("engram-cli-qdrant-");
+afterAll(() => dir.remove());
 afterEach(async () => {
   await double?.close();
   double = null;

@@ -68,6 +68,8 @@ describe("add, repeated", () => {
     const file = path.join(dir, "shared.db");
     const a = await tempEngram({ path: file, tiers: false });
     const b = await tempEngram({ path: file, tiers: false });
+    // Cleanups run in order: this one after both engines have closed.
+    cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
     const [first, second] = await Promise.all([a.add(conversation(8)), b.add(conversation(8))]);
     expect(first?.ids).toEqual(second?.ids);
     expect((first?.added ?? 0) + (second?.added ?? 0)).toBe(8);
