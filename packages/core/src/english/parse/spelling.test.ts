@@ -29,6 +29,12 @@ describe("correctTypos", () => {
     expect(correctTypos(nlp, "i live in manchster now")).toBe("i live in manchester now");
   });
 
+  it("puts back the g chat drops", () => {
+    expect(correctTypos(nlp, "been livin in leeds, workin nights")).toBe(
+      "been living in leeds, working nights",
+    );
+  });
+
   it("writes chat shorthand out", () => {
     expect(correctTypos(nlp, "first yr nursing at Cardiff Uni n placements start nxt wk")).toBe(
       "first year nursing at Cardiff Uni and placements start next week",

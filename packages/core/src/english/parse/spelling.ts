@@ -102,10 +102,13 @@ const SHORTHAND_WORD = new RegExp(
 /** The text with chat shorthand written out and each typo in a fact word corrected; the rest as written. */
 export function correctTypos(nlp: Nlp, raw: string): string {
   const text = raw.replace(SHORTHAND_WORD, (w) => SHORTHAND[w] ?? w);
-  if (!/[a-z]{6,}/.test(text)) return text;
+  if (!/[a-z]{5,}/.test(text)) return text;
   const { known, byInitial } = vocabulary(nlp);
-  return text.replace(/\b[a-z]{6,}\b/g, (word) => {
+  return text.replace(/\b[a-z]{5,}\b/g, (word) => {
     if (known.has(word)) return word;
+    // "been livin in brum", "workin nights": the g chat drops.
+    if (word.endsWith("in") && known.has(`${word}g`)) return `${word}g`;
+    if (word.length < 6) return word;
     const near = (byInitial.get(word[0] as string) ?? []).filter(
       (w) => oneEditApart(word, w) && !inflected(word, w),
     );
