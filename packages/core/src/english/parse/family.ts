@@ -14,6 +14,7 @@ import { jobTitle, nounPhrase } from "./work.js";
 const KIN: Readonly<Record<string, string>> = {
   ...RELATIVES,
   hubby: "partner",
+  mam: "mother",
   wifey: "partner",
   missus: "partner",
   esposa: "partner",
@@ -54,7 +55,12 @@ const SPOUSE = new Set(["wife", "husband", "hubby", "wifey", "missus", "esposa",
 const ENGAGED = new Set(["fiance", "fiancé", "fiancee", "fiancée"]);
 const MODIFIERS =
   "(?:(?:older|younger|big|little|baby|twin|eldest|oldest|youngest|elder|half|lovely|amazing)[- ]?\\s*)?";
-const MENTION = new RegExp(`\\b(?:my|our|mi)\\s+${MODIFIERS}(${KIN_WORDS.join("|")})\\b`, "giu");
+/** Kin chat names without "my" at the start of a clause: "Dad's a plumber", "Mum is a teacher". */
+const BARE_KIN = "mum|mom|mam|dad|nan|nana|gran|granny|grandad|grandma|grandpa|hubby|wifey";
+const MENTION = new RegExp(
+  `(?:\\b(?:my|our|mi)\\s+${MODIFIERS}|^\\s*(?=(?:${BARE_KIN})\\b))(${KIN_WORDS.join("|")})\\b`,
+  "giu",
+);
 
 /** A name after the relative: "my sister Chloe", "My father, Harold,", "my boy's called Kai". */
 function nameAfter(rest: string): { name: string; rest: string } | null {

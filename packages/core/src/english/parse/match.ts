@@ -82,7 +82,9 @@ const PEOPLE = [
 ].join(" ");
 const OTHER_SUBJECT = new RegExp(
   `\\b(?:he|she|they|you|his|her|their|your|someone|somebody|people|everyone|everybody|nobody)\\b|` +
-    `\\b(?:my|our)\\s+(?:[\\p{L}'-]+\\s+){0,2}?(?:${PEOPLE.split(/\s+/).join("|")})\\b`,
+    `\\b(?:my|our)\\s+(?:[\\p{L}'-]+\\s+){0,2}?(?:${PEOPLE.split(/\s+/).join("|")})\\b|` +
+    // "Dad works at Tesco": kin named without "my" at the start of the clause.
+    "^\\s*(?:mum|mom|mam|dad|nan|nana|gran|granny|grandad|grandma|grandpa|hubby|wifey)\\b",
   "iu",
 );
 const NEGATION =

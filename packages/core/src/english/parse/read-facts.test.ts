@@ -248,6 +248,8 @@ describe("parsedFacts", () => {
     ["Sundays are for hiking", "hobby=hiking"],
     ["I dance salsa on Tuesdays", "hobby=dancing salsa"],
     ["I've been getting into birdwatching", "hobby=birdwatching"],
+    ["Dad's a plumber", "father.occupation=plumber"],
+    ["Mum is a teacher in Leeds", "mother.lives_in=Leeds"],
     ["my brother's a cop in Dublin", "brother.occupation=cop"],
     ["my dad used to be a bus driver", "father.occupation=bus driver"],
     ["my son's training to be an electrician", "son.occupation=electrician"],
@@ -329,6 +331,11 @@ describe("parsedFacts", () => {
     expect(facts("I've got a 6 year old daughter")).not.toContain("age=6");
     expect(facts("my 8 year old son loves lego")).toEqual([]);
     expect(facts("yo its jay here, 19 yrs old lol")).toContain("age=19");
+  });
+
+  it("reads no job or employer of a parent named without my", () => {
+    expect(facts("Dad works at Tesco")).toEqual([]);
+    expect(facts("mam works as a cleaner")).toEqual(["mother.occupation=cleaner"]);
   });
 
   it("reads no condition of someone else", () => {
