@@ -53,7 +53,7 @@ export function statementClauses(nlp: Nlp, text: string): Clause[] {
     for (const whole of sentence.split(/\s+[-–—]+\s+|;\s*|:\s+|\(|\)/)) {
       const part = /\?\W*$/u.test(whole) ? statementBefore(whole) : whole;
       if (!part.trim()) continue;
-      for (const clause of splitClauses(part)) {
+      for (const clause of splitClauses(part).flatMap(asSelf)) {
         if (MODAL.test(clause) && !WANTED.test(clause)) continue;
         clauses.push(parsed(nlp, clause, sentence, WANTED.test(clause) || MODAL.test(clause)));
       }
@@ -78,4 +78,16 @@ function statementBefore(part: string): string {
   if (!tail || (tail[1] ?? "").split(/\s+/).length > 8) return "";
   const head = part.slice(0, tail.index);
   return OPENS_QUESTION.test(head) ? "" : head;
+}
+
+/** "As a nurse, ...", "Being a teacher, ...", "As someone with coeliac disease, ...": who the user is, said in passing. */
+const AS_SELF =
+  /^\s*(?:speaking as|as|being)\s+(?:(a|an)\s+|(someone|somebody) with\s+)([^,]{2,60}?)(?:\s*,\s*|\s+(?=(?:i|we|it)\s)|\s*$)(.*)$/i;
+
+/** A clause that opens on who the user is, as that statement and the rest: "As a nurse, I work nights". */
+function asSelf(clause: string): string[] {
+  const m = AS_SELF.exec(clause);
+  if (!m) return [clause];
+  const self = m[2] ? `I have ${m[3]}` : `I am ${m[1]} ${m[3]}`;
+  return [self, ...(m[4]?.trim() ? [m[4].trim()] : [])];
 }

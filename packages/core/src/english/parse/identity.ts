@@ -173,6 +173,8 @@ export function readHome(clause: Clause): FactDraft[] {
     const past =
       over(f) ||
       /\bwere\b|\bwas\b/.test(f.text) ||
+      // "As a kid, I lived in Spain": the simple past is a home left; "I have lived in Tokyo" is not.
+      (/^(?:lived|resided)\b/i.test(f.text) && !/\b(?:have|has|'ve)\s*$/i.test(f.before)) ||
       /\b(?:was|were|had been)\s*$/i.test(f.before) ||
       /^\s*until\b/i.test(f.after);
     if (denied(f) && !past) return;

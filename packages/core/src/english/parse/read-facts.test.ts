@@ -248,6 +248,15 @@ describe("parsedFacts", () => {
     ["Sundays are for hiking", "hobby=hiking"],
     ["I dance salsa on Tuesdays", "hobby=dancing salsa"],
     ["I've been getting into birdwatching", "hobby=birdwatching"],
+    ["As a nurse, I work a lot of night shifts", "works_as=nurse"],
+    ["As a vegetarian, I struggle at barbecues", "diet=vegetarian"],
+    ["As a mother of two, I never get a break", "children=2"],
+    ["As a Londoner, the tube strikes drive me mad", "from=London"],
+    ["as someone with coeliac disease, eating out is hard", "health=coeliac disease"],
+    ["As a diabetic I have to watch my sugar", "health=diabetes"],
+    ["Speaking as a physio, that stretch is fine", "works_as=physio"],
+    ["As a kid, I lived in Spain", "lives_in=Spain (no longer)"],
+    ["I've lived in Tokyo for six years now", "lives_in=Tokyo"],
     ["Dad's a plumber", "father.occupation=plumber"],
     ["Mum is a teacher in Leeds", "mother.lives_in=Leeds"],
     ["my brother's a cop in Dublin", "brother.occupation=cop"],
@@ -331,6 +340,11 @@ describe("parsedFacts", () => {
     expect(facts("I've got a 6 year old daughter")).not.toContain("age=6");
     expect(facts("my 8 year old son loves lego")).toEqual([]);
     expect(facts("yo its jay here, 19 yrs old lol")).toContain("age=19");
+  });
+
+  it("reads no job in an opening that is not the user's role", () => {
+    expect(facts("As a friend, you should know")).toEqual([]);
+    expect(facts("As a result, I moved to Leeds")).toEqual(["lives_in=Leeds"]);
   });
 
   it("reads no job or employer of a parent named without my", () => {

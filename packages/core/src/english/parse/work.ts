@@ -72,7 +72,7 @@ function orgName(text: string, lowerOk = false): string | null {
 
 /** People described, not employed: "a nice person", "a morning person", "a total mess". */
 const NOT_ROLES =
-  /^(?:person|people|guy|girl|man|woman|lady|type|kind|sort|mess|wreck|nightmare|fan|lover)$/i;
+  /^(?:person|people|guy|girl|man|woman|lady|type|kind|sort|mess|wreck|nightmare|fan|lover|friend|kid|child|result|matter|rule|whole|team)$/i;
 
 /** A job title: an occupation noun at its head, or one the parser tags as a person's role. */
 export function jobTitle(clause: Clause, phrase: string, trusted: boolean): string | null {
