@@ -112,6 +112,16 @@ const employer = (value: string, negated = false): FactDraft => ({
   negated,
 });
 
+/**
+ * A job in the simple past is over: "I was a teacher for years", "I worked at Google until 2020"; "I have
+ * worked as a nurse for ten years" is not.
+ */
+function simplePast(f: Found): boolean {
+  const head = f.text.replace(/^(?:i|we)\s+/i, "");
+  if (/^(?:was|were)\b/i.test(head)) return true;
+  return /^(?:worked|served)\b/i.test(head) && !/\b(?:have|has|had|'ve)\s+(?:\w+\s+)?$/i.test(f.before);
+}
+
 export function readWork(clause: Clause): FactDraft[] {
   const out: FactDraft[] = [];
   const user = (f: Found) => aboutUser(clause, f) && !denied(f);
@@ -119,8 +129,8 @@ export function readWork(clause: Clause): FactDraft[] {
     const rest = f.after;
     const phrase = nounPhrase(rest);
     const value = phrase ? jobTitle(clause, phrase, trusted) : null;
-    // "quit my job as a chef": the job left is over.
-    const left = over(f) || LEAVING.test(`${f.before}${f.text}`);
+    // "quit my job as a chef", "I worked as a nurse for ten years": the job left is over.
+    const left = over(f) || LEAVING.test(`${f.before}${f.text}`) || simplePast(f);
     if (value) out.push(job(value, left));
     const at = /^\s*(?:[\p{L}'-]+\s+){0,4}?(?:at|for|with)\s+(.*)$/u.exec(rest.slice(0, 80));
     const org = at ? orgName(at[1] ?? "", trusted) : null;
@@ -196,7 +206,7 @@ export function readWork(clause: Clause): FactDraft[] {
     if (ahead && !/^(?:started|joined|worked)\b/i.test(f.text)) continue;
     if (!user(f) || /^(?:am)\b/i.test(f.text.split(" ")[0] ?? "")) continue;
     const org = orgName(f.after);
-    if (org) out.push(employer(org, over(f)));
+    if (org) out.push(employer(org, over(f) || simplePast(f)));
   }
   for (const f of find(clause, "(joined|left|quit) [<o>#ProperNoun+]")) {
     // "we've left London for good" leaves a home, not an employer.
