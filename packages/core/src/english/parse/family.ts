@@ -28,6 +28,10 @@ const KIN: Readonly<Record<string, string>> = {
   nan: "grandmother",
   nana: "grandmother",
   kiddo: "child",
+  youngest: "child",
+  eldest: "child",
+  oldest: "child",
+  firstborn: "child",
   kid: "child",
   child: "child",
   boy: "son",
@@ -48,7 +52,7 @@ const KIN: Readonly<Record<string, string>> = {
 const KIN_WORDS = Object.keys(KIN).sort((a, b) => b.length - a.length);
 /** A clause about family at all: a relative, children, or a marital status. */
 export const FAMILY_CUE = new RegExp(
-  `\\b(?:${KIN_WORDS.join("|")}|kids|children|twins|triplets|sons|daughters|boys|girls|seeing|dating|broke up|split up|not with|single|married|divorced|widow\\w*|divorcee|separated|engaged)\\b`,
+  `\\b(?:${KIN_WORDS.join("|")}|kids|children|twins|triplets|sons|daughters|boys|girls|seeing|dating|broke up|split up|not with|named|single|married|divorced|widow\\w*|divorcee|separated|engaged)\\b`,
   "i",
 );
 const SPOUSE = new Set(["wife", "husband", "hubby", "wifey", "missus", "esposa", "esposo", "spouse"]);
@@ -139,7 +143,17 @@ export function readFamily(clause: Clause): FactDraft[] {
       out.push({ slot: "marital_status", value: "married", says: "is married", confidence: 0.7 });
     if (ENGAGED.has(word))
       out.push({ slot: "marital_status", value: "engaged", says: "is engaged", confidence: 0.7 });
-    const named = nameAfter(rest);
+    // "Oliver, my youngest, starts school": the name before the mention, read from the sentence (the
+    // clause may start at the comma).
+    const leading =
+      new RegExp(`(?:^|[.!?]\\s+)(\\p{Lu}[\\p{L}'-]+),\\s+${m[0].trim()}\\b`, "u").exec(
+        clause.sentence,
+      )?.[1] ?? null;
+    const named =
+      nameAfter(rest) ??
+      (leading && !NOT_NAMES.has(leading.toLowerCase()) && !(leading.toLowerCase() in KIN)
+        ? { name: leading, rest }
+        : null);
     if (named) {
       const slot = nameSlot(rel);
       out.push({ slot, value: named.name, says: `is named ${named.name}`, confidence: 0.75, about: word });
@@ -188,6 +202,17 @@ export function readFamily(clause: Clause): FactDraft[] {
     }
   }
   out.push(...asides(clause));
+  // "we named our baby Rose".
+  for (const f of find(
+    clause,
+    "(named|called) (our|my) (baby|son|daughter|boy|girl|little one) [<n>#ProperNoun]",
+  ))
+    out.push({
+      slot: "child",
+      value: asName(f.groups.n ?? ""),
+      says: `has a child named ${asName(f.groups.n ?? "")}`,
+      confidence: 0.7,
+    });
   // "I'm seeing someone called Raj"; "I'm not with Tom anymore", "broke up with Tom": a partner no longer.
   for (const f of find(
     clause,

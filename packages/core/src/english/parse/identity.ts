@@ -69,6 +69,8 @@ export function readAge(clause: Clause): FactDraft[] {
     if (!Number.isInteger(years) || years < 5 || years > 110) continue;
     if (/(?:years|yrs|year|yr) old$/.test(f.text) === false && UNIT_AFTER.test(rest)) continue;
     if (!aboutUser(clause, f) || denied(f) || /-$/.test(f.groups.a ?? "")) continue;
+    // "my 5 year old, Jake": the age of a child.
+    if (/old$/.test(f.text) && /\b(?:my|our|his|her|their)\s*$/i.test(f.before)) continue;
     // "I've got a 6 year old daughter": the age of someone the user names after it.
     if (
       /old$/.test(f.text) &&

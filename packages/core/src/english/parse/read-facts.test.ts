@@ -262,6 +262,9 @@ describe("parsedFacts", () => {
     ["Speaking as a physio, that stretch is fine", "works_as=physio"],
     ["As a kid, I lived in Spain", "lives_in=Spain (no longer)"],
     ["I've lived in Tokyo for six years now", "lives_in=Tokyo"],
+    ["we named our baby Rose", "child=Rose"],
+    ["Oliver, my youngest, starts school in September", "child=Oliver"],
+    ["my eldest, Sophie, is off to uni", "child=Sophie"],
     ["Dad's a plumber", "father.occupation=plumber"],
     ["Mum is a teacher in Leeds", "mother.lives_in=Leeds"],
     ["my brother's a cop in Dublin", "brother.occupation=cop"],
@@ -344,6 +347,7 @@ describe("parsedFacts", () => {
   it("reads no age of a child or a pet the user has", () => {
     expect(facts("I've got a 6 year old daughter")).not.toContain("age=6");
     expect(facts("my 8 year old son loves lego")).toEqual([]);
+    expect(facts("my 5 year old, Jake, won't sleep")).not.toContain("age=5");
     expect(facts("yo its jay here, 19 yrs old lol")).toContain("age=19");
   });
 
