@@ -312,6 +312,12 @@ export function readFamily(clause: Clause): FactDraft[] {
     if (!denied(f) && !/\b(?:is|are|was|'s)\s*$/i.test(f.before))
       out.push(status((f.groups.s ?? "").toLowerCase()));
   }
+  // "recently divorced, living in Croydon": a status said on its own.
+  const alone =
+    /^\s*(?:recently |newly |happily |just |now )?(single|married|divorced|widowed|engaged|separated)\s*(?:[,.!]|$)/i.exec(
+      text,
+    );
+  if (alone?.[1]) out.push(status(alone[1].toLowerCase()));
   for (const f of find(clause, "^#Adverb? [<s>(single|married|divorced|widowed|engaged)] (and|since|for)")) {
     out.push(status((f.groups.s ?? "").toLowerCase()));
   }

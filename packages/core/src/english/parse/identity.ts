@@ -272,7 +272,14 @@ export function readHome(clause: Clause): FactDraft[] {
     out.push(leftHome(f.groups.p));
   // "I've been in Toronto for 3 years", "living in a van in Portugal".
   for (const f of find(clause, `^(i|we) (have|has) been in [<p>${PLACE}] (for|since)`)) lives(f, "lives in");
-  for (const f of find(clause, `(live|lives|living|livin) in (a|an) #Adjective? #Noun in [<p>${PLACE}]`))
+  // "flat" is often tagged an adjective, "rented" a verb: the dwellings are named.
+  for (const f of [
+    ...find(clause, `(live|lives|living|livin) in (a|an) #Adjective? #Noun in [<p>${PLACE}]`),
+    ...find(
+      clause,
+      `(live|lives|living|livin) in (a|an) .? (flat|house|apartment|cottage|bungalow|studio|caravan) in [<p>${PLACE}]`,
+    ),
+  ])
     lives(f, "lives in");
   // A dwelling somewhere is a home: "we're in a little place in Matlock".
   for (const f of find(

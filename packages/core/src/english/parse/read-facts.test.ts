@@ -262,6 +262,9 @@ describe("parsedFacts", () => {
     ["Speaking as a physio, that stretch is fine", "works_as=physio"],
     ["As a kid, I lived in Spain", "lives_in=Spain (no longer)"],
     ["I've lived in Tokyo for six years now", "lives_in=Tokyo"],
+    ["recently divorced, living in a rented flat in Croydon", "marital_status=divorced"],
+    ["recently divorced, living in a rented flat in Croydon", "lives_in=Croydon"],
+    ["I'm single, any dating tips?", "marital_status=single"],
     ["we named our baby Rose", "child=Rose"],
     ["Oliver, my youngest, starts school in September", "child=Oliver"],
     ["my eldest, Sophie, is off to uni", "child=Sophie"],
@@ -354,6 +357,10 @@ describe("parsedFacts", () => {
   it("reads no job in an opening that is not the user's role", () => {
     expect(facts("As a friend, you should know")).toEqual([]);
     expect(facts("As a result, I moved to Leeds")).toEqual(["lives_in=Leeds"]);
+  });
+
+  it("reads no employer in a description of one", () => {
+    expect(facts("I just started as a UX designer at a fintech startup")).toEqual(["works_as=ux designer"]);
   });
 
   it("reads no job or employer of a parent named without my", () => {

@@ -64,7 +64,9 @@ function orgName(text: string, lowerOk = false): string | null {
   if (m?.[1]) return m[1].replace(/[.]$/, "");
   if (!lowerOk) return null;
   // Typed in lower case: "at deloitte", "with the city ambulance service".
-  const phrase = nounPhrase(text.replace(/^\s*(?:the|a|an|my|our)\s+/i, ""), 4).replace(/[.]+$/, "");
+  // "at a fintech startup" describes an employer without naming it.
+  if (/^\s*(?:a|an)\s/i.test(text)) return null;
+  const phrase = nounPhrase(text.replace(/^\s*(?:the|my|our)\s+/i, ""), 4).replace(/[.]+$/, "");
   return phrase && /^\p{Ll}/u.test(phrase) && !PHRASE_END.has(phrase.split(" ")[0] ?? "")
     ? asName(phrase)
     : null;
