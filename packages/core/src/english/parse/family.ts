@@ -232,7 +232,7 @@ export function readFamily(clause: Clause): FactDraft[] {
   // Children: "we have two kids", "we've got twins, Noah and Lily", "a single mum of one".
   for (const f of find(
     clause,
-    "(have|got|had|raising) [<n>(#Value|twins|triplets)] #Adjective? #Adjective? (kids|children|sons|daughters|boys|girls|son|daughter|boy|girl|little ones)?",
+    "(have|got|had|raising) [<n>(#Value|twins|triplets)] #Adjective? #Adjective? (adult|grown|teenage|young)? (kids|children|sons|daughters|boys|girls|son|daughter|boy|girl|little ones)?",
   )) {
     if (denied(f) || over(f)) continue;
     const word = (f.groups.n ?? "").toLowerCase();

@@ -130,7 +130,7 @@ const DEMONYMS: Readonly<Record<string, string>> = {
 
 /** A clause that may say where the user is from. */
 export const ORIGIN_CUE = new RegExp(
-  `\\b(?:from|grew|raised|born|brought|${Object.keys(DEMONYMS).join("|")})\\b`,
+  `\\b(?:from|grew|raised|born|brought|native|${Object.keys(DEMONYMS).join("|")})\\b`,
   "i",
 );
 
@@ -156,6 +156,9 @@ export function readOrigin(clause: Clause): FactDraft[] {
     if (!NOT_ORIGIN.test(f.before) && ORIGIN_LEAD.test(f.before)) origin(f);
   }
   for (const f of find(clause, `(grew up|raised|born|brought up) (and raised)? in [<p>${PLACE}]`)) origin(f);
+  // "I was born in 1980 in Cork", "I am a native of Naples".
+  for (const f of find(clause, `born in #Value in [<p>${PLACE}]`)) origin(f);
+  for (const f of find(clause, `(i am|we are) a native of [<p>${PLACE}]`)) origin(f);
   // "I'm a Londoner born and bred".
   const demonym =
     /^\s*(?:i am|i'm|im)\s+(?:(?:a|an|such a)\s+)?(?:(?:proud|true|real|born|proper)\s+)?(new yorker|[\p{L}]+)\b/iu.exec(
@@ -247,6 +250,12 @@ export function readHome(clause: Clause): FactDraft[] {
     lives(f, "lives in");
   for (const f of find(clause, `^(my|our) (flat|house|apartment|place|home) in [<p>${PLACE}]`))
     lives(f, "lives in");
+  // "I am writing to you from my home in Oxford": "my home" is the user's whoever the clause addresses.
+  for (const f of find(clause, `(from|at) (my|our) (flat|house|apartment|home) in [<p>${PLACE}]`)) {
+    const value = place(f.groups.p);
+    if (value && !denied(f))
+      out.push({ slot: "lives_in", value, says: `lives in ${value}`, confidence: 0.8, negated: false });
+  }
   // "we relocated from Leeds to Bristol": the new home, and the old one left.
   for (const f of find(
     clause,

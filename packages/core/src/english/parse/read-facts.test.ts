@@ -262,6 +262,15 @@ describe("parsedFacts", () => {
     ["Speaking as a physio, that stretch is fine", "works_as=physio"],
     ["As a kid, I lived in Spain", "lives_in=Spain (no longer)"],
     ["I've lived in Tokyo for six years now", "lives_in=Tokyo"],
+    ["I am a native of Naples", "from=Naples"],
+    ["I was born in 1980 in Cork", "from=Cork"],
+    [
+      "I am currently enrolled in a master's programme in public health at Imperial College",
+      "studies=public health",
+    ],
+    ["I have two adult sons", "children=2"],
+    ["I lecture in philosophy at the University of Bristol", "works_at=University of Bristol"],
+    ["I am writing to you from my home in Oxford", "lives_in=Oxford"],
     ["recently divorced, living in a rented flat in Croydon", "marital_status=divorced"],
     ["recently divorced, living in a rented flat in Croydon", "lives_in=Croydon"],
     ["I'm single, any dating tips?", "marital_status=single"],
@@ -357,6 +366,11 @@ describe("parsedFacts", () => {
   it("reads no job in an opening that is not the user's role", () => {
     expect(facts("As a friend, you should know")).toEqual([]);
     expect(facts("As a result, I moved to Leeds")).toEqual(["lives_in=Leeds"]);
+  });
+
+  it("reads no job in a native, and no home in someone else's", () => {
+    expect(facts("I am a native of Naples")).not.toContain("works_as=native");
+    expect(facts("my sister wrote to me from her home in Oxford")).toEqual([]);
   });
 
   it("reads no employer in a description of one", () => {

@@ -74,7 +74,7 @@ function orgName(text: string, lowerOk = false): string | null {
 
 /** People described, not employed: "a nice person", "a morning person", "a total mess". */
 const NOT_ROLES =
-  /^(?:person|people|guy|girl|man|woman|lady|type|kind|sort|mess|wreck|nightmare|fan|lover|friend|kid|child|result|matter|rule|whole|team)$/i;
+  /^(?:person|people|guy|girl|man|woman|lady|type|kind|sort|mess|wreck|nightmare|fan|lover|friend|kid|child|result|matter|rule|whole|team|native)$/i;
 
 /** A job title: an occupation noun at its head, or one the parser tags as a person's role. */
 export function jobTitle(clause: Clause, phrase: string, trusted: boolean): string | null {
@@ -156,7 +156,12 @@ export function readWork(clause: Clause): FactDraft[] {
   // "I teach maths", "I lecture in history at Leeds": the verb names the job.
   for (const f of find(clause, "^(i|we) #Adverb? [<v>(teach|lecture|tutor|coach|nurse|preach)]")) {
     const agent = AGENTS[(f.groups.v ?? "").toLowerCase()];
-    if (agent && user(f)) out.push(job(agent));
+    if (agent && user(f)) {
+      out.push(job(agent));
+      const at = /^\s*(?:[\p{L}'-]+\s+){0,3}?at\s+(.*)$/u.exec(f.after.slice(0, 80));
+      const org = at ? orgName(at[1] ?? "") : null;
+      if (org) out.push(employer(org));
+    }
   }
   for (const f of find(clause, "(promoted|promotion) to")) if (user(f)) title(f, true);
   for (const f of find(clause, "(become|became|becoming) (a|an)")) if (user(f)) title(f, false);
@@ -232,7 +237,7 @@ const school = (value: string): FactDraft => ({
   confidence: 0.8,
 });
 const DEGREE =
-  "(phd|degree|masters|master's|master|bachelors|bachelor's|bsc|ba|ma|msc|mba|course|apprenticeship|diploma|doctorate|a-levels|gcses|bootcamp)";
+  "(phd|degree|masters|master's|master|bachelors|bachelor's|bsc|ba|ma|msc|mba|course|apprenticeship|diploma|doctorate|a-levels|gcses|bootcamp|programme|program)";
 
 function fieldName(text: string): string | null {
   if (/^\s*(?:my|your|our|his|her|their|its|me|you|him|us|them|it)\b/i.test(text)) return null;
