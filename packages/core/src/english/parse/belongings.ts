@@ -160,7 +160,7 @@ const KIND = new RegExp(`\\b(${PET_KEYS.join("|")})(s|es)?\\b`, "gi");
 export const PET_WORDS = new RegExp(KIND.source, "i");
 /** The user's pet: "my cat", "I have two guinea pigs", "we adopted a beagle", "a cockapoo named". */
 const OWNED =
-  /(?:\bmy|\bour|\bgot|\badopted|\brescued|\bbought|\bowner of an?|\b(?:mum|mom|dad|parent|mama|papa) (?:to|of) an?|^an?|^\w*\s*an?|[.!]\s*an?)\s+(?:\S+\s+){0,3}$/iu;
+  /(?:\bmy|\bour|\bgot|\badopted|\brescued|\bbought|\bowner of an?|\b(?:mum|mom|dad|parent|mama|papa) (?:to|of) (?:an?|\d+|two|three|four)|^an?|^\w*\s*an?|[.!]\s*an?)\s+(?:\S+\s+){0,3}$/iu;
 /** "We have two cats, Atlas and Juno, and a rescue lurcher": the verb of having governs the whole list. */
 const HAS = /\b(?:i|we) (?:have|hav|got|have got|adopted|rescued|own|bought|took in)\b/i;
 const NAME_WORD = /^[\p{L}'-]+$/u;

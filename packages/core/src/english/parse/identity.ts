@@ -58,8 +58,13 @@ export function readAge(clause: Clause): FactDraft[] {
     ...find(clause, "celebrated my [<a>#Ordinal] birthday?"),
   ];
   // "28F here", "34M, London": the age and sex of a forum introduction.
-  const forum = /^(\d{2})\s?(?:f|m|nb)\b/i.exec(clause.text);
-  if (forum?.[1]) found.unshift({ ...foundAt(clause, 0, forum[0]), groups: { a: forum[1] } });
+  // "22 and still living with my parents": an age opening the clause.
+  const forum =
+    /^(\d{2})\s?(?:f|m|nb)\b|^(1[3-9]|[2-9]\d)(?=\s*,\s*\p{L}|\s+(?:and (?!counting|over|up|above|older|under)|here\b|yo\b|y\/o))/iu.exec(
+      clause.text,
+    );
+  const opening = forum?.[1] ?? forum?.[2];
+  if (forum && opening) found.unshift({ ...foundAt(clause, 0, forum[0]), groups: { a: opening } });
   // "I'm a 29 y/o dev".
   const short = /\b(?:i am|i'm|im)\s+(?:a\s+)?(\d{2})\s*(?:y\/o|yo)\b/i.exec(clause.text);
   if (short?.[1]) found.unshift({ ...foundAt(clause, short.index, short[0]), groups: { a: short[1] } });

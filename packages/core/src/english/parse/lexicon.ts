@@ -123,6 +123,8 @@ export const CONDITIONS: Readonly<Record<string, string>> = {
 /** "I'm epileptic": adjectives that state a condition. */
 export const CONDITION_ADJECTIVES: Readonly<Record<string, string>> = {
   epileptic: "epilepsy",
+  "type 1 diabetic": "type 1 diabetes",
+  "type 2 diabetic": "type 2 diabetes",
   diabetic: "diabetes",
   asthmatic: "asthma",
   deaf: "hearing loss",

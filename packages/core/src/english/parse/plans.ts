@@ -181,7 +181,7 @@ export function readPlans(clause: Clause): FactDraft[] {
     if (aboutUser(clause, found) && !denied(found)) out.push(...plan(`${inf} ${rest}`.trim()));
   }
   // "we're off to Mexico in June", "my driving test is on the 14th".
-  for (const f of find(clause, "^(i|we)? (am|are)? off to [<p>#ProperNoun+]")) {
+  for (const f of find(clause, "^(i|we)? (am|are)? off to [<p>(#Place|#ProperNoun)+]")) {
     const rest = text
       .slice(f.start + f.text.length - (f.groups.p ?? "").length)
       .split(PLAN_END)[0]

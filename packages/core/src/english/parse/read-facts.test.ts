@@ -262,6 +262,9 @@ describe("parsedFacts", () => {
     ["Speaking as a physio, that stretch is fine", "works_as=physio"],
     ["As a kid, I lived in Spain", "lives_in=Spain (no longer)"],
     ["I've lived in Tokyo for six years now", "lives_in=Tokyo"],
+    ["22 and still living w my parents in Derby", "age=22"],
+    ["22 and still living with my parents in Derby", "lives_in=Derby"],
+    ["dog mum to 2 labradors", "pet=dog"],
     ["I am a native of Naples", "from=Naples"],
     ["I was born in 1980 in Cork", "from=Cork"],
     [
@@ -366,6 +369,11 @@ describe("parsedFacts", () => {
   it("reads no job in an opening that is not the user's role", () => {
     expect(facts("As a friend, you should know")).toEqual([]);
     expect(facts("As a result, I moved to Leeds")).toEqual(["lives_in=Leeds"]);
+  });
+
+  it("reads no age in a number that opens a clause about something else", () => {
+    expect(facts("20 and counting!")).toEqual([]);
+    expect(facts("10, 20, 30 are the numbers")).toEqual([]);
   });
 
   it("reads no job in a native, and no home in someone else's", () => {

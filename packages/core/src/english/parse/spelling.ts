@@ -91,6 +91,7 @@ const SHORTHAND: Readonly<Record<string, string>> = {
   wks: "weeks",
   b4: "before",
   "w/": "with",
+  w: "with",
 };
 const SHORTHAND_WORD = new RegExp(
   `(?<=^|\\s)(?:${Object.keys(SHORTHAND)
