@@ -371,6 +371,11 @@ describe("parsedFacts", () => {
     expect(facts("As a result, I moved to Leeds")).toEqual(["lives_in=Leeds"]);
   });
 
+  it("reads a clause repeated in one message once", () => {
+    const line = "I work as a nurse in Leeds. ";
+    expect(facts(line.repeat(50))).toEqual(facts(line));
+  });
+
   it("reads no age in a number that opens a clause about something else", () => {
     expect(facts("20 and counting!")).toEqual([]);
     expect(facts("10, 20, 30 are the numbers")).toEqual([]);

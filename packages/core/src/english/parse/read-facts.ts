@@ -74,7 +74,12 @@ const MAY_STATE = { test: (text: string) => FIRST_PERSON.test(text) || !ELSEWHER
 /** The facts a user's message states about them, one draft per slot and value. */
 export function parsedFacts(nlp: Nlp, text: string): FactDraft[] {
   const drafts: FactDraft[] = [];
+  // A clause repeated in one message (a pasted log, a signature) is read once: its facts are in already.
+  const seen = new Set<string>();
   for (const clause of statementClauses(nlp, text)) {
+    const key = `${clause.wanted}\u0000${clause.sentence}\u0000${clause.text}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
     const found: FactDraft[] = [];
     if (clause.wanted) found.push(...(PLAN_CUES.test(clause.text) ? readPlans(clause) : []));
     else if (MAY_STATE.test(clause.text))
