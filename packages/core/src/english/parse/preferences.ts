@@ -44,6 +44,26 @@ const DISLIKE_LEADS = [
   "not #Adverb? (into|a fan of|keen on|a big fan of)",
   "never (liked|enjoyed|been a fan of|been into|cared for)",
 ];
+/** What a "person" is a fan of: "a cat person", "not a morning person". */
+const PERSON_KINDS =
+  "(cat|dog|morning|night|beach|city|country|coffee|tea|people|summer|winter|mountain|sea|book|wine|beer|party|outdoors)";
+/**
+ * Tastes said of the thing: "k-dramas are my guilty pleasure", "cheese is life", "The Beatles are the
+ * greatest band ever"; "mornings are not my thing", "spiders freak me out", "I find golf boring".
+ */
+const SAID_OF_THE_THING: ReadonlyArray<readonly ["likes" | "dislikes", string]> = [
+  ["likes", "^[<x>.+] (is|are) my (absolute|all-time)? (favourite|favorite|fave|thing|jam)$"],
+  ["likes", "^[<x>.+] (is|are) my (guilty pleasure|weakness|obsession|happy place|comfort food)"],
+  ["likes", "^[<x>.+] (is|are) life (#Adverb|lol|tbh)?$"],
+  ["likes", "^[<x>.+] (is|are) the (best|greatest) .? .? (ever|of all time|in the world)"],
+  ["dislikes", "^[<x>.+] (is|are) #Adverb? not (my thing|for me|my cup of tea|my scene)"],
+  ["dislikes", "^[<x>.+] (freak|freaks|creep|creeps|gross|grosses) me out"],
+  [
+    "dislikes",
+    "^(i|we) find [<x>.+] #Adverb? (boring|tedious|annoying|unbearable|overrated|pointless|disgusting|gross)",
+  ],
+];
+
 /** A value that points back into the chat ("I love that", "love how you...") is no taste. */
 const POINTER =
   /^\s*(?:it|how|when|what|you|your|the way|to)\b|^\s*(?:this|that|these|those)\b(?=\s*$|\s*[,.!?]|\s+(?:is|was|are|one|so|too|a lot|lol|idea|advice|answer|list|suggestion)\b)/i;
@@ -73,14 +93,8 @@ export function readPreferences(clause: Clause): FactDraft[] {
   if (devotee?.[1] && !/\b(?:not|never)\b/i.test(devotee[1])) out.push(...taste("likes", devotee[1]));
   // "I'm more of a cat person", "not really a dog person".
   for (const f of [
-    ...find(
-      clause,
-      "^(i am|we are) #Adverb? (not)? #Adverb? a [<x>(cat|dog|morning|night|beach|city|country|coffee|tea|people|summer|winter|mountain|sea|book|wine|beer|party|outdoors)] person",
-    ),
-    ...find(
-      clause,
-      "^(i am|we are) #Adverb? more of a [<x>(cat|dog|morning|night|beach|city|country|coffee|tea|people|summer|winter|mountain|sea|book|wine|beer|party|outdoors)] person",
-    ),
+    ...find(clause, `^(i am|we are) #Adverb? (not)? #Adverb? a [<x>${PERSON_KINDS}] person`),
+    ...find(clause, `^(i am|we are) #Adverb? more of a [<x>${PERSON_KINDS}] person`),
   ]) {
     const slot = /\bnot\b/i.test(f.text) ? "dislikes" : "likes";
     out.push(...taste(slot, f.groups.x ?? ""));
@@ -92,44 +106,17 @@ export function readPreferences(clause: Clause): FactDraft[] {
     out.push(...taste("likes", f.after));
   for (const f of find(clause, "^my (guilty pleasure|weakness|obsession) (is|are)"))
     out.push(...taste("likes", f.after));
-  // Said of the thing: "k-dramas are my guilty pleasure", "cheese is life", "The Beatles are the greatest band ever".
-  const thing = (x: string) =>
-    !/^(?:it|this|that|he|she|they|i|we|you|there|what|which|who)\b/i.test(x) && x.split(/\s+/).length <= 5;
-  for (const f of find(
-    clause,
-    "^[<x>.+] (is|are) my (absolute|all-time)? (favourite|favorite|fave|thing|jam)$",
-  )) {
-    if (thing(f.groups.x ?? "") && !/^\s+(?:of|in|at)\b/i.test(f.after))
-      out.push(...taste("likes", f.groups.x ?? ""));
+  for (const [slot, pattern] of SAID_OF_THE_THING) {
+    for (const f of find(clause, pattern)) {
+      const x = f.groups.x ?? "";
+      if (
+        !/^(?:it|this|that|he|she|they|i|we|you|there|what|which|who)\b/i.test(x) &&
+        x.split(/\s+/).length <= 5
+      )
+        out.push(...taste(slot, x));
+    }
   }
-  for (const f of find(
-    clause,
-    "^[<x>.+] (is|are) my (guilty pleasure|weakness|obsession|happy place|comfort food)",
-  )) {
-    if (thing(f.groups.x ?? "")) out.push(...taste("likes", f.groups.x ?? ""));
-  }
-  for (const f of find(clause, "^[<x>.+] (is|are) life (#Adverb|lol|tbh)?$")) {
-    if (thing(f.groups.x ?? "")) out.push(...taste("likes", f.groups.x ?? ""));
-  }
-  for (const f of find(
-    clause,
-    "^[<x>.+] (is|are) the (best|greatest) .? .? (ever|of all time|in the world)",
-  )) {
-    if (thing(f.groups.x ?? "")) out.push(...taste("likes", f.groups.x ?? ""));
-  }
-  // "mornings are not my thing", "horror movies just aren't for me", "spiders freak me out".
-  for (const f of find(clause, "^[<x>.+] (is|are) #Adverb? not (my thing|for me|my cup of tea|my scene)")) {
-    if (thing(f.groups.x ?? "")) out.push(...taste("dislikes", f.groups.x ?? ""));
-  }
-  for (const f of find(clause, "^[<x>.+] (freak|freaks|creep|creeps|gross|grosses) me out")) {
-    if (thing(f.groups.x ?? "")) out.push(...taste("dislikes", f.groups.x ?? ""));
-  }
-  for (const f of find(
-    clause,
-    "^(i|we) find [<x>.+] #Adverb? (boring|tedious|annoying|unbearable|overrated|pointless|disgusting|gross)",
-  )) {
-    if (thing(f.groups.x ?? "")) out.push(...taste("dislikes", f.groups.x ?? ""));
-  }
+
   for (const f of find(
     clause,
     "^[<x>.+] (is|are) #Adverb? (gross|disgusting|vile|overrated|the worst|awful|horrible|rank|grim)",
