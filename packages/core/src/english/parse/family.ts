@@ -244,21 +244,7 @@ export function readFamily(clause: Clause): FactDraft[] {
       (word !== "twins" && word !== "triplets" && !/kid|child|son|daughter|boy|girl|ones/.test(noun))
     )
       continue;
-    out.push({
-      slot: "children",
-      value: String(count),
-      says: `has ${count} ${count === 1 ? "child" : "children"}`,
-      confidence: 0.75,
-    });
-    const list =
-      /^\s*,?\s*((?:(?:baby|little)\s+)?\p{Lu}[\p{L}'-]*(?:(?:,\s+|\s+and\s+)(?:(?:baby|little)\s+)?\p{Lu}[\p{L}'-]*)*)/u.exec(
-        f.after,
-      );
-    for (const n of list?.[1]?.split(/,\s+|\s+and\s+/) ?? []) {
-      const name = n.replace(/^(?:baby|little)\s+/, "");
-      if (!NOT_NAMES.has(name.toLowerCase()))
-        out.push({ slot: "child", value: name, says: `has a child named ${name}`, confidence: 0.7 });
-    }
+    out.push(childCount(count, 0.75), ...childNames(f.after));
   }
   // "my two boys are 5 and 7", "our three kids": a count said with the possessive.
   for (const f of find(
@@ -266,8 +252,7 @@ export function readFamily(clause: Clause): FactDraft[] {
     "^(my|our) [<n>#Value] #Adjective? (kids|children|sons|daughters|boys|girls|little ones)",
   )) {
     const count = NUMBER_WORDS[(f.groups.n ?? "").toLowerCase()] ?? Number(f.groups.n);
-    if (count > 1 && count <= 12)
-      out.push({ slot: "children", value: String(count), says: `has ${count} children`, confidence: 0.7 });
+    if (count > 1 && count <= 12) out.push(childCount(count));
   }
   // "mum to Ella and Finn", "my kids, Zara and Leo, love camping".
   for (const f of find(clause, "(mum|mom|dad|mother|father|parent) to [<k>#ProperNoun+]")) {
@@ -280,13 +265,7 @@ export function readFamily(clause: Clause): FactDraft[] {
   if (kidsNamed?.[1]) out.push(...childNames(kidsNamed[1]));
   for (const f of find(clause, "(mum|mom|dad|mother|father|parent) of [<n>#Value]")) {
     const count = NUMBER_WORDS[(f.groups.n ?? "").toLowerCase()] ?? Number(f.groups.n);
-    if (count && !denied(f))
-      out.push({
-        slot: "children",
-        value: String(count),
-        says: `has ${count} ${count === 1 ? "child" : "children"}`,
-        confidence: 0.7,
-      });
+    if (count && !denied(f)) out.push(childCount(count));
   }
   const status = (value: string): FactDraft => ({
     slot: "marital_status",
@@ -324,6 +303,14 @@ export function readFamily(clause: Clause): FactDraft[] {
   return out;
 }
 
+/** "The user has 3 children." */
+const childCount = (count: number, confidence = 0.7): FactDraft => ({
+  slot: "children",
+  value: String(count),
+  says: `has ${count} ${count === 1 ? "child" : "children"}`,
+  confidence,
+});
+
 /** Children's names in a list: "Ella and Finn", "Ava, Noah and Zoe". */
 function childNames(list: string): FactDraft[] {
   const m =
@@ -353,8 +340,7 @@ function asides(clause: Clause): FactDraft[] {
     );
   if (kids?.[1]) {
     const count = NUMBER_WORDS[kids[1].toLowerCase()] ?? Number(kids[1]);
-    out.push({ slot: "children", value: String(count), says: `has ${count} children`, confidence: 0.7 });
-    out.push(...childNames(kids[2] ?? ""));
+    out.push(childCount(count), ...childNames(kids[2] ?? ""));
   }
   const job = new RegExp(
     `\\bmy (${KIN_WORDS.join("|")}) (?:\\(|[-–—]+ )(?:he|she|they|who)(?:'s| is| are| was) (?:a|an) ([^)–—]+?)(?:\\)| [-–—]|$)`,

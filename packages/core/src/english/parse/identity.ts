@@ -175,8 +175,77 @@ export function readOrigin(clause: Clause): FactDraft[] {
   return out.slice(0, 1);
 }
 
+const AREA = "(a|the)? #Adjective? (town|village|city|suburb|hamlet|place|part)? (called|named)?";
+/** Where the user lives, said in one pattern each, with the verb of the fact's sentence. */
+const HOME: ReadonlyArray<readonly [string, string]> = [
+  [
+    `(live|lives|lived|living|livin|lving|reside|resides|resided|residing|based|settled) #Adverb? (in|at|out of) ${AREA} [<p>${PLACE}]`,
+    "lives in",
+  ],
+  [`(moved|relocated|have moved|moved back) (back|over|out|here)? to [<p>${PLACE}]`, "moved to"],
+  [`home is [<p>${PLACE}]`, "lives in"],
+  // "home is a tiny flat in Hackney", "we call Bristol home", "I'm renting in Brooklyn".
+  [
+    `^home is (a|an|the|our|my)? .? .? (flat|house|apartment|place|cottage|room|boat|van) in [<p>${PLACE}]`,
+    "lives in",
+  ],
+  [`(call|calls) [<p>${PLACE}] home`, "lives in"],
+  [`(renting|rent|rents) in [<p>${PLACE}]`, "lives in"],
+  // "I live near Cambridge", "we live out in the countryside near York".
+  [
+    `(live|lives|living|based) #Adverb? (near|outside|close to|on the outskirts of) [<p>${PLACE}]`,
+    "lives near",
+  ],
+  [
+    `(live|lives|living) out? in the (countryside|country|sticks|suburbs|hills) (near|outside|of) [<p>${PLACE}]`,
+    "lives near",
+  ],
+  // "I commute into Manchester from Stockport": the user lives where the commute starts.
+  [`(commute|commutes|commuting) (into|to|in to) #ProperNoun+ from [<p>${PLACE}]`, "lives in"],
+  [`(commute|commutes|commuting) from [<p>${PLACE}] (into|to)`, "lives in"],
+  // "moved back to my hometown, Cork".
+  [`(moved|moving) back? to my (hometown|home town) [<p>${PLACE}]`, "moved to"],
+  [`^[<p>${PLACE}] is (my)? home`, "lives in"],
+  // "new to Denver", "I live with my parents in Lagos", "moved into a new place in Hackney", "I rent a flat in Leith".
+  ["^new to [<p>#Place+]", "lives in"],
+  [`(live|lives|living) with .? .? in [<p>${PLACE}]`, "lives in"],
+  [`(moved|moving) (in|into) .? .? .? in [<p>${PLACE}]`, "moved to"],
+  [
+    `(rent|rents|renting) (a|an|our|my) .? (flat|house|apartment|place|home|cottage|room) in [<p>${PLACE}]`,
+    "lives in",
+  ],
+  [`^(my|our) (flat|house|apartment|place|home) in [<p>${PLACE}]`, "lives in"],
+  [`^(i|we) (am|are) back home? in [<p>${PLACE}]`, "lives in"],
+  [`now (i|we) (am|are) in [<p>${PLACE}]`, "lives in"],
+  [`(i|we) (am|are) in [<p>${PLACE}] now`, "lives in"],
+  // "it's Dundee where I live", "I've been in Toronto for 3 years".
+  [`[<p>${PLACE}] where (i|we) (live|am living|are living)`, "lives in"],
+  [`^(i|we) (have|has) been in [<p>${PLACE}] (for|since)`, "lives in"],
+  // "living in a van in Portugal"; "flat" is often tagged an adjective, "rented" a verb.
+  [`(live|lives|living|livin) in (a|an) #Adjective? #Noun in [<p>${PLACE}]`, "lives in"],
+  [
+    `(live|lives|living|livin) in (a|an) .? (flat|house|apartment|cottage|bungalow|studio|caravan) in [<p>${PLACE}]`,
+    "lives in",
+  ],
+  // A dwelling somewhere is a home: "we're in a little place in Matlock".
+  [
+    `^(i|we) (am|are|were|was) #Adverb? in a .? .? (place|town|village|flat|house|cottage|bungalow|terrace) in [<p>${PLACE}]`,
+    "lives in",
+  ],
+];
+/** Words that say the user only visits where they write from. */
+const VISITING =
+  /\b(?:visit\w*|trip|holiday|vacation|conference|staying|passing through|for the (?:week|weekend))\b/i;
+
 export function readHome(clause: Clause): FactDraft[] {
-  const out: FactDraft[] = [];
+  const left: FactDraft[] = [];
+  /** Current homes with where they are said: the one said last is the one kept. */
+  const homes: Array<{ at: number; draft: FactDraft }> = [];
+  const home = (at: number, value: string, verb: string, confidence = 0.8) =>
+    homes.push({
+      at,
+      draft: { slot: "lives_in", value, says: `${verb} ${value}`, confidence, negated: false },
+    });
   const lives = (f: Found, verb: string) => {
     const value = place(f.groups.p);
     if (!value || !aboutUser(clause, f)) return;
@@ -188,119 +257,41 @@ export function readHome(clause: Clause): FactDraft[] {
       /\b(?:was|were|had been)\s*$/i.test(f.before) ||
       /^\s*until\b/i.test(f.after);
     if (denied(f) && !past) return;
-    out.push({ slot: "lives_in", value, says: `${verb} ${value}`, confidence: 0.8, negated: past });
+    if (past) left.push({ ...leftHome(value), says: `${verb} ${value}`, confidence: 0.8 });
+    else home(f.start, value, verb);
   };
-  const AREA = "(a|the)? #Adjective? (town|village|city|suburb|hamlet|place|part)? (called|named)?";
-  for (const f of find(
-    clause,
-    `(live|lives|lived|living|livin|lving|reside|resides|resided|residing|based|settled) #Adverb? (in|at|out of) ${AREA} [<p>${PLACE}]`,
-  ))
-    lives(f, "lives in");
-  for (const f of find(
-    clause,
-    `(moved|relocated|have moved|moved back) (back|over|out|here)? to [<p>${PLACE}]`,
-  ))
-    lives(f, "moved to");
-  for (const f of find(clause, `home is [<p>${PLACE}]`)) lives(f, "lives in");
-  // "home is a tiny flat in Hackney", "we call Bristol home", "I'm renting in Brooklyn".
-  for (const f of find(
-    clause,
-    `^home is (a|an|the|our|my)? .? .? (flat|house|apartment|place|cottage|room|boat|van) in [<p>${PLACE}]`,
-  ))
-    lives(f, "lives in");
-  for (const f of find(clause, `(call|calls) [<p>${PLACE}] home`)) lives(f, "lives in");
-  for (const f of find(clause, `(renting|rent|rents) in [<p>${PLACE}]`)) lives(f, "lives in");
-  // "I live near Cambridge", "we live out in the countryside near York".
-  for (const f of find(
-    clause,
-    `(live|lives|living|based) #Adverb? (near|outside|close to|on the outskirts of) [<p>${PLACE}]`,
-  ))
-    lives(f, "lives near");
-  for (const f of find(
-    clause,
-    `(live|lives|living) out? in the (countryside|country|sticks|suburbs|hills) (near|outside|of) [<p>${PLACE}]`,
-  ))
-    lives(f, "lives near");
-  // "I commute into Manchester from Stockport": the user lives where the commute starts.
-  for (const f of find(
-    clause,
-    `(commute|commutes|commuting) (into|to|in to) #ProperNoun+ from [<p>${PLACE}]`,
-  ))
-    lives(f, "lives in");
-  for (const f of find(clause, `(commute|commutes|commuting) from [<p>${PLACE}] (into|to)`))
-    lives(f, "lives in");
-  // "moved back to my hometown, Cork".
-  for (const f of find(clause, `(moved|moving) back? to my (hometown|home town) [<p>${PLACE}]`))
-    lives(f, "moved to");
+  for (const [pattern, verb] of HOME) for (const f of find(clause, pattern)) lives(f, verb);
   // "Here in Melbourne it's been freezing", "greetings from sunny Brighton": where the user writes from,
   // unless the message says they are only visiting.
-  const visiting =
-    /\b(?:visit\w*|trip|holiday|vacation|conference|staying|passing through|for the (?:week|weekend))\b/i;
-  if (!visiting.test(clause.sentence)) {
+  if (!VISITING.test(clause.sentence)) {
     for (const f of find(clause, `here in [<p>${PLACE}]`)) lives(f, "lives in");
     for (const f of find(clause, `^(greetings|hello|hi|writing|i am writing) from #Adjective? [<p>${PLACE}]`))
       lives(f, "lives in");
   }
-  for (const f of find(clause, `^[<p>${PLACE}] is (my)? home`)) lives(f, "lives in");
-  // "born in Glasgow, now in Manchester", "new to Denver": where the user is now.
+  // "born in Glasgow, now in Manchester": where the user is now.
   for (const f of find(clause, `now in [<p>${PLACE}]`)) if (/,\s*$/.test(f.before)) lives(f, "lives in");
-  for (const f of find(clause, "^new to [<p>#Place+]")) lives(f, "lives in");
-  // "I live with my parents in Lagos", "moved into a new place in Hackney", "I rent a flat in Leith".
-  for (const f of find(clause, `(live|lives|living) with .? .? in [<p>${PLACE}]`)) lives(f, "lives in");
-  for (const f of find(clause, `(moved|moving) (in|into) .? .? .? in [<p>${PLACE}]`)) lives(f, "moved to");
-  for (const f of find(
-    clause,
-    `(rent|rents|renting) (a|an|our|my) .? (flat|house|apartment|place|home|cottage|room) in [<p>${PLACE}]`,
-  ))
-    lives(f, "lives in");
-  for (const f of find(clause, `^(my|our) (flat|house|apartment|place|home) in [<p>${PLACE}]`))
-    lives(f, "lives in");
   // "I am writing to you from my home in Oxford": "my home" is the user's whoever the clause addresses.
   for (const f of find(clause, `(from|at) (my|our) (flat|house|apartment|home) in [<p>${PLACE}]`)) {
     const value = place(f.groups.p);
-    if (value && !denied(f))
-      out.push({ slot: "lives_in", value, says: `lives in ${value}`, confidence: 0.8, negated: false });
+    if (value && !denied(f)) home(f.start, value, "lives in");
   }
   // "we relocated from Leeds to Bristol": the new home, and the old one left.
   for (const f of find(
     clause,
     `(moved|relocated|have moved) (back|over|out|here)? from [<old>${PLACE}] to [<p>${PLACE}]`,
   )) {
+    const before = homes.length + left.length;
     lives(f, "moved to");
     const old = place(f.groups.old);
-    if (old && out.length)
-      out.push({ slot: "lives_in", value: old, says: `lives in ${old}`, confidence: 0.75, negated: true });
+    if (old && homes.length + left.length > before) left.push({ ...leftHome(old), confidence: 0.75 });
   }
-  for (const f of find(clause, `^(i|we) (am|are) back home? in [<p>${PLACE}]`)) lives(f, "lives in");
-  for (const f of find(clause, `now (i|we) (am|are) in [<p>${PLACE}]`)) lives(f, "lives in");
-  for (const f of find(clause, `(i|we) (am|are) in [<p>${PLACE}] now`)) lives(f, "lives in");
-  // "it's Dundee where I live", "we've left London for good".
-  for (const f of find(clause, `[<p>${PLACE}] where (i|we) (live|am living|are living)`))
-    lives(f, "lives in");
+  // "we've left London for good", "we've relocated to Perth from Sydney", "after years in Madrid".
   for (const f of find(clause, `(i|we) have? (left|moved away from) [<p>#Place+] (for good|behind)`))
-    out.push(leftHome(f.groups.p));
-  // "we've relocated to Perth from Sydney", "after years in Madrid": the home left.
+    left.push(leftHome(f.groups.p));
   for (const f of find(clause, `(moved|relocated) (back|over|out|here)? to #ProperNoun+ from [<p>${PLACE}]`))
-    out.push(leftHome(f.groups.p));
+    left.push(leftHome(f.groups.p));
   for (const f of find(clause, `^after #Value? (years|months|decades|ages|year|decade) in [<p>${PLACE}]`))
-    out.push(leftHome(f.groups.p));
-  // "I've been in Toronto for 3 years", "living in a van in Portugal".
-  for (const f of find(clause, `^(i|we) (have|has) been in [<p>${PLACE}] (for|since)`)) lives(f, "lives in");
-  // "flat" is often tagged an adjective, "rented" a verb: the dwellings are named.
-  for (const f of [
-    ...find(clause, `(live|lives|living|livin) in (a|an) #Adjective? #Noun in [<p>${PLACE}]`),
-    ...find(
-      clause,
-      `(live|lives|living|livin) in (a|an) .? (flat|house|apartment|cottage|bungalow|studio|caravan) in [<p>${PLACE}]`,
-    ),
-  ])
-    lives(f, "lives in");
-  // A dwelling somewhere is a home: "we're in a little place in Matlock".
-  for (const f of find(
-    clause,
-    `^(i|we) (am|are|were|was) #Adverb? in a .? .? (place|town|village|flat|house|cottage|bungalow|terrace) in [<p>${PLACE}]`,
-  ))
-    lives(f, "lives in");
+    left.push(leftHome(f.groups.p));
   for (const f of find(clause, `^(i|we) (am|are|were|was) #Adverb? in [<p>${PLACE}]`)) {
     if (
       /\b(?:now|these days|currently|at the moment|nowadays)\b/i.test(clause.text) ||
@@ -314,16 +305,13 @@ export function readHome(clause: Clause): FactDraft[] {
     based?.[1] &&
     !/\b(?:my|our|his|her|their|the|a|an|is|are)\s+$/i.test(clause.text.slice(0, based.index + 1))
   )
-    out.push({
-      slot: "lives_in",
-      value: based[1],
-      says: `lives in ${based[1]}`,
-      confidence: 0.7,
-      negated: false,
-    });
+    home(based.index, based[1], "lives in", 0.7);
   // The place said last is the current one: "we were in Sheffield ... now we're in Matlock".
-  const current = out.filter((f) => !f.negated);
-  return [...out.filter((f) => f.negated), ...current.slice(-1)];
+  const current = homes.reduce<(typeof homes)[number] | undefined>(
+    (a, b) => (!a || b.at >= a.at ? b : a),
+    undefined,
+  );
+  return [...left, ...(current ? [current.draft] : [])];
 }
 
 function leftHome(text: string | undefined): FactDraft {

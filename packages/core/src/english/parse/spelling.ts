@@ -49,8 +49,11 @@ function vocabulary(nlp: Nlp): Vocabulary {
     ...places,
   ].filter((w) => /^[a-z]{5,}$/.test(w));
   const byInitial = new Map<string, string[]>();
-  for (const w of new Set(words))
-    byInitial.set(w[0] as string, [...(byInitial.get(w[0] as string) ?? []), w]);
+  for (const w of new Set(words)) {
+    const list = byInitial.get(w[0] as string);
+    if (list) list.push(w);
+    else byInitial.set(w[0] as string, [w]);
+  }
   const built = { known: new Set([...Object.keys(lexicon), ...words]), byInitial };
   VOCABULARY.set(nlp, built);
   return built;
