@@ -5,7 +5,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { evalFacts, extractAll, type FactReport, readFactBenchmark, type Scores } from "@engram/cli/facts";
-import { offlineExtractor } from "@engram/core/english";
+import { offlineExtractor } from "@engram/english";
 
 export const FACTS_DATA = fileURLToPath(new URL("./data/persona-facts.json", import.meta.url));
 

@@ -16,7 +16,7 @@ function home(code: string): string {
   if (/from "(@engram\/langchain|@langchain\/|langchain)/.test(code)) return "examples/langchain-memory";
   if (/from "(@engram\/ai-sdk|ai"|@ai-sdk\/)/.test(code)) return "examples/ai-sdk-middleware";
   if (/from "(@engram\/mcp|@modelcontextprotocol)/.test(code)) return "packages/mcp";
-  if (/from "@opentelemetry\//.test(code)) return "packages/core";
+  if (/from "(@opentelemetry\/|@engram\/english)/.test(code)) return "packages/core";
   return "test";
 }
 

@@ -285,6 +285,8 @@ async function lean() {
         type: "module",
         dependencies: {
           "@engram/core": tarball["@engram/core"],
+          // core's English extractor, named by version in core's manifest: npm finds it here until it is on the registry.
+          "@engram/english": tarball["@engram/english"],
           "@ai-sdk/openai": manifest("core").peerDependencies["@ai-sdk/openai"],
           // Qdrant's official client, which the Qdrant backend loads when it is first used.
           "@qdrant/js-client-rest": manifest("core").devDependencies["@qdrant/js-client-rest"],

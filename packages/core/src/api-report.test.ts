@@ -16,7 +16,6 @@ const ENTRIES: Record<string, string> = {
   "@engram/core/integration": "integration.ts",
   "@engram/core/testing": "testing.ts",
   "@engram/core/conformance": "conformance.ts",
-  "@engram/core/english": "english.ts",
 };
 const MAX_ROOT_RUNTIME_NAMES = 30;
 

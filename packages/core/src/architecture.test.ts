@@ -9,7 +9,6 @@ const SRC = dirname(fileURLToPath(import.meta.url));
 const ALLOWED: Record<string, readonly string[]> = {
   engine: [
     "engine",
-    "english",
     "updating",
     "retrieval",
     "generation",
@@ -44,8 +43,6 @@ const ALLOWED: Record<string, readonly string[]> = {
     "model",
     "errors",
   ],
-  // The English rules of the offline extractor, reached only through the Extractor port.
-  english: ["english", "runtime", "model", "errors"],
   // The engine's context, embedding of records, conditional-write retry: what every feature runs on.
   runtime: ["runtime", "retrieval", "scheduler", "storage", "ai", "model", "errors"],
   retrieval: ["retrieval", "storage", "ai", "model", "errors"],
@@ -114,14 +111,31 @@ describe("module dependencies", () => {
     expect(wrong).toEqual([]);
   });
 
-  it("binds the English rules in one place: createEngram's default extractor (english/ is not the engine)", () => {
-    const users = edges.filter((e) => e.to === "english" && e.from !== "english");
-    expect(users.map((e) => `${e.file} -> ${e.target}`)).toEqual([
-      "engine/create-engram.ts -> english/index.js",
-    ]);
+  it("binds the English rules in one place: createEngram's default extractor, typed as the port", () => {
+    const users = sources(SRC).filter((f) => /from "@engram\/english"/.test(readFileSync(f, "utf8")));
+    // The engine's default, and the root entry that passes it on to users.
+    expect(users.map((f) => relative(SRC, f)).sort()).toEqual(["engine/create-engram.ts", "index.ts"]);
+    expect(readFileSync(join(SRC, "engine", "create-engram.ts"), "utf8")).toMatch(
+      /const ENGLISH: Extractor = offlineExtractor;/,
+    );
     const rules = /\b(?:extractFacts|factsFromText|parseCorrection)\b/;
-    const engine = files.filter((f) => folderOf(f) !== "english" && rules.test(readFileSync(f, "utf8")));
+    const engine = sources(SRC).filter((f) => rules.test(readFileSync(f, "utf8")));
     expect(engine.map((f) => relative(SRC, f))).toEqual([]);
+  });
+
+  it("keeps the English rules apart: @engram/english imports no Engram package and nothing outside itself", () => {
+    const english = resolve(SRC, "..", "..", "english", "src");
+    const outside = sources(english).flatMap((file) =>
+      [...readFileSync(file, "utf8").matchAll(/from "([^"]+)"/g)]
+        .map((m) => m[1] as string)
+        .filter((target) =>
+          target.startsWith(".")
+            ? !resolve(dirname(file), target).startsWith(english)
+            : target !== "compromise",
+        )
+        .map((target) => `${relative(english, file)} -> ${target}`),
+    );
+    expect(outside).toEqual([]);
   });
 
   it("keeps storage adapters off the engine and the AI models", () => {
@@ -205,10 +219,10 @@ describe("no process-global caches", () => {
       "each owner's write-behind queues, keyed weakly by the owner",
     "core/src/engine/stamp-turn.ts lastStamp": "a clock: two turns stamped in one process never share a time",
     "cli/src/ui/ui-server.ts assetCache": "the inspector page's own static files",
-    "core/src/english/parse/match.ts COMPILED": "each slot pattern compiled once: constants of the readers",
-    "core/src/english/parse/match.ts TERMS": "each clause's terms, keyed weakly by the clause",
-    "core/src/english/parse/match.ts VERBS": "each clause's verbs, keyed weakly by the clause",
-    "core/src/english/parse/spelling.ts VOCABULARY":
+    "english/src/parse/match.ts COMPILED": "each slot pattern compiled once: constants of the readers",
+    "english/src/parse/match.ts TERMS": "each clause's terms, keyed weakly by the clause",
+    "english/src/parse/match.ts VERBS": "each clause's verbs, keyed weakly by the clause",
+    "english/src/parse/spelling.ts VOCABULARY":
       "the words typos are mended to, built once per parser, keyed weakly by it",
   };
   const files = readdirSync(PACKAGES).flatMap((pkg) => {

@@ -2,6 +2,7 @@
 // Storage adapters live under `@engram/core/sqlite` and `@engram/core/qdrant`, building blocks for
 // integrations under `@engram/core/integration`, test helpers under `@engram/core/testing`.
 
+export { offlineExtractor } from "@engram/english";
 export {
   type Embedder,
   type EmbedderOptions,
@@ -49,7 +50,6 @@ export {
   type SegmentsInput,
   type SegmentView,
 } from "./engine/index.js";
-export { offlineExtractor } from "./english/index.js";
 export {
   ClosedError,
   ConflictError,

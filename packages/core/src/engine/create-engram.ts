@@ -1,3 +1,4 @@
+import { offlineExtractor } from "@engram/english";
 import { z } from "zod";
 import {
   checkedEmbedder,
@@ -7,7 +8,6 @@ import {
   type LanguageModel,
   offlineEmbeddingModel,
 } from "../ai/index.js";
-import { offlineExtractor } from "../english/index.js";
 import { ValidationError } from "../errors/index.js";
 import {
   CacheSet,
@@ -46,6 +46,9 @@ import { Engram } from "./engram.js";
 import { recordedEmbedder } from "./recorded-embedder.js";
 import { languageModelId, recordLanguageModel } from "./recorded-model.js";
 import type { FusionConfig } from "./schemas.js";
+
+// The English rules of @engram/english, typed here as the port: the compiler checks that the package fills it.
+const ENGLISH: Extractor = offlineExtractor;
 
 export interface EngramOptions {
   /** A storage backend. Default: the embedded SQLite store at `path`. */
@@ -115,7 +118,7 @@ export interface EngramOptions {
   /**
    * What the prompt path and fact keys read, with no model call per turn: the explicit facts of each new
    * user turn are current once the tiers job that sees it has run. Default: the English rules
-   * (`offlineExtractor` of `@engram/core/english`), whatever `extractor` or `llm` is; another language's
+   * (`offlineExtractor` of `@engram/english`), whatever `extractor` or `llm` is; another language's
    * extractor, or null to leave every fact to promotion (and index no fact keys).
    */
   rules?: Extractor | null;
@@ -248,7 +251,7 @@ export async function createEngram(options: EngramOptions = {}): Promise<Engram>
     options.storage ??
     sqliteStorage({ ...(path ? { path } : {}), ...(readonly === undefined ? {} : { readonly }) });
   const embedder = toEmbedder(options.embedder);
-  const rules = options.rules === undefined ? offlineExtractor : options.rules;
+  const rules = options.rules === undefined ? ENGLISH : options.rules;
   if (rules !== null && typeof rules?.persona !== "function") {
     throw new ValidationError(
       "createEngram: rules must be an Extractor (with a persona function), or null to turn the prompt path off",
@@ -276,7 +279,7 @@ export async function createEngram(options: EngramOptions = {}): Promise<Engram>
             ...(options.onModelCall ? { onCall: options.onModelCall } : {}),
             ...(llmTimeoutMs !== undefined ? { timeoutMs: llmTimeoutMs } : {}),
           })
-        : offlineExtractor),
+        : ENGLISH),
     skills,
     skillModel: options.llm
       ? {

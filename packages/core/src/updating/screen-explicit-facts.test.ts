@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { offlineExtractor } from "@engram/english";
 import { MockLanguageModelV4 } from "ai/test";
 import { afterEach, describe, expect, it } from "vitest";
 import { createEngram, type EngramOptions } from "../engine/create-engram.js";
 import type { Engram } from "../engine/engram.js";
-import { offlineExtractor } from "../english/index.js";
 import { sequentialIds } from "../model/index.js";
 import type { Extractor } from "../runtime/index.js";
 import { hashEmbeddingModel } from "../testing/index.js";
@@ -245,8 +245,8 @@ describe("promotion after the prompt path", () => {
     const rewording: Extractor = {
       ...offlineExtractor,
       name: "rewording",
-      async persona(messages, existing) {
-        const found = await offlineExtractor.persona(messages, existing);
+      async persona(messages) {
+        const found = await offlineExtractor.persona(messages);
         return found.map((f) => (f.value === "Berlin" ? { ...f, value: "Berlin, Germany" } : f));
       },
     };

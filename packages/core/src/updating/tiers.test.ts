@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { offlineExtractor } from "@engram/english";
 import { afterEach, describe, expect, it } from "vitest";
 import { createEngram, type EngramOptions } from "../engine/create-engram.js";
 import type { Engram } from "../engine/engram.js";
-import { offlineExtractor } from "../english/index.js";
 import { ModelError } from "../errors/index.js";
 import { sequentialIds } from "../model/index.js";
 import { POLICY_PRESETS, resolvePolicy } from "../runtime/index.js";
@@ -241,7 +241,7 @@ describe("visits and model feedback", () => {
       ...offlineExtractor,
       name: "rewriting",
       async feedback(text: string, evidenceId: string, candidates: readonly { id: string; text: string }[]) {
-        const base = await offlineExtractor.feedback(text, evidenceId, candidates as never);
+        const base = await offlineExtractor.feedback(text, evidenceId);
         const target = candidates.find((c) => c.text.includes("biologist"));
         if (!target) return base;
         return {

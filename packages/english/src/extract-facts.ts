@@ -3,7 +3,6 @@
  * language model. Precision over recall: a clause yields a fact only when a rule matches it cleanly.
  */
 
-import type { ExtractedFact, FactSubject } from "../runtime/index.js";
 import {
   asRetraction,
   isHypothetical,
@@ -21,6 +20,7 @@ import { WORK_RULES } from "./fact-patterns-work.js";
 import type { Nlp } from "./parse/parser.js";
 import { parsedFacts } from "./parse/read-facts.js";
 import { correctTypos } from "./parse/spelling.js";
+import type { ExtractedFact, FactSubject } from "./port.js";
 
 export { isSingleSlot } from "./fact-patterns.js";
 

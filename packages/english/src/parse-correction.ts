@@ -2,12 +2,12 @@
  * Offline parsing of natural-language corrections ("Actually my sister is a doctor now, not a biologist"):
  * what is true now, which stored values were wrong, and the words that find the affected memories.
  */
-import { queryTerms } from "../model/index.js";
-import type { Correction, ExtractedFact } from "../runtime/index.js";
 import { factsFromText } from "./extract-facts.js";
 
 import { expandContractions, normalizeClause, splitSentences } from "./fact-clauses.js";
 import { cleanValue, singular } from "./fact-values.js";
+import type { Nlp } from "./parse/parser.js";
+import type { Correction, ExtractedFact } from "./port.js";
 
 /** "Forget that I like jazz", "I never said I live in Munich": everything inside is retracted. */
 const FORGET =
@@ -21,7 +21,7 @@ const CORRECTION_WORDS = new Set(
   ),
 );
 
-export function parseCorrection(text: string, evidenceId: string): Correction {
+export function parseCorrection(text: string, evidenceId: string, nlp: Nlp): Correction {
   const correction: Correction = { facts: [], retract: [], keywords: [] };
   const parse = (part: string) =>
     factsFromText(part, { role: "user", evidence: evidenceId, correction: true });
@@ -45,7 +45,7 @@ export function parseCorrection(text: string, evidenceId: string): Correction {
       if (wrong && wrong.toLowerCase() !== last.value.toLowerCase()) addRetract(correction, last.slot, wrong);
     }
   }
-  correction.keywords = keywordsOf(text, correction);
+  correction.keywords = keywordsOf(text, correction, nlp);
   return correction;
 }
 
@@ -67,10 +67,10 @@ function addRetract(correction: Correction, slot: string, value: string): void {
 }
 
 /** Retracted values first (they name the memories to fix), then the slot's subject, then the rest. */
-function keywordsOf(text: string, correction: Correction): string[] {
+function keywordsOf(text: string, correction: Correction, nlp: Nlp): string[] {
   const words = new Set<string>();
   const add = (source: string) => {
-    for (const term of queryTerms(expandContractions(source)))
+    for (const term of contentWords(nlp, expandContractions(source)))
       if (!CORRECTION_WORDS.has(term)) words.add(term);
   };
   for (const r of correction.retract) add(r.value);
@@ -80,4 +80,14 @@ function keywordsOf(text: string, correction: Correction): string[] {
   }
   add(text);
   return [...words];
+}
+
+/** Words that carry no content: articles, pronouns and possessives, prepositions, auxiliaries, negations. */
+const FUNCTION_WORDS =
+  "(#Determiner|#Preposition|#Pronoun|#Conjunction|#Auxiliary|#Copula|#Negative|#QuestionWord|#Modal|#Expression|my|our|your|his|her|their|its)";
+
+/** The distinct lower-case content words of a text, in order; single letters left by "brother's" dropped. */
+function contentWords(nlp: Nlp, text: string): string[] {
+  const words = nlp(text).terms().not(FUNCTION_WORDS).text("normal").toLowerCase();
+  return [...new Set(words.match(/[\p{L}\p{N}]{2,}|\p{N}/gu) ?? [])];
 }

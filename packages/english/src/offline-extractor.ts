@@ -1,10 +1,10 @@
-import type { Extractor } from "../runtime/index.js";
 import { extractFacts } from "./extract-facts.js";
 import { loadParser } from "./parse/parser.js";
 import { parseCorrection } from "./parse-correction.js";
+import type { EnglishExtractor } from "./port.js";
 
 /** The default extractor: rules for first-person facts and corrections, no model and no network. */
-export const offlineExtractor: Extractor = {
+export const offlineExtractor: EnglishExtractor = {
   name: "offline",
   async persona(messages) {
     const nlp = await loadParser();
@@ -14,6 +14,6 @@ export const offlineExtractor: Extractor = {
     );
   },
   async feedback(text, evidenceId) {
-    return parseCorrection(text, evidenceId);
+    return parseCorrection(text, evidenceId, await loadParser());
   },
 };

@@ -1,3 +1,4 @@
+import nlp from "compromise";
 import { describe, expect, it } from "vitest";
 import { parseCorrection } from "./parse-correction.js";
 
@@ -32,13 +33,13 @@ const CASES: Case[] = [
 
 describe("parseCorrection", () => {
   it.each(CASES)("%s", (text, facts, retract) => {
-    const correction = parseCorrection(text, "fb1");
+    const correction = parseCorrection(text, "fb1", nlp);
     expect(correction.facts.map((f) => `${f.slot}=${f.value}`)).toEqual(facts);
     expect(correction.retract.map((r) => `${r.slot}=${r.value}`)).toEqual(retract);
   });
 
   it("returns new facts as current statements carrying the feedback's id", () => {
-    const { facts } = parseCorrection("Actually my sister is a doctor now, not a biologist.", "fb9");
+    const { facts } = parseCorrection("Actually my sister is a doctor now, not a biologist.", "fb9", nlp);
     expect(facts).toEqual([
       {
         subject: "user",
@@ -54,23 +55,26 @@ describe("parseCorrection", () => {
   });
 
   it("puts the retracted value and the relative first among the keywords", () => {
-    const { keywords } = parseCorrection("Actually my sister is a doctor now, not a biologist.", "fb");
+    const { keywords } = parseCorrection("Actually my sister is a doctor now, not a biologist.", "fb", nlp);
     expect(keywords.slice(0, 2)).toEqual(["biologist", "sister"]);
     expect(keywords).toContain("doctor");
     expect(keywords).not.toContain("actually");
   });
 
   it("keeps keywords when no rule understands the correction", () => {
-    expect(parseCorrection("It's Berlin, not Munich.", "fb").keywords).toEqual(["berlin", "munich"]);
-    expect(parseCorrection("Please forget my address.", "fb").keywords).toEqual(["address"]);
+    expect(parseCorrection("It's Berlin, not Munich.", "fb", nlp).keywords).toEqual(["berlin", "munich"]);
+    expect(parseCorrection("Please forget my address.", "fb", nlp).keywords).toEqual(["address"]);
   });
 
   it("drops negation words and contraction fragments from keywords", () => {
-    expect(parseCorrection("I don't live in Munich anymore.", "fb").keywords).toEqual(["munich", "live"]);
+    expect(parseCorrection("I don't live in Munich anymore.", "fb", nlp).keywords).toEqual([
+      "munich",
+      "live",
+    ]);
   });
 
   it("does not retract a value equal to the new one", () => {
-    const correction = parseCorrection("I live in Berlin, not Berlin.", "fb");
+    const correction = parseCorrection("I live in Berlin, not Berlin.", "fb", nlp);
     expect(correction.retract).toEqual([]);
   });
 });
