@@ -1,6 +1,7 @@
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCliCaptured } from "@engram/cli";
+import { writeTinyOnnxModel } from "@engram/core/testing";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -195,6 +196,66 @@ describe("--embedder openai:MODEL and engram reembed", () => {
       "offline",
     ]);
     expect(both.stderr).toContain("pass either --no-embed or --embedder offline, not both");
+  });
+});
+
+describe("--embedder onnx:DIR, a local ONNX model", () => {
+  it("moves a store to the model in a folder: search then finds by its meanings, and the old model is refused", async () => {
+    const model = join(dir.path, "tiny model");
+    writeTinyOnnxModel(model, {
+      name: "engram-test/pets",
+      synonyms: [
+        ["cat", "feline", "kitty"],
+        ["pet", "companion"],
+      ],
+      words: ["my", "always", "waits", "door", "hiking", "report", "peanuts"],
+    });
+    const onnx = ["--embedder", `onnx:${model}`];
+    const db = join(dir.path, "onnx.db");
+    expect((await cli(db, "plain", ["ingest", "--user", "ana", turnsFile("onnx.jsonl", 1)])).code).toBe(0);
+    expect(await catScore(db, "plain")).toBeLessThan(0.05);
+
+    const refused = await cli(db, null, ["search", "--user", "ana", "feline companion", ...onnx]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("embeds with onnx/engram-test/pets");
+    const moved = await cli(db, null, ["reembed", ...onnx, "--json"]);
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(JSON.parse(moved.stdout)).toMatchObject({
+      from: "openai.embedding/plain (256 dimensions)",
+      to: "onnx/engram-test/pets",
+      resumed: false,
+    });
+
+    const found = await cli(db, null, ["search", "--user", "ana", "feline companion", "--json", ...onnx]);
+    expect(found.code, found.stderr).toBe(0);
+    const { results } = JSON.parse(found.stdout) as {
+      results: { text: string; channels: { vector?: { score: number } } }[];
+    };
+    // The turn, and the fact read from it, share no word with the query: only the model's meanings match.
+    expect(results[0]?.text).toMatch(/\bcat\b/);
+    expect(results.find((r) => r.text === CAT)?.channels.vector?.score).toBeGreaterThan(0.3);
+    expect((await cli(db, "plain", ["search", "--user", "ana", "cat"])).stderr).toContain(
+      "made by onnx/engram-test/pets (24 dimensions)",
+    );
+    // ENGRAM_EMBEDDER names it as well as the flag.
+    const byEnv = await runCliCaptured(["search", "--user", "ana", "kitty", "--db", db, "--json"], {
+      env: { ENGRAM_EMBEDDER: `onnx:${model}` },
+    });
+    expect(byEnv.code, byEnv.stderr).toBe(0);
+    expect(JSON.parse(byEnv.stdout).results[0].text).toMatch(/\bcat\b/);
+  });
+
+  it("names a folder that holds no model, and refuses --embedder-url with it", async () => {
+    const db = join(dir.path, "onnx-bad.db");
+    const empty = join(dir.path, "empty-model");
+    mkdirSync(empty);
+    const search = ["search", "--user", "ana", "x", "--db", db, "--embedder", `onnx:${empty}`];
+    const run = await runCliCaptured(search);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain(`onnx:${empty}: config.json, tokenizer.json, onnx/model.onnx not found`);
+    const url = await runCliCaptured([...search, "--embedder-url", stub.url]);
+    expect(url.code).toBe(2);
+    expect(url.stderr).toContain("--embedder-url applies to an openai:MODEL embedder");
   });
 });
 

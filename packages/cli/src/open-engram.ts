@@ -19,7 +19,7 @@ export interface StoreFlags {
   readonly db?: string | undefined;
   readonly "qdrant-url"?: string | undefined;
   readonly "no-embed"?: boolean | undefined;
-  /** `offline` (default), `none`, or `openai:MODEL`; else ENGRAM_EMBEDDER. */
+  /** `offline` (default), `none`, `openai:MODEL` or `onnx:DIR`; else ENGRAM_EMBEDDER. */
   readonly embedder?: string | undefined;
   /** The OpenAI-compatible API of an `openai:` embedder; else ENGRAM_EMBEDDER_URL. */
   readonly "embedder-url"?: string | undefined;
@@ -118,6 +118,7 @@ export interface OpenOptions {
 /**
  * The engine's embedder option. An `openai:` embedder calls --embedder-url (else ENGRAM_EMBEDDER_URL, else
  * OpenAI's API) with the key in OPENAI_API_KEY; a key on the command line would end up in shell history.
+ * An `onnx:` one loads the model in the folder named.
  */
 async function embedderOption(
   flags: StoreFlags,
@@ -142,7 +143,7 @@ async function embedderOption(
 /** The embedder the flags name, as the benchmarks take it: the offline model and `none` by name. */
 export async function evalEmbedder(flags: StoreFlags, env: Env): Promise<"offline" | "none" | Embedder> {
   const spec = embedderSpecOf(flags, env);
-  if (spec.kind !== "openai") {
+  if (spec.kind === "offline" || spec.kind === "none") {
     if (flags["embedder-url"] !== undefined) {
       throw new UsageError("--embedder-url applies to an openai:MODEL embedder (--embedder openai:MODEL)");
     }

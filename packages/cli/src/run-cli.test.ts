@@ -124,7 +124,7 @@ describe("runCli", () => {
     });
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(
-      'engram search: bad ENGRAM_EMBEDDER "gpt": expected offline, none, openai:MODEL (e.g. openai:text-embedding-3-small)\n',
+      'engram search: bad ENGRAM_EMBEDDER "gpt": expected offline, none, openai:MODEL, onnx:DIR (e.g. openai:text-embedding-3-small, onnx:./models/bge-small-en-v1.5)\n',
     );
   });
 });

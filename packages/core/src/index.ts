@@ -9,7 +9,10 @@ export {
   type EmbeddingModel,
   embedderFromModel,
   type LanguageModel,
+  type OnnxEmbeddingOptions,
+  type OnnxPooling,
   offlineEmbeddingModel,
+  onnxEmbeddingModel,
 } from "./ai/index.js";
 export type {
   AddInput,

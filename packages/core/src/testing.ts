@@ -1,5 +1,6 @@
-// Helpers for testing code built on Engram: instant deterministic embedding models, records with test
-// defaults, and the backend behind an engine. Not for production paths.
+// Helpers for testing code built on Engram: instant deterministic embedding models, a small ONNX model
+// folder written on the spot, records with test defaults, and the backend behind an engine. Not for
+// production paths.
 export { storageOf } from "./engine/engine-backends.js";
 export {
   failingEmbeddingModel,
@@ -7,5 +8,7 @@ export {
   hashEmbeddingModel,
   proseLanguageModel,
   seededRandom,
+  type TinyOnnxModelOptions,
   testRecord,
+  writeTinyOnnxModel,
 } from "./testing/index.js";

@@ -17,8 +17,9 @@ or over Streamable HTTP at http://127.0.0.1:8787/mcp with --http.
   --db PATH     the store (default ${DEFAULT_DB_PATH}, or $ENGRAM_DB); use an absolute path in client configs
   --user U      the user for calls that pass no user_id (or $ENGRAM_USER)
   --no-embed    full-text only, no embedding model (or ENGRAM_EMBEDDER=none)
-  --embedder SPEC  the embedding model: offline (default), none, or openai:MODEL (or $ENGRAM_EMBEDDER);
-                the store records the model that made its vectors and refuses another
+  --embedder SPEC  the embedding model: offline (default), none, openai:MODEL, or onnx:DIR (a local ONNX
+                model folder; or $ENGRAM_EMBEDDER); the store records the model that made its vectors and
+                refuses another
   --embedder-url URL  the OpenAI-compatible API of openai:MODEL: OpenAI, Ollama, vLLM, LM Studio
                 (or $ENGRAM_EMBEDDER_URL; the key in $OPENAI_API_KEY)
   --http        serve Streamable HTTP instead of stdio

@@ -33,6 +33,7 @@ export {
   type PersonaExtraction,
 } from "./llm-extractor.js";
 export { OFFLINE_EMBEDDING_DIMENSIONS, offlineEmbeddingModel } from "./offline-embedding-model.js";
+export { type OnnxEmbeddingOptions, type OnnxPooling, onnxEmbeddingModel } from "./onnx-embedding-model.js";
 export { parseJsonTolerant } from "./parse-json-tolerant.js";
 export {
   type LanguageModel,

@@ -6,3 +6,4 @@ export {
 export { proseLanguageModel } from "./prose-language-model.js";
 export { seededRandom } from "./seeded-random.js";
 export { testRecord } from "./test-record.js";
+export { type TinyOnnxModelOptions, writeTinyOnnxModel } from "./tiny-onnx-model.js";
