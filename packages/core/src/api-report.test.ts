@@ -12,6 +12,7 @@ const ENTRIES: Record<string, string> = {
   "@engram/core/storage": "storage.ts",
   "@engram/core/sqlite": "sqlite.ts",
   "@engram/core/qdrant": "qdrant.ts",
+  "@engram/core/onnx": "onnx.ts",
   "@engram/core/memory": "memory.ts",
   "@engram/core/integration": "integration.ts",
   "@engram/core/testing": "testing.ts",

@@ -1,6 +1,7 @@
 // The public API: the engine, its inputs and results, errors, the model seams and the policies.
-// Storage adapters live under `@engram/core/sqlite` and `@engram/core/qdrant`, building blocks for
-// integrations under `@engram/core/integration`, test helpers under `@engram/core/testing`.
+// Storage adapters live under `@engram/core/sqlite` and `@engram/core/qdrant`, a local ONNX embedder
+// under `@engram/core/onnx`, building blocks for integrations under `@engram/core/integration`, test
+// helpers under `@engram/core/testing`.
 
 export { offlineExtractor } from "@engram/english";
 export {
@@ -9,10 +10,7 @@ export {
   type EmbeddingModel,
   embedderFromModel,
   type LanguageModel,
-  type OnnxEmbeddingOptions,
-  type OnnxPooling,
   offlineEmbeddingModel,
-  onnxEmbeddingModel,
 } from "./ai/index.js";
 export type {
   AddInput,
