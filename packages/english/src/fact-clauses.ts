@@ -7,6 +7,9 @@
 const ABBREVIATION = /\b(?:dr|mr|mrs|ms|st|jr|sr|prof|vs|etc|e\.g|i\.e|approx|mt|ft|no)\.$/i;
 
 /** Splits a text into sentences, keeping each sentence's end mark (a question keeps its "?"). */
+/** Words that open a sentence even in lower case: who it is about. */
+const LOWER_OPENING = /^\s+(?:i|i'm|im|i've|ive|my|we|we're|we've|our|he|he's|she|she's|they|they're|it's)\s/;
+
 export function splitSentences(text: string): string[] {
   const sentences: string[] = [];
   const normalized = text.replace(/[’‘`]/g, "'").replace(/[“”]/g, '"');
@@ -17,7 +20,9 @@ export function splitSentences(text: string): string[] {
       const end = m.index + m[0].length;
       const piece = line.slice(start, end);
       const next = line.slice(end).trimStart().charAt(0);
-      if (ABBREVIATION.test(piece) || (next !== "" && /\p{Ll}/u.test(next))) continue;
+      // Chat often starts a sentence in lower case: "my mum is great. she works as a midwife".
+      const opens = LOWER_OPENING.test(line.slice(end));
+      if (ABBREVIATION.test(piece) || (next !== "" && /\p{Ll}/u.test(next) && !opens)) continue;
       if (piece.trim()) sentences.push(piece.trim());
       start = end;
     }
@@ -84,7 +89,7 @@ export function expandContractions(text: string): string {
  * sister" is one subject, not two clauses).
  */
 const CLAUSE_BREAK =
-  /\s*;\s*|:\s+|\s+[-–—]+\s+|(?<!\b[Mm]e),?\s+(?:and|but|so|because|cause|plus|though|although|while|whereas|and now|and also)\s+(?=(?:I|my|My|we|We|our|Our)\s)|,\s+(?=(?:I|my|My)\s)/;
+  /\s*;\s*|:\s+|\s+[-–—]+\s+|(?<!\b[Mm]e),?\s+(?:and|but|so|because|cause|plus|though|although|while|whereas|and now|and also)\s+(?=(?:I|my|My|we|We|our|Our)\s)|,\s+(?=(?:I|my|My)\s)|,\s+(?:so|but|and)\s+(?=(?:maybe|perhaps|probably|possibly|any|anything|what|how|which|can|could|would|should)\b)/;
 
 /** Splits a sentence into clauses, each normalised for the pattern rules. */
 export function splitClauses(sentence: string): string[] {

@@ -12,6 +12,23 @@ describe("sentences and clauses", () => {
     expect(splitSentences("line one\nline two")).toEqual(["line one", "line two"]);
   });
 
+  it("splits before a lower-case sentence that opens on who it is about, as chat writes them", () => {
+    expect(splitSentences("my mum is great. she works as a midwife. i live in Hull")).toEqual([
+      "my mum is great.",
+      "she works as a midwife.",
+      "i live in Hull",
+    ]);
+    expect(splitSentences("see p. we start there")).toEqual(["see p.", "we start there"]);
+    expect(splitSentences("I met Prof. he was kind")).toEqual(["I met Prof. he was kind"]);
+  });
+
+  it("splits off a question or a maybe after a comma, so the statement before it stands", () => {
+    expect(splitClauses("My brother is a firefighter, so maybe something about that")).toEqual([
+      "my brother is a firefighter",
+      "maybe something about that",
+    ]);
+  });
+
   it("recognises questions and hypotheticals", () => {
     expect(isQuestion("Should I move to Berlin? 🤔")).toBe(true);
     expect(isQuestion("I live in Berlin.")).toBe(false);
