@@ -3,7 +3,7 @@
  * they do and where they live, a partner and what it says of marital status, children and their names.
  * Friends and colleagues are left out: "my friend lives in Paris" says nothing durable about the user.
  */
-import { NOT_NAMES, NUMBER_WORDS, RELATIVES } from "../fact-lexicon.js";
+import { FUTURE_TIME, NOT_NAMES, NUMBER_WORDS, RELATIVES } from "../fact-lexicon.js";
 import type { FactDraft } from "../fact-patterns.js";
 import { article } from "../fact-values.js";
 import type { Clause } from "./clauses.js";
@@ -193,7 +193,9 @@ export function readFamily(clause: Clause): FactDraft[] {
         out.push(relativeJob(rel, word, title, /retired|former/.test(job[1] ?? "") || verb === "used to be"));
     }
     const place = /\b(?:in|to)\s+((?:\p{Lu}[\p{L}'-]+)(?:\s+\p{Lu}[\p{L}'-]+){0,2})/u.exec(tail);
-    if (place?.[1] && !NOT_NAMES.has(place[1].toLowerCase()) && rel !== "partner") {
+    // "is in Spain next week" is a trip, not a home.
+    const away = FUTURE_TIME.test(tail) || /\b(?:visiting|on holiday|on a trip)\b/i.test(tail);
+    if (place?.[1] && !NOT_NAMES.has(place[1].toLowerCase()) && rel !== "partner" && !away) {
       const value = place[1];
       out.push({ slot: `${rel}.lives_in`, value, says: `lives in ${value}`, confidence: 0.7, about: word });
       // "lives with us here in Leeds": the user lives there too.

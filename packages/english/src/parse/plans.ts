@@ -3,7 +3,7 @@
  * an intention ("we plan to buy"), or a present progressive with a future time ("we're adopting a dog
  * in the spring"). The value is the verb's infinitive with what follows it: "adopt a dog in the spring".
  */
-import { FUTURE_TIME } from "../fact-lexicon.js";
+import { FUTURE_TIME, PETS, RELATIVES } from "../fact-lexicon.js";
 import type { FactDraft } from "../fact-patterns.js";
 import { userPerson } from "../fact-values.js";
 import type { Clause } from "./clauses.js";
@@ -49,10 +49,18 @@ const USER_VERB =
 const SCHEDULED = new Set(
   "start begin fly leave move go finish graduate retire travel return arrive head".split(" "),
 );
+/**
+ * An event of the user's and its date, said of the event: "my" or "our" anything, or "the" and an event
+ * a person goes through ("the wedding", not "the lease"); a place or firm may follow ("at Google").
+ */
+const DATED_EVENT =
+  /^(my|our|the)\s+((?:[a-z]+(?:'s)?\s+){0,2}[a-z]+(?:\s+(?:at|with)\s+\p{Lu}[\p{L}&'-]*(?:\s+\p{Lu}[\p{L}&'-]*)*)?)(?:\s+(?:is|are|starts?|begins?)|'s)\s+(?:due\s+)?((?:on|in|next|this|tomorrow|at)\b.*)$/iu;
+const EVENTS =
+  /^(?:wedding|big day|party|move|trip|holiday|exam|exams|final|finals|interview|surgery|operation|appointment|graduation|ceremony|race|marathon|gig|concert|due date|induction|scan|hearing)$/i;
 /** Going somewhere: "heading to my parents' for Christmas" is a trip. */
 const GOING = new Set(["go", "head", "travel"]);
 /** Having a dated event: "I have a dentist appointment tomorrow", "I've got my driving test on Thursday". */
-const HAVING = /^(?:have|has|have got|has got|'ve got|got|having)$/i;
+const HAVING = /^(?:have|has|have got|has got|'ve got|got|(?:(?:am|are|is|will be|'ll be)\s+)?having)$/i;
 
 /**
  * A plan, in the third person ("show my paintings" -> "show their paintings"), or none when its words
@@ -197,13 +205,19 @@ export function readPlans(clause: Clause): FactDraft[] {
     const event = rest.replace(/^(?:a|an|my|the|our)\s+/i, "");
     if (event && hasTime(event) && aboutUser(clause, f) && !denied(f)) out.push(...plan(event, "event"));
   }
-  for (const f of find(
-    clause,
-    "^(my|our) [<e>#Noun+] (is|are|start|starts|begin|begins) due? (on|in|next|this|tomorrow|at)",
-  )) {
-    const rest = text.slice(f.start + f.text.length - (f.text.split(" ").at(-1) ?? "").length);
-    const when = rest.split(PLAN_END)[0]?.trim() ?? "";
-    if (hasTime(when)) out.push(...plan(`${f.groups.e} ${when}`, "event"));
+  // "my driving test is on the 14th", "my interview at Google is next Tuesday", "the wedding's in May".
+  const dated = DATED_EVENT.exec(text);
+  if (dated) {
+    const when = (dated[3] ?? "").split(PLAN_END)[0]?.trim() ?? "";
+    const what = (dated[2] ?? "").toLowerCase();
+    const owned = (dated[1] ?? "").toLowerCase() !== "the" || EVENTS.test(what);
+    // "my daughter is in Spain next week" is her trip ("our baby is due in March" a birth to come);
+    // "my flat is on the 14th floor" no date.
+    const due = /\sdue\s/i.test(dated[0]);
+    const head = /([a-z]+)(?:\s+(?:at|with)\s.*)?$/.exec(what)?.[1] ?? "";
+    const someone = !due && (head in RELATIVES || head in PETS);
+    const place = /^on the \d{1,2}(?:st|nd|rd|th)\s+(?:floor|street|avenue|road|row|century)\b/i.test(when);
+    if (owned && !someone && !place && hasTime(when)) out.push(...plan(`${dated[2]} ${when}`, "event"));
   }
   return out;
 }

@@ -450,6 +450,25 @@ describe("parsedFacts", () => {
     expect(facts("I'm now a mum of two").filter((f) => f.startsWith("works_as="))).toEqual([]);
   });
 
+  it.each([
+    ["we're having a baby in March!!", "plan=baby in March"],
+    ["my interview at Google is next Tuesday", "plan=interview at Google next Tuesday"],
+    ["the wedding's in May and I'm the best man", "plan=wedding in May"],
+    ["my sister's wedding is in June", "plan=sister's wedding in June"],
+    ["our baby is due in March", "plan=baby in March"],
+  ])("reads a dated plan however it is said: %s", (text, fact) => {
+    expect(facts(text)).toContain(fact);
+  });
+
+  it.each([
+    "my daughter is in Spain next week",
+    "my flat is on the 14th floor",
+    "the lease is up next month",
+    "my mum is in hospital this week",
+  ])("reads no plan in someone else's trip or stay, or in a place: %s", (text) => {
+    expect(facts(text).filter((f) => f.startsWith("plan=") || f.includes("lives_in="))).toEqual([]);
+  });
+
   it("reads no place in a year", () => {
     expect(facts("I was born in 1988")).toEqual([]);
   });
