@@ -222,7 +222,7 @@ describe("--embedder onnx:DIR, a local ONNX model", () => {
     expect(moved.code, moved.stderr).toBe(0);
     expect(JSON.parse(moved.stdout)).toMatchObject({
       from: "openai.embedding/plain (256 dimensions)",
-      to: "onnx/engram-test/pets",
+      to: "onnx/engram-test/pets:fp32:mean",
       resumed: false,
     });
 
@@ -235,7 +235,7 @@ describe("--embedder onnx:DIR, a local ONNX model", () => {
     expect(results[0]?.text).toMatch(/\bcat\b/);
     expect(results.find((r) => r.text === CAT)?.channels.vector?.score).toBeGreaterThan(0.3);
     expect((await cli(db, "plain", ["search", "--user", "ana", "cat"])).stderr).toContain(
-      "made by onnx/engram-test/pets (24 dimensions)",
+      "made by onnx/engram-test/pets:fp32:mean (24 dimensions)",
     );
     // ENGRAM_EMBEDDER names it as well as the flag.
     const byEnv = await runCliCaptured(["search", "--user", "ana", "kitty", "--db", db, "--json"], {
@@ -252,7 +252,9 @@ describe("--embedder onnx:DIR, a local ONNX model", () => {
     const search = ["search", "--user", "ana", "x", "--db", db, "--embedder", `onnx:${empty}`];
     const run = await runCliCaptured(search);
     expect(run.code).not.toBe(0);
-    expect(run.stderr).toContain(`onnx:${empty}: config.json, tokenizer.json, onnx/model.onnx not found`);
+    expect(run.stderr).toContain(
+      `onnx:${empty}: config.json, tokenizer.json, tokenizer_config.json, onnx/model.onnx not found`,
+    );
     const url = await runCliCaptured([...search, "--embedder-url", stub.url]);
     expect(url.code).toBe(2);
     expect(url.stderr).toContain("--embedder-url applies to an openai:MODEL embedder");

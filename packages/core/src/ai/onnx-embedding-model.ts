@@ -1,7 +1,10 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
+import { homedir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import type { EmbeddingModelV4 } from "@ai-sdk/provider";
 import { UnsupportedError, ValidationError } from "../errors/index.js";
+import { normalize } from "../model/index.js";
+import { combineWindows, embeddingWindows } from "./embedding-windows.js";
 import { importOptionalPeer } from "./optional-peer.js";
 
 /** How a model's token vectors become one vector per text. */
@@ -22,45 +25,49 @@ const WEIGHTS = [
   ["model_quantized.onnx", "q8"],
 ] as const;
 
+const REQUIRED = ["config.json", "tokenizer.json", "tokenizer_config.json"] as const;
 const LAYOUT =
-  "config.json, tokenizer.json and onnx/model.onnx (or model_fp16.onnx, model_quantized.onnx), " +
-  "as a model exported for transformers.js has them";
+  "config.json, tokenizer.json, tokenizer_config.json and onnx/model.onnx (or model_fp16.onnx, " +
+  "model_quantized.onnx), as a model exported for transformers.js has them";
+
+/** Characters per token assumed when a text is cut to fit the model: English runs about four. */
+const CHARS_PER_TOKEN = 3;
 
 /**
  * A local ONNX sentence-embedding model (a sentence-transformers model exported for transformers.js:
  * MiniLM, BGE, GTE, E5, nomic) run on the CPU by `@huggingface/transformers`, from files on disk only:
- * nothing is downloaded, whatever transformers.js's global settings say. The model's name (its
- * config's `_name_or_path`, else the folder's name) is its identity in the store.
+ * nothing is downloaded, whatever transformers.js's global settings say. Its identity in the store is the
+ * model's name (its config's `_name_or_path`, else the folder's name), the weights' precision and the
+ * pooling, `NAME:fp32:mean`: vectors made another way are refused, not mixed. The model is loaded and
+ * tried on one text here, so a folder that cannot embed fails now, with the folder named.
  */
 export async function onnxEmbeddingModel(
   dir: string,
   options: OnnxEmbeddingOptions = {},
 ): Promise<EmbeddingModelV4> {
-  const root = resolve(dir);
-  if (!existsSync(root) || !statSync(root).isDirectory()) {
-    throw new ValidationError(`onnx:${dir}: no such folder (expected one holding ${LAYOUT})`, {
+  const root = resolve(dir.replace(/^~(?=$|[/\\])/, homedir()));
+  const where = `onnx:${root}`;
+  const bad = (problem: string, cause?: unknown) =>
+    new ValidationError(`${where}: ${problem}`, {
       details: { path: "embedder" },
+      ...(cause ? { cause } : {}),
     });
-  }
+  if (!existsSync(root)) throw bad(`no such folder (expected one holding ${LAYOUT})`);
+  if (!statSync(root).isDirectory()) throw bad(`a file, not a folder (expected one holding ${LAYOUT})`);
   const weights = WEIGHTS.find(([file]) => existsSync(join(root, "onnx", file)));
-  const missing = ["config.json", "tokenizer.json"].filter((file) => !existsSync(join(root, file)));
-  if (missing.length > 0 || weights === undefined) {
-    const absent = weights === undefined ? [...missing, "onnx/model.onnx"] : missing;
-    throw new ValidationError(`onnx:${dir}: ${absent.join(", ")} not found (expected ${LAYOUT})`, {
-      details: { path: "embedder" },
-    });
-  }
-  const config = readJson(join(root, "config.json"), dir) as { _name_or_path?: unknown };
-  const name =
-    typeof config._name_or_path === "string" && config._name_or_path.trim() !== ""
-      ? config._name_or_path.trim()
-      : basename(root);
-  const pooling = options.pooling ?? poolingOf(root, dir);
+  const missing: string[] = REQUIRED.filter((file) => !existsSync(join(root, file)));
+  if (weights === undefined) missing.push("onnx/model.onnx");
+  if (missing.length > 0) throw bad(`${missing.join(", ")} not found (expected ${LAYOUT})`);
+  const config = readJson(join(root, "config.json"), bad);
+  const named = config._name_or_path;
+  const name = typeof named === "string" && named.trim() !== "" ? named.trim() : basename(root);
+  const pooling = options.pooling ?? poolingOf(root, where, bad);
   if (pooling !== "mean" && pooling !== "cls") {
     throw new ValidationError(`onnx: bad pooling ${JSON.stringify(pooling)}: expected "mean" or "cls"`, {
       details: { path: "pooling" },
     });
   }
+  const [, precision] = weights as (typeof WEIGHTS)[number];
 
   const { pipeline } = await importOptionalPeer(
     () => import("@huggingface/transformers"),
@@ -68,62 +75,94 @@ export async function onnxEmbeddingModel(
     "an onnx: embedder",
   );
   // An absolute path is never taken for a hub name, and `local_files_only` forbids any download.
-  const extract = await pipeline("feature-extraction", root, {
-    local_files_only: true,
-    dtype: weights[1],
-    device: "cpu",
-  });
+  let extract: Awaited<ReturnType<typeof pipeline<"feature-extraction">>>;
+  try {
+    extract = await pipeline("feature-extraction", root, {
+      local_files_only: true,
+      dtype: precision,
+      device: "cpu",
+    });
+  } catch (cause) {
+    throw bad(`the model does not load: ${(cause as Error).message ?? cause}`, cause);
+  }
+  const run = async (texts: string[]): Promise<number[][]> => {
+    const output = await extract(texts, { pooling, normalize: false });
+    try {
+      // Without Float16Array the pooling of float16 outputs averages raw bits: refused, never stored.
+      if (output.type !== "float32") {
+        throw new UnsupportedError(
+          `${where}: the model's outputs are ${output.type}, not float32; use its model.onnx or model_quantized.onnx`,
+        );
+      }
+      return output.tolist() as number[][];
+    } finally {
+      output.dispose();
+    }
+  };
+  let dimensions: number;
+  try {
+    dimensions = (await run(["a test sentence"]))[0]?.length ?? 0;
+  } catch (cause) {
+    if (cause instanceof UnsupportedError) throw cause;
+    throw bad(`the model loads but does not embed: ${(cause as Error).message ?? cause}`, cause);
+  }
+  // The tokenizer cuts what is longer than the model reads; a long text goes as pieces, averaged.
+  const stated = Number((extract.tokenizer as { model_max_length?: unknown }).model_max_length);
+  const positions = Number(config.max_position_embeddings);
+  const maxTokens =
+    Number.isFinite(stated) && stated < 100_000 ? stated : Number.isFinite(positions) ? positions : 512;
+  const pieces = { windowChars: Math.max(100, (maxTokens - 2) * CHARS_PER_TOKEN), maxWindows: 8 };
+
   return {
     specificationVersion: "v4",
     provider: "onnx",
-    modelId: name,
+    modelId: `${name}:${precision}:${pooling}`,
     maxEmbeddingsPerCall: 32,
     supportsParallelCalls: false,
     async doEmbed({ values }) {
       // A blank text gets the zero vector (it matches nothing), as with the offline model.
-      const nonEmpty = values.map((v, i) => [v.trim(), i] as const).filter(([v]) => v.length > 0);
-      const embeddings: number[][] = values.map(() => []);
-      if (nonEmpty.length > 0) {
-        const output = await extract(
-          nonEmpty.map(([v]) => v),
-          { pooling, normalize: false },
-        );
-        const rows = output.tolist() as number[][];
-        output.dispose();
-        nonEmpty.forEach(([, i], j) => {
-          embeddings[i] = rows[j] as number[];
-        });
-      }
-      const size = embeddings.find((e) => e.length > 0)?.length ?? 0;
-      return {
-        embeddings: embeddings.map((e) => (e.length > 0 ? e : new Array<number>(size).fill(0))),
-        warnings: [],
-      };
+      const cut = values.map((v) => (v.trim() ? embeddingWindows(v.trim(), pieces) : []));
+      const rows = cut.some((c) => c.length > 0) ? await run(cut.flat()) : [];
+      let next = 0;
+      const embeddings = cut.map((own) => {
+        if (own.length === 0) return new Array<number>(dimensions).fill(0);
+        const vectors = rows.slice(next, next + own.length).map((r) => normalize(r));
+        next += own.length;
+        return [
+          ...combineWindows(
+            vectors,
+            own.map((p) => p.length),
+          ),
+        ];
+      });
+      return { embeddings, warnings: [] };
     },
   };
 }
 
-function readJson(path: string, dir: string): unknown {
+function readJson(path: string, bad: (problem: string, cause?: unknown) => Error): Record<string, unknown> {
+  let value: unknown;
   try {
-    return JSON.parse(readFileSync(path, "utf8"));
+    value = JSON.parse(readFileSync(path, "utf8"));
   } catch (cause) {
-    throw new ValidationError(`onnx:${dir}: ${basename(path)} is not readable JSON`, {
-      details: { path: "embedder" },
-      cause,
-    });
+    throw bad(`${basename(path)} is not readable JSON`, cause);
   }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw bad(`${basename(path)} is not a JSON object`);
+  }
+  return value as Record<string, unknown>;
 }
 
 /** The pooling a sentence-transformers export names; mean when it names none. */
-function poolingOf(root: string, dir: string): OnnxPooling {
+function poolingOf(root: string, where: string, bad: (problem: string) => Error): OnnxPooling {
   const file = join(root, "1_Pooling", "config.json");
   if (!existsSync(file)) return "mean";
-  const modes = readJson(file, dir) as Record<string, unknown>;
+  const modes = readJson(file, bad);
   if (modes.pooling_mode_cls_token === true) return "cls";
   if (modes.pooling_mode_mean_tokens === true) return "mean";
   const named = Object.keys(modes).filter((key) => key.startsWith("pooling_mode_") && modes[key] === true);
   throw new UnsupportedError(
-    `onnx:${dir}: 1_Pooling/config.json asks for ${named.join(", ") || "no pooling"}; ` +
+    `${where}: 1_Pooling/config.json asks for ${named.join(", ") || "no pooling"}; ` +
       'only CLS and mean pooling are supported (pass pooling: "mean" or "cls" to override)',
   );
 }

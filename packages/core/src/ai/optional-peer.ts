@@ -12,7 +12,9 @@ export async function importOptionalPeer<T>(
   try {
     return await load();
   } catch (cause) {
-    if ((cause as { code?: string }).code !== "ERR_MODULE_NOT_FOUND") throw cause;
+    // Only the package itself missing: one of its own dependencies missing is its failure, passed on.
+    const { code, message } = cause as { code?: string; message?: string };
+    if (code !== "ERR_MODULE_NOT_FOUND" || !message?.includes(`'${name}'`)) throw cause;
     throw new UnsupportedError(
       `${neededBy} needs the ${name} package, which is not installed: add it (npm install ${name})`,
       { cause },

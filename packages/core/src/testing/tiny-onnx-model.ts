@@ -26,6 +26,9 @@ const str = (field: number, value: string) => bytes(field, [...new TextEncoder()
 
 const FLOAT = 1;
 const INT64 = 7;
+const FLOAT16 = 10;
+/** 1.0 as an IEEE half-precision float. */
+const HALF_ONE = 0x3c00;
 
 function tensorType(elemType: number, dims: readonly (number | string)[]): number[] {
   const shape = dims.flatMap((d) => bytes(1, typeof d === "number" ? int(1, d) : str(2, d)));
@@ -68,7 +71,15 @@ export interface TinyOnnxModelOptions {
   readonly dimensions?: number;
   /** Also write a sentence-transformers `1_Pooling/config.json` asking for this pooling. */
   readonly pooling?: "mean" | "cls";
+  /**
+   * The weights file written, as exports name them: `fp32` onnx/model.onnx (default), `q8`
+   * onnx/model_quantized.onnx (the same float graph under that name), `fp16` onnx/model_fp16.onnx with
+   * float16 weights and outputs.
+   */
+  readonly precision?: "fp32" | "fp16" | "q8";
 }
+
+const WEIGHTS_FILE = { fp32: "model.onnx", fp16: "model_fp16.onnx", q8: "model_quantized.onnx" } as const;
 
 /**
  * Writes the model into `dir` (created). Each meaning is a one-hot vector, the special tokens zero, so the
@@ -79,22 +90,25 @@ export function writeTinyOnnxModel(dir: string, options: TinyOnnxModelOptions = 
   const dims = options.dimensions ?? 24;
   if (groups.length > dims) throw new Error(`${groups.length} meanings need at least as many dimensions`);
   const vocab = [...SPECIAL, ...groups.flat()];
-  const table = new Float32Array(vocab.length * dims);
+  const precision = options.precision ?? "fp32";
+  const half = precision === "fp16";
+  const table = half ? new Uint16Array(vocab.length * dims) : new Float32Array(vocab.length * dims);
   groups.forEach((group, meaning) => {
-    for (const word of group) table[vocab.indexOf(word) * dims + meaning] = 1;
+    for (const word of group) table[vocab.indexOf(word) * dims + meaning] = half ? HALF_ONE : 1;
   });
+  const real = half ? FLOAT16 : FLOAT;
 
   const graph = [
     ...bytes(1, node("Gather", ["embeddings", "input_ids"], ["token_vectors"], [intAttribute("axis", 0)])),
-    ...bytes(1, node("Cast", ["attention_mask"], ["mask_float"], [intAttribute("to", FLOAT)])),
+    ...bytes(1, node("Cast", ["attention_mask"], ["mask_float"], [intAttribute("to", real)])),
     ...bytes(1, node("Unsqueeze", ["mask_float", "last_axis"], ["mask_column"])),
     ...bytes(1, node("Mul", ["token_vectors", "mask_column"], ["last_hidden_state"])),
     ...str(2, "tiny_word_vectors"),
-    ...bytes(5, tensor("embeddings", [vocab.length, dims], FLOAT, table)),
+    ...bytes(5, tensor("embeddings", [vocab.length, dims], real, table)),
     ...bytes(5, tensor("last_axis", [1], INT64, new BigInt64Array([2n]))),
     ...bytes(11, valueInfo("input_ids", INT64, ["batch", "sequence"])),
     ...bytes(11, valueInfo("attention_mask", INT64, ["batch", "sequence"])),
-    ...bytes(12, valueInfo("last_hidden_state", FLOAT, ["batch", "sequence", dims])),
+    ...bytes(12, valueInfo("last_hidden_state", real, ["batch", "sequence", dims])),
   ];
   const model = [
     ...int(1, 8), // IR version 8
@@ -104,7 +118,7 @@ export function writeTinyOnnxModel(dir: string, options: TinyOnnxModelOptions = 
   ];
 
   mkdirSync(join(dir, "onnx"), { recursive: true });
-  writeFileSync(join(dir, "onnx", "model.onnx"), new Uint8Array(model));
+  writeFileSync(join(dir, "onnx", WEIGHTS_FILE[precision]), new Uint8Array(model));
   const name = options.name ?? "engram-test/tiny-word-vectors";
   const json = (file: string, value: unknown) =>
     writeFileSync(join(dir, file), JSON.stringify(value, null, 2));
