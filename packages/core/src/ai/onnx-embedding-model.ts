@@ -103,6 +103,8 @@ export async function onnxEmbeddingModel(
   try {
     dimensions = (await run(["a test sentence"]))[0]?.length ?? 0;
   } catch (cause) {
+    // The refused model's native session is let go now, not when the collector gets to it.
+    await extract.dispose();
     if (cause instanceof UnsupportedError) throw cause;
     throw bad(`the model loads but does not embed: ${(cause as Error).message ?? cause}`, cause);
   }
