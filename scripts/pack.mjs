@@ -9,7 +9,16 @@ import { fileURLToPath } from "node:url";
 import { ROOT } from "./node-runtime.mjs";
 
 /** The packages published under @engram/, by folder name. */
-export const PUBLISHED = ["english", "core", "ai-sdk", "langgraph", "langchain", "mcp", "cli"];
+export const PUBLISHED = [
+  "english",
+  "core",
+  "storage-conformance",
+  "ai-sdk",
+  "langgraph",
+  "langchain",
+  "mcp",
+  "cli",
+];
 
 /** Builds (tsc -b) and packs every published package into `dest`; returns `{ "@engram/x": path }`. */
 export function packPackages(dest) {

@@ -5,9 +5,11 @@ import { join, posix } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../scripts/node-runtime.mjs";
+import { PUBLISHED } from "../scripts/pack.mjs";
 
 // What `pnpm pack` puts in each published package's tarball, and the manifest a user's npm reads.
-const PACKAGES = ["core", "cli", "mcp", "langgraph", "ai-sdk", "langchain"];
+// Every package `pnpm pack:all` publishes (scripts/pack.mjs).
+const PACKAGES = PUBLISHED;
 const REPO = "https://github.com/engram-memory/engram";
 
 /** The files of a .tgz, path (without the leading `package/`) to content. */

@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import type { StoragePort } from "@engram/core";
-import type { StorageConformanceOptions } from "@engram/core/conformance";
 import { memoryStorage } from "@engram/core/memory";
 import { QdrantStorage } from "@engram/core/qdrant";
 import { SqliteStorage } from "@engram/core/sqlite";
+import type { StorageConformanceOptions } from "@engram/storage-conformance";
 import { QdrantClient } from "@qdrant/js-client-rest";
 import { type QdrantDouble, startQdrantDouble } from "../qdrant-double/index.js";
 import { makeTempDir } from "../support/temp-dir.js";

@@ -1,4 +1,4 @@
-import { describeStorageConformance } from "@engram/core/conformance";
+import { describeStorageConformance } from "@engram/storage-conformance";
 import { BACKENDS } from "./backends.js";
 
 /**

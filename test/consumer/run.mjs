@@ -398,7 +398,7 @@ function checkDocSnippets(project, manager) {
     "@langchain/classic": example("langchain-memory", "@langchain/classic"),
     langchain: example("langchain-memory", "langchain"),
     // The conformance suite runs in a Vitest file (docs/storage.md).
-    vitest: manifest("core").peerDependencies.vitest,
+    vitest: manifest("storage-conformance").peerDependencies.vitest,
   };
   step(`the documentation's TypeScript blocks, type-checked against the packages ${manager.label} installed`);
   manager.add(

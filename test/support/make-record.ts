@@ -8,4 +8,4 @@ export {
   stored,
   T0,
   unit,
-} from "@engram/core/conformance";
+} from "@engram/storage-conformance";

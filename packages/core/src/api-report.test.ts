@@ -16,7 +16,8 @@ const ENTRIES: Record<string, string> = {
   "@engram/core/memory": "memory.ts",
   "@engram/core/integration": "integration.ts",
   "@engram/core/testing": "testing.ts",
-  "@engram/core/conformance": "conformance.ts",
+  // The storage port's conformance suite, a package of its own beside core.
+  "@engram/storage-conformance": "../../storage-conformance/src/index.ts",
 };
 const MAX_ROOT_RUNTIME_NAMES = 30;
 

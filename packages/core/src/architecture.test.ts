@@ -53,7 +53,6 @@ const ALLOWED: Record<string, readonly string[]> = {
   model: ["model", "errors"],
   errors: ["errors"],
   testing: ["testing", "model", "errors"],
-  conformance: ["conformance", "storage", "model", "errors"],
 };
 
 /** The library's source files: tests and test-support/ (test-only, not built) are not layered. */
@@ -186,6 +185,16 @@ describe("other packages use core's public entry points only", () => {
   it("imports @engram/core only through its exports (no @engram/core/src/storage/...)", () => {
     const wrong = imports.filter(({ spec }) => spec.startsWith("@engram/core") && !exported.includes(spec));
     expect(wrong).toEqual([]);
+  });
+
+  it("keeps the conformance suite a test tool of its own: core never imports @engram/storage-conformance", () => {
+    const suite = imports.filter(({ file }) => file.startsWith("packages/storage-conformance/src/"));
+    expect(suite.filter(({ spec }) => spec.startsWith("@engram/core")).length).toBeGreaterThan(10);
+    const coreFiles = tree(CORE).filter((f) => !f.endsWith(".test.ts"));
+    const wrong = coreFiles.filter((f) =>
+      /["']@engram\/storage-conformance["']/.test(readFileSync(f, "utf8")),
+    );
+    expect(wrong.map((f) => relative(ROOT, f))).toEqual([]);
   });
 
   it("wrappers and the CLI reach storage only through the engine, never storageOf(engram)", () => {

@@ -1,5 +1,5 @@
 // The storage port, for those who write a backend: its types, its version and the filter semantics.
-// The conformance suite that proves a backend is in @engram/core/conformance.
+// The conformance suite that proves a backend is the package @engram/storage-conformance.
 export {
   type ClaimOptions,
   type EdgeQuery,

@@ -14,6 +14,6 @@ export function assertStorageSpecification(storage: StoragePort, operation: stri
   if (version === STORAGE_SPECIFICATION_VERSION) return;
   const backend = typeof storage.backend === "string" ? `"${storage.backend}"` : "the given";
   throw new UnsupportedError(
-    `${operation}: the ${backend} storage implements storage specification ${version === undefined ? "(none declared)" : JSON.stringify(version)}, and this Engram needs specification ${STORAGE_SPECIFICATION_VERSION}; set specificationVersion: ${STORAGE_SPECIFICATION_VERSION} once the backend passes describeStorageConformance from @engram/core/conformance`,
+    `${operation}: the ${backend} storage implements storage specification ${version === undefined ? "(none declared)" : JSON.stringify(version)}, and this Engram needs specification ${STORAGE_SPECIFICATION_VERSION}; set specificationVersion: ${STORAGE_SPECIFICATION_VERSION} once the backend passes describeStorageConformance from @engram/storage-conformance`,
   );
 }

@@ -1,6 +1,6 @@
+import type { StoredMemory } from "@engram/core";
+import type { StoragePort } from "@engram/core/storage";
 import { expect } from "vitest";
-import type { StoredMemory } from "../../model/index.js";
-import type { StoragePort } from "../../storage/index.js";
 import { iso, stored, unit } from "../records.js";
 import { conformanceSpec } from "../spec.js";
 

@@ -1,6 +1,6 @@
+import { ValidationError } from "@engram/core";
+import type { StoragePort } from "@engram/core/storage";
 import { afterAll, afterEach, beforeEach, describe, it } from "vitest";
-import { ValidationError } from "../errors/index.js";
-import type { StoragePort } from "../storage/index.js";
 import type { ConformanceTest } from "./spec.js";
 import { SPECS } from "./specs/index.js";
 

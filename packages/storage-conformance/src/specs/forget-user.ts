@@ -1,5 +1,5 @@
+import type { StoragePort } from "@engram/core/storage";
 import { expect } from "vitest";
-import type { StoragePort } from "../../storage/index.js";
 import { makeEdge, makeVersion, stored, unit } from "../records.js";
 import { conformanceSpec } from "../spec.js";
 

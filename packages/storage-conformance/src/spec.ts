@@ -1,4 +1,4 @@
-import type { StoragePort } from "../storage/index.js";
+import type { StoragePort } from "@engram/core/storage";
 
 /** Declares one test that gets a fresh, empty store of the backend under test. */
 export type ConformanceTest = (name: string, fn: (port: StoragePort) => Promise<void>) => void;

@@ -1,5 +1,5 @@
-import { userCube } from "../../model/index.js";
-import type { MemoryFilter, StoragePort } from "../../storage/index.js";
+import { userCube } from "@engram/core";
+import type { MemoryFilter, StoragePort } from "@engram/core/storage";
 import { iso, stored, unit } from "../records.js";
 
 /** The user whose memories the filter fixture writes. */

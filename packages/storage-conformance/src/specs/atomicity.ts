@@ -1,6 +1,6 @@
+import { EngramError } from "@engram/core";
+import type { StoragePort, WriteBatch } from "@engram/core/storage";
 import { expect } from "vitest";
-import { EngramError } from "../../errors/index.js";
-import type { StoragePort, WriteBatch } from "../../storage/index.js";
 import { makeEdge, makeVersion, stored, unit } from "../records.js";
 import { conformanceSpec } from "../spec.js";
 

@@ -1,3 +1,5 @@
+// The storage port's conformance suite, for a backend's Vitest tests: `describeStorageConformance`, and the
+// helpers it builds its records with.
 export {
   CONFORMANCE_OPERATIONS,
   describeStorageConformance,

@@ -1,5 +1,5 @@
+import type { Job, NewJob } from "@engram/core/storage";
 import { expect } from "vitest";
-import type { Job, NewJob } from "../../storage/index.js";
 import { iso } from "../records.js";
 import { conformanceSpec } from "../spec.js";
 

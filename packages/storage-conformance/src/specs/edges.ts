@@ -1,6 +1,6 @@
+import type { MemoryEdge } from "@engram/core";
+import type { StoragePort } from "@engram/core/storage";
 import { expect } from "vitest";
-import type { MemoryEdge } from "../../model/index.js";
-import type { StoragePort } from "../../storage/index.js";
 import { makeEdge, stored } from "../records.js";
 import { conformanceSpec } from "../spec.js";
 

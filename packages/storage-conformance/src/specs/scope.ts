@@ -1,7 +1,7 @@
+import type { Scope } from "@engram/core";
+import { EngramError } from "@engram/core";
+import type { StoragePort } from "@engram/core/storage";
 import { expect } from "vitest";
-import { EngramError } from "../../errors/index.js";
-import type { Scope } from "../../model/index.js";
-import type { StoragePort } from "../../storage/index.js";
 import { makeEdge, makeVersion, stored, unit } from "../records.js";
 import { conformanceSpec } from "../spec.js";
 

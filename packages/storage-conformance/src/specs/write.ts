@@ -1,5 +1,5 @@
+import { EngramError } from "@engram/core";
 import { expect } from "vitest";
-import { EngramError } from "../../errors/index.js";
 import { iso, makeEdge, makeRecord, makeVersion, stored, unit } from "../records.js";
 import { conformanceSpec } from "../spec.js";
 
