@@ -356,10 +356,13 @@ export function readStudies(clause: Clause): FactDraft[] {
   // "in my final year of law at Durham".
   for (const f of find(clause, "(first|second|third|fourth|final|last) (year|yr) (of|studying|doing)?")) {
     if (!user(f)) continue;
-    const value =
-      /^\s*(?:a|an|the|my|our|uni|university|college|school|at|in|as|and|is|was|has|of|student)\b|^\s*$/i.test(
-        f.after,
-      )
+    // "final year of my law degree": the field before the degree.
+    const ofDegree = /^\s*my\s+([\p{L}' -]+?)\s+(?:degree|course)\b/iu.exec(f.after);
+    const value = ofDegree
+      ? fieldName(ofDegree[1] ?? "")
+      : /^\s*(?:a|an|the|my|our|uni|university|college|school|at|in|as|and|is|was|has|of|student)\b|^\s*$/i.test(
+            f.after,
+          )
         ? null
         : fieldName(f.after);
     if (value) out.push(field(value));
