@@ -1,6 +1,12 @@
 // Records, versions and edges with plain defaults, for the conformance suite and for a backend's own tests.
-import type { EdgeType, MemoryEdge, MemoryRecord, MemoryVersion, StoredMemory } from "@engram/core";
-import { userCube } from "@engram/core";
+import {
+  type EdgeType,
+  type MemoryEdge,
+  type MemoryRecord,
+  type MemoryVersion,
+  type StoredMemory,
+  userCube,
+} from "@engram/core";
 
 /** Fixed origin for test times, so every time in a test is exact and comparable as a string. */
 export const T0 = Date.parse("2026-01-01T00:00:00.000Z");

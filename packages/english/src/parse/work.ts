@@ -358,13 +358,12 @@ export function readStudies(clause: Clause): FactDraft[] {
     if (!user(f)) continue;
     // "final year of my law degree": the field before the degree.
     const ofDegree = /^\s*my\s+([\p{L}' -]+?)\s+(?:degree|course)\b/iu.exec(f.after);
-    const value = ofDegree
-      ? fieldName(ofDegree[1] ?? "")
-      : /^\s*(?:a|an|the|my|our|uni|university|college|school|at|in|as|and|is|was|has|of|student)\b|^\s*$/i.test(
-            f.after,
-          )
-        ? null
-        : fieldName(f.after);
+    // Otherwise a bare field right after ("final year of law"), not a school or an article.
+    const bare =
+      !/^\s*(?:a|an|the|my|our|uni|university|college|school|at|in|as|and|is|was|has|of|student)\b|^\s*$/i.test(
+        f.after,
+      );
+    const value = ofDegree ? fieldName(ofDegree[1] ?? "") : bare ? fieldName(f.after) : null;
     if (value) out.push(field(value));
     atSchool(f.after);
   }

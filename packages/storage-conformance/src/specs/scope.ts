@@ -1,5 +1,4 @@
-import type { Scope } from "@engram/core";
-import { EngramError } from "@engram/core";
+import { EngramError, type Scope } from "@engram/core";
 import type { StoragePort } from "@engram/core/storage";
 import { expect } from "vitest";
 import { makeEdge, makeVersion, stored, unit } from "../records.js";
