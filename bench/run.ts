@@ -127,7 +127,7 @@ const method = {
   queries: `${config.questions} LoCoMo dev questions, taken evenly across the file, with their USE-lite vectors; queries cycle through them.`,
   warmup: `Before measuring, each scope answers ${config.questions} other LoCoMo dev questions (none of the measured ones), as a live scope has answered earlier questions: the HNSW graph, SQLite's page cache and the remembered scores of the scope's common terms are warm. The first 100 of them are timed apart (firstQueries): a term common in the scope is scored once, by the first query that uses it.`,
   excludingEmbedding:
-    "engram.search({ userId, query, limit: 10, queryVector }) with default options: full-text and vector channels (hits and statistics as the engine's fusion settings say), fusion, records read back. Each query also runs the two channels alone, right after (full-text: textSearch and textStats).",
+    "engram.search({ userId, query, limit: 10, queryVector }) with default options: full-text and vector channels (hits and statistics as the engine's fusion settings say), fusion, records read back. Each query also runs the two channels alone, right after, each asked exactly what the engine asked it for the previous question (recorded at the storage port; the query just made would be answered from what its own search remembers): full-text textSearch then textStats, vector vectorSearch then vectorStats.",
   includingEmbedding:
     "the same call without queryVector: the query is embedded with USE-lite inside the call.",
   firstSearch:

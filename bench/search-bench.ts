@@ -1,6 +1,6 @@
-import { createEngram, type Embedder, type Engram } from "@engram/core";
+import { createEngram, type Embedder, type Engram, type Scope } from "@engram/core";
 import { SqliteStorage } from "@engram/core/sqlite";
-import { storageOf } from "@engram/core/testing";
+import type { StoragePort, TextQuery, VectorQuery } from "@engram/core/storage";
 import { type AnnAgreement, annAgreement } from "./ann-agreement.js";
 import type { Corpus } from "./corpus.js";
 import { type Latency, latencies, latency } from "./stats.js";
@@ -67,7 +67,6 @@ export interface SearchRun {
 
 const ANN_THRESHOLD = 5000; // DEFAULT_ANN_THRESHOLD of the SQLite backend's vector cache
 const FIRST_QUERIES = 100;
-const current = { current: true };
 
 function cycle<T>(items: readonly T[], n: number): T[] {
   return Array.from({ length: n }, (_, i) => items[i % items.length] as T);
@@ -97,19 +96,49 @@ function searcher(engram: Engram, users: readonly string[]) {
     });
 }
 
+/** What the engine asked the two channels in its latest search, per channel: scope and query. */
+interface Asked {
+  text: [Scope, TextQuery] | null;
+  vector: [Scope, VectorQuery] | null;
+}
+
+/**
+ * The storage as the engine sees it, noting what each search asks the channels: the channel figures
+ * replay those exact queries (the engine drops speaker names from the text and filters by kind, so a
+ * query written here would time another search).
+ */
+function recordingChannels(storage: StoragePort): { storage: StoragePort; asked: Asked } {
+  const asked: Asked = { text: null, vector: null };
+  const proxy = new Proxy(storage, {
+    get(target, key) {
+      const value = Reflect.get(target, key, target);
+      if (key === "textSearch")
+        return (scope: Scope, query: TextQuery) => {
+          asked.text = [scope, query];
+          return target.textSearch(scope, query);
+        };
+      if (key === "vectorSearch")
+        return (scope: Scope, query: VectorQuery) => {
+          asked.vector = [scope, query];
+          return target.vectorSearch(scope, query);
+        };
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { storage: proxy, asked };
+}
+
 /**
  * Warm figures. Other questions are asked first, as a live scope has answered earlier questions (the
- * first of them timed apart); then each measured query runs the hybrid call, then each channel alone at
- * the engine's candidate counts.
+ * first of them timed apart); then each measured query runs the hybrid call, then each channel alone
+ * with what the engine asked it for the previous question: the query just made would be answered from
+ * what its search remembers, and time nothing.
  */
-async function measureWarm(engram: Engram, run: SearchRun) {
+async function measureWarm(engram: Engram, storage: StoragePort, asked: Asked, run: SearchRun) {
   const search = searcher(engram, run.queryUsers);
-  const scopeOf = (i: number) => ({ userId: run.queryUsers[i % run.queryUsers.length] as string });
-  const { candidates, textCandidates, vectorCandidates, approximateCandidates } = engram.config.fusion;
-  const fulltextK = textCandidates;
+  const { approximateCandidates } = engram.config.fusion;
   // What hybrid search lists from the vector channel: fewer where the scope is searched through a graph.
   const graph = run.corpus.memories / run.corpus.userIds.length >= ANN_THRESHOLD;
-  const vectorK = graph ? approximateCandidates : vectorCandidates;
   const budget = { maxSeconds: run.counts.maxSeconds };
   const warmup = run.warmup.map((text, i) => ({
     text,
@@ -117,22 +146,30 @@ async function measureWarm(engram: Engram, run: SearchRun) {
   }));
   const firstQueries = await latency(warmup.slice(0, FIRST_QUERIES), (q, i) => search(q, i, true));
   await latency(warmup.slice(FIRST_QUERIES), (q, i) => search(q, FIRST_QUERIES + i, true));
+  const fulltextK = asked.text?.[1].k ?? 0;
+  const vectorK = graph ? approximateCandidates : (asked.vector?.[1].k ?? 0);
+  let previous: Asked = { ...asked };
   const warm = await latencies(
     cycle(run.queries, run.counts.excluding),
     {
-      excludingEmbedding: (q, i) => search(q, i, true),
-      fulltextChannel: async (q, i) => {
-        const query = { text: q.text, k: fulltextK, filter: current, statsOver: candidates };
-        await storageOf(engram).textSearch(scopeOf(i), query);
-        await storageOf(engram).textStats?.(scopeOf(i), query);
+      excludingEmbedding: (q, i) => {
+        previous = { ...asked };
+        return search(q, i, true);
       },
-      vectorChannel: (q, i) =>
-        storageOf(engram).vectorSearch(scopeOf(i), {
-          vector: q.vector,
-          k: vectorCandidates,
-          approximateK: approximateCandidates,
-          filter: current,
-        }),
+      // Each channel as the engine runs it: the list, then its statistics when it has hits.
+      fulltextChannel: async () => {
+        if (!previous.text) return;
+        const [scope, query] = previous.text;
+        const hits = await storage.textSearch(scope, query);
+        if (hits.length && query.statsOver !== undefined) await storage.textStats?.(scope, query);
+      },
+      vectorChannel: async () => {
+        if (!previous.vector) return;
+        const [scope, query] = previous.vector;
+        const hits = await storage.vectorSearch(scope, query);
+        if (hits.length)
+          await storage.vectorStats?.(scope, { vector: query.vector, k: hits.length, filter: query.filter });
+      },
     },
     budget,
   );
@@ -146,16 +183,16 @@ async function measureWarm(engram: Engram, run: SearchRun) {
 
 /** Search latency over one prepared corpus: cold first search, then warm hybrid and per-channel figures. */
 export async function measureSearch(run: SearchRun): Promise<SearchFigures> {
-  const engram = await createEngram({
-    storage: new SqliteStorage({ path: run.corpus.path, durability: "normal" }),
-    embedder: run.embedder,
-  });
+  const { storage, asked } = recordingChannels(
+    new SqliteStorage({ path: run.corpus.path, durability: "normal" }),
+  );
+  const engram = await createEngram({ storage, embedder: run.embedder });
   const search = searcher(engram, run.queryUsers);
   // Cold: each queried user's first search, with the query vector given so only the scope's cost counts.
   const firstSearch = await latency(run.queryUsers, (_, i) =>
     search(run.queries[i % run.queries.length] as Query, i, true),
   );
-  const warm = await measureWarm(engram, run);
+  const warm = await measureWarm(engram, storage, asked, run);
   const scopeSize = run.corpus.memories / run.corpus.userIds.length;
   const agreement =
     run.corpus.userIds.length === 1
