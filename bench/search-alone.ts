@@ -2,7 +2,7 @@
 // its search corpora (a 2,000-turn LoCoMo pool with USE-lite vectors plus noise, one 100-turn session
 // per write), then 500 warm-up and 500 measured `engram.search` calls (k 10, the question's USE-lite
 // vector given) over the queried users in turn. Prints one JSON line:
-//   pnpm tsx --conditions=@engram/source bench/search-alone.ts [--users 1 --per-user 10000] [--data FILE]
+//   pnpm tsx --conditions=@engram/source bench/search-alone.ts [--users 1 --per-user 10000] [--rounds 1]
 // The texts' vectors are embedded once and kept in --cache (default .engram/bench). Copied into a
 // worktree of an older commit and given the same --cache, it times that commit's engine on the same input.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -21,6 +21,8 @@ const { values } = parseArgs({
     users: { type: "string", default: "1" },
     "per-user": { type: "string", default: "10000" },
     cache: { type: "string", default: ".engram/bench" },
+    // The measured questions asked this many times over: more samples for a small difference.
+    rounds: { type: "string", default: "1" },
   },
 });
 const users = Number(values.users);
@@ -65,8 +67,9 @@ try {
     seed: 7,
   });
   // Every query passes its vector: the embedder only fills the engine's option.
+  const storage = new SqliteStorage({ path, durability: "normal" });
   const engram = await createEngram({
-    storage: new SqliteStorage({ path, durability: "normal" }),
+    storage,
     embedder: {
       id: "engram/use-lite-512",
       embed: async (texts: readonly string[]) => texts.map(() => questionVectors[0] as Float32Array),
@@ -81,9 +84,20 @@ try {
       queryVector: questionVectors[i % QUESTIONS] as Float32Array,
     });
   await latency(otherQuestions(data.questions, questions, QUESTIONS), search);
-  const measured = await latency(questions, search);
+  const rounds = Number(values.rounds);
+  const asked = Array.from({ length: rounds }, () => questions).flat();
+  const measured = await latency(asked, search);
+  // The speaker probe alone: the scan search makes of the newest 50 turns when a query names someone.
+  const newest = {
+    filter: { kinds: ["message" as const], current: true },
+    order: "desc" as const,
+    limit: 50,
+  };
+  const probe = await latency(questions, (_, i) =>
+    storage.scan({ userId: queried[i % queried.length] as string }, newest),
+  );
   await engram.close();
-  console.log(JSON.stringify({ users, perUser, search: measured }));
+  console.log(JSON.stringify({ users, perUser, search: measured, speakerProbe: probe }));
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

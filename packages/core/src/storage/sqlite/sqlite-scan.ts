@@ -1,8 +1,9 @@
-import type { MemoryRecord } from "../../model/index.js";
+import { BoundedCache, type MemoryRecord } from "../../model/index.js";
 import type { ScanOptions } from "../storage-port.js";
 import { filterToSql } from "./filter-sql.js";
 import type { Prepare } from "./prepare.js";
 import type { RecordCache } from "./record-cache.js";
+import type { CommittedWrite, Remembered } from "./remembered.js";
 import type { RowBlocks } from "./row-blocks.js";
 
 /** Up to this many rows of the wanted kinds, a scan reads their rowid blocks and sorts them. */
@@ -16,6 +17,7 @@ const SORTED_SCAN_ROWS = 4096;
 function scanSource(
   prepare: Prepare,
   blocks: RowBlocks,
+  counts: ScanCounts,
   userId: string,
   filter: ScanOptions["filter"],
 ): { from: string; sql: string; params: number[] } | null {
@@ -24,7 +26,7 @@ function scanSource(
   if (!kinds) return plain;
   // Few rows of these kinds in these tiers (the short-term queue among thousands of older messages):
   // read them through the (user, kind, tier) index and sort, rather than walk the time index past them.
-  if (kinds.length && filter?.tiers?.length && fewInTiers(prepare, userId, kinds, filter.tiers)) {
+  if (kinds.length && filter?.tiers?.length && counts.few(prepare, userId, kinds, filter.tiers)) {
     return { from: "memories m INDEXED BY memories_user_kind", sql: "", params: [] };
   }
   const ranges = blocks.ranges(userId, kinds);
@@ -32,7 +34,7 @@ function scanSource(
   if (blocks.rowsAtMost(ranges) > SORTED_SCAN_ROWS) {
     // The blocks are large but may be mostly empty (segments created and deleted by the thousand during
     // an import): then the live rows are still few, and the (user, kind, tier) index finds them.
-    return kinds.length && fewInTiers(prepare, userId, kinds, filter?.tiers)
+    return kinds.length && counts.few(prepare, userId, kinds, filter?.tiers)
       ? { from: "memories m INDEXED BY memories_user_kind", sql: "", params: [] }
       : plain;
   }
@@ -64,6 +66,42 @@ function fewInTiers(
   return rows <= SORTED_SCAN_ROWS;
 }
 
+/** Users whose counts are remembered. */
+const COUNTED_USERS = 4096;
+
+/**
+ * Whether few rows of a user have some kinds (and tiers), as scans last counted them: the count walks
+ * up to 4,097 index entries, most of a search's speaker probe in a large scope, and its answer changes
+ * only when the user's rows do. Forgotten on the user's next write and on another connection's.
+ */
+export class ScanCounts implements Remembered {
+  private readonly byUser = new BoundedCache<string, Map<string, boolean>>(COUNTED_USERS);
+
+  few(prepare: Prepare, userId: string, kinds: readonly string[], tiers: readonly string[] | undefined) {
+    const key = `${kinds.join(",")}\u0000${tiers?.join(",") ?? ""}`;
+    let known = this.byUser.get(userId);
+    if (!known) {
+      known = new Map();
+      this.byUser.set(userId, known);
+    }
+    let few = known.get(key);
+    if (few === undefined) {
+      few = fewInTiers(prepare, userId, kinds, tiers);
+      known.set(key, few);
+    }
+    return few;
+  }
+
+  written(write: CommittedWrite): void {
+    this.byUser.delete(write.userId);
+  }
+
+  drop(userId?: string): void {
+    if (userId === undefined) this.byUser.clear();
+    else this.byUser.delete(userId);
+  }
+}
+
 /**
  * A user's records under a filter, in event-time order (then system time, then insertion): the ids are
  * read in order, and the records through the record cache.
@@ -71,13 +109,14 @@ function fewInTiers(
 export function scanRecords(
   prepare: Prepare,
   blocks: RowBlocks,
+  counts: ScanCounts,
   records: RecordCache,
   userId: string,
   options: ScanOptions,
 ): MemoryRecord[] {
   const where = filterToSql(userId, options.filter);
   const dir = options.order === "desc" ? "DESC" : "ASC";
-  const source = scanSource(prepare, blocks, userId, options.filter);
+  const source = scanSource(prepare, blocks, counts, userId, options.filter);
   if (!source) return [];
   const ids = prepare(
     `SELECT m.id FROM ${source.from} WHERE ${where.sql}${source.sql}

@@ -49,7 +49,7 @@ import { FORGET_WAIT_MS, SqliteErasure } from "./sqlite-erasure.js";
 import { listKv, readKv } from "./sqlite-kv.js";
 import { purgeUser } from "./sqlite-purge.js";
 import { SqliteQueue } from "./sqlite-queue.js";
-import { scanRecords } from "./sqlite-scan.js";
+import { ScanCounts, scanRecords } from "./sqlite-scan.js";
 import { readStats } from "./sqlite-stats.js";
 import { applyBatch, prepareWrites, type WriteStatements } from "./sqlite-writes.js";
 import { VectorCache } from "./vector-cache.js";
@@ -111,6 +111,7 @@ export class SqliteStorage implements StoragePort {
   private readonly fullText: FullTextSearch;
   private readonly edgeMemory: EdgeMemory;
   private readonly records: RecordCache;
+  private readonly counts = new ScanCounts();
   /** Everything above that remembers the file between calls, told of each write in one place. */
   private readonly remembered: readonly Remembered[];
   private readonly queue: SqliteQueue;
@@ -145,7 +146,14 @@ export class SqliteStorage implements StoragePort {
     this.edgeMemory = new EdgeMemory((sql) => this.cached(sql));
     this.records = new RecordCache((sql) => this.cached(sql));
     this.erasure = new SqliteErasure(this.db, this.path);
-    this.remembered = [this.writes.blocks, this.edgeMemory, this.records, this.fullText, this.vectors];
+    this.remembered = [
+      this.writes.blocks,
+      this.edgeMemory,
+      this.records,
+      this.counts,
+      this.fullText,
+      this.vectors,
+    ];
     // A forget this or another process could not finish (a reader, a crash): finish it, or keep trying.
     if (this.readOnly === null && this.erasure.tryComplete(0).state === "pending") this.erasure.retryLater();
     this.dataVersion = this.readDataVersion();
@@ -372,7 +380,14 @@ export class SqliteStorage implements StoragePort {
 
   private select(scope: Scope, options: ScanOptions): MemoryRecord[] {
     return this.run("scan", () =>
-      scanRecords((sql) => this.cached(sql), this.writes.blocks, this.records, scope.userId, options),
+      scanRecords(
+        (sql) => this.cached(sql),
+        this.writes.blocks,
+        this.counts,
+        this.records,
+        scope.userId,
+        options,
+      ),
     );
   }
 
