@@ -78,13 +78,20 @@ function ingestTables(r: BenchResults): Table[] {
     },
     {
       title: "Deferred tier processing (flush after the adds; offline extractor)",
-      header: ["turns of one user", "add seconds", "flush seconds", "turns/s of tier processing"],
+      header: [
+        "turns of one user",
+        "add seconds",
+        "flush seconds",
+        "turns/s of tier processing",
+        "longest event-loop stall, ms",
+      ],
       rows: [
         [
           n(r.tierProcessing.turns),
           String(r.tierProcessing.addSeconds),
           String(r.tierProcessing.flushSeconds),
           n(r.tierProcessing.turnsPerSec),
+          r.tierProcessing.longestStallMs === undefined ? "-" : String(r.tierProcessing.longestStallMs),
         ],
       ],
     },

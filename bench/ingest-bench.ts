@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { createEngram, type Engram } from "@engram/core";
 import { SqliteStorage } from "@engram/core/sqlite";
 import type { PoolTurn } from "./bench-data.js";
@@ -93,6 +94,11 @@ export interface TierFigures {
   /** `flush()` after the adds: the queued tier work (segments, summaries, promotion; offline extractor). */
   readonly flushSeconds: number;
   readonly turnsPerSec: number;
+  /**
+   * The longest the event loop went without a turn during the flush: how long a request arriving then
+   * (a search, an MCP call) could wait behind the tier work. Optional: absent in runs before 2026-12-07.
+   */
+  readonly longestStallMs?: number;
 }
 
 /** The deferred tier work for one user's conversation, timed apart from the adds that queue it. */
@@ -114,8 +120,11 @@ export async function tierBench(options: { dir: string; turns: readonly PoolTurn
       })),
     });
   }
+  const stalls = monitorEventLoopDelay({ resolution: 5 });
   const flushStart = performance.now();
+  stalls.enable();
   await engram.flush();
+  stalls.disable();
   const end = performance.now();
   await engram.close();
   return {
@@ -123,6 +132,7 @@ export async function tierBench(options: { dir: string; turns: readonly PoolTurn
     addSeconds: Number(((flushStart - start) / 1000).toFixed(2)),
     flushSeconds: Number(((end - flushStart) / 1000).toFixed(2)),
     turnsPerSec: Math.round(options.count / ((end - flushStart) / 1000)),
+    longestStallMs: Math.round(stalls.max / 1e6),
   } satisfies TierFigures;
 }
 
