@@ -1,4 +1,3 @@
-import { setImmediate as nextTurn } from "node:timers/promises";
 import { extractFacts } from "./extract-facts.js";
 import { loadParser } from "./parse/parser.js";
 import { parseCorrection } from "./parse-correction.js";
@@ -9,6 +8,12 @@ import type { EnglishExtractor, ExtractedFact } from "./port.js";
  * a millisecond each: read in one go, they would hold up every search and request of the process.
  */
 const SLICE_MS = 10;
+
+/** A turn of the event loop: the check phase where there is one (Node.js), else the next timer. */
+const nextTurn = () =>
+  new Promise<void>((resolve) =>
+    typeof setImmediate === "function" ? setImmediate(resolve) : setTimeout(resolve, 0),
+  );
 
 /** The default extractor: rules for first-person facts and corrections, no model and no network. */
 export const offlineExtractor: EnglishExtractor = {
