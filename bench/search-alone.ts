@@ -3,6 +3,8 @@
 // per write), then 500 warm-up and 500 measured `engram.search` calls (k 10, the question's USE-lite
 // vector given) over the queried users in turn. Prints one JSON line:
 //   pnpm tsx --conditions=@engram/source bench/search-alone.ts [--users 1 --per-user 10000] [--rounds 1]
+// --stages adds the mean time of each stage of the query path per search (its telemetry spans, timed by a
+// tracer of this script's own; the spans' small cost then counts in the search figure too).
 // The texts' vectors are embedded once and kept in --cache (default .engram/bench). Copied into a
 // worktree of an older commit and given the same --cache, it times that commit's engine on the same input.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -23,6 +25,7 @@ const { values } = parseArgs({
     cache: { type: "string", default: ".engram/bench" },
     // The measured questions asked this many times over: more samples for a small difference.
     rounds: { type: "string", default: "1" },
+    stages: { type: "boolean", default: false },
   },
 });
 const users = Number(values.users);
@@ -43,6 +46,34 @@ async function vectorsOf(texts: readonly string[]): Promise<Float32Array[]> {
   const flat = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
   const dim = flat.length / texts.length;
   return texts.map((_, i) => flat.slice(i * dim, (i + 1) * dim));
+}
+
+/** A tracer that adds up each span's wall time by name: enough of OpenTelemetry's for the engine. */
+function stageTimer() {
+  const totals = new Map<string, number>();
+  let counting = false;
+  const tracer = {
+    startActiveSpan<F extends (span: never) => unknown>(name: string, _options: unknown, fn: F) {
+      const start = performance.now();
+      const span = {
+        setAttribute: () => span,
+        recordException: () => undefined,
+        setStatus: () => span,
+        end: () => {
+          if (counting) totals.set(name, (totals.get(name) ?? 0) + performance.now() - start);
+        },
+      };
+      return fn(span as never) as ReturnType<F>;
+    },
+  };
+  return {
+    tracer,
+    count: () => {
+      counting = true;
+    },
+    perSearch: (searches: number) =>
+      Object.fromEntries([...totals].map(([name, ms]) => [name, Number((ms / searches).toFixed(3))])),
+  };
 }
 
 // The SQLite backend's entry moved to a subpath on 2026-12-02; the root served it before.
@@ -68,8 +99,10 @@ try {
   });
   // Every query passes its vector: the embedder only fills the engine's option.
   const storage = new SqliteStorage({ path, durability: "normal" });
+  const stages = values.stages ? stageTimer() : null;
   const engram = await createEngram({
     storage,
+    ...(stages ? { telemetry: { tracer: stages.tracer } } : {}),
     embedder: {
       id: "engram/use-lite-512",
       embed: async (texts: readonly string[]) => texts.map(() => questionVectors[0] as Float32Array),
@@ -86,6 +119,7 @@ try {
   await latency(otherQuestions(data.questions, questions, QUESTIONS), search);
   const rounds = Number(values.rounds);
   const asked = Array.from({ length: rounds }, () => questions).flat();
+  stages?.count();
   const measured = await latency(asked, search);
   // The speaker probe alone: the scan search makes of the newest 50 turns when a query names someone.
   const newest = {
@@ -97,7 +131,8 @@ try {
     storage.scan({ userId: queried[i % queried.length] as string }, newest),
   );
   await engram.close();
-  console.log(JSON.stringify({ users, perUser, search: measured, speakerProbe: probe }));
+  const perStage = stages ? { stagesMs: stages.perSearch(asked.length) } : {};
+  console.log(JSON.stringify({ users, perUser, search: measured, speakerProbe: probe, ...perStage }));
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

@@ -139,7 +139,8 @@ export interface EngramOptions {
   slowMs?: number;
   /**
    * OpenTelemetry: spans `engram.add`, `engram.search`, `engram.retrieve`, `engram.flush` and one
-   * `engram.job` per job run, from `tracer` (e.g. `trace.getTracer("my-app")` from `@opentelemetry/api`).
+   * `engram.job` per job run, from `tracer` (e.g. `trace.getTracer("my-app")` from `@opentelemetry/api`),
+   * and an `engram.query.<stage>` span per stage of the query path inside search and retrieve.
    * Spans carry the user id and counts, never stored text. Default: no spans.
    */
   telemetry?: { tracer: TracerLike };
@@ -290,6 +291,7 @@ export async function createEngram(options: EngramOptions = {}): Promise<Engram>
       : null,
     events,
     caches: new CacheSet(),
+    ...telemetryOption(options.telemetry),
   };
   if (options.llm) {
     const report = { events, at: () => clock().toISOString() };

@@ -50,7 +50,8 @@ describe("OpenTelemetry spans", () => {
     const found = await engram.search({ ...u1, query: "Leeds" });
     await engram.retrieve({ ...u1, query: "where do I live?" });
     const byName = new Map(spans().map((s) => [s.name, s]));
-    expect([...byName.keys()].sort()).toEqual(
+    const calls = [...byName.keys()].filter((name) => !name.startsWith("engram.query."));
+    expect(calls.sort()).toEqual(
       ["engram.add", "engram.flush", "engram.job", "engram.retrieve", "engram.search"].sort(),
     );
     expect(byName.get("engram.add")?.attributes).toEqual({
@@ -72,6 +73,49 @@ describe("OpenTelemetry spans", () => {
     expect(byName.get("engram.flush")?.attributes).toMatchObject({ "engram.jobs.completed": 1 });
     const everything = JSON.stringify(spans().map((s) => s.attributes));
     expect(everything).not.toMatch(/Leeds/);
+  });
+
+  it("traces each stage of the query path inside search and retrieve, with counts", async () => {
+    const { engram, spans } = await traced();
+    await engram.add({
+      ...u1,
+      messages: [
+        { role: "user", content: "I moved to Leeds last spring." },
+        { role: "user", content: "My sister Ana lives in Porto and works as a midwife." },
+      ],
+    });
+    await engram.flush();
+    const spansSince = (from: number) => spans().slice(from);
+    let from = spans().length;
+    await engram.search({ ...u1, query: "Where did I move last spring?" });
+    const search = spansSince(from);
+    // Finished spans come in the order they end: every stage inside the call's span, which ends last.
+    expect(search.at(-1)?.name).toBe("engram.search");
+    const stages = search.slice(0, -1).map((s) => s.name);
+    expect(stages).toEqual(
+      expect.arrayContaining([
+        "engram.query.speaker",
+        "engram.query.channels",
+        "engram.query.time_channel",
+        "engram.query.records",
+        "engram.query.priors",
+        "engram.query.relevance",
+      ]),
+    );
+    expect(stages.every((name) => name.startsWith("engram.query."))).toBe(true);
+    const channels = search.find((s) => s.name === "engram.query.channels");
+    expect(channels?.attributes["engram.query.candidates"]).toBeGreaterThan(0);
+    const records = search.find((s) => s.name === "engram.query.records");
+    expect(records?.attributes["engram.query.records"]).toBeGreaterThan(0);
+    // retrieve searches facts, segments and turns: one channels stage each, at least.
+    from = spans().length;
+    await engram.retrieve({ ...u1, query: "Where does my sister live?" });
+    const retrieve = spansSince(from);
+    expect(retrieve.at(-1)?.name).toBe("engram.retrieve");
+    expect(retrieve.filter((s) => s.name === "engram.query.channels").length).toBeGreaterThanOrEqual(2);
+    expect(JSON.stringify([...search, ...retrieve].map((s) => s.attributes))).not.toMatch(
+      /Leeds|Porto|sister/,
+    );
   });
 
   it("marks a failed job's span and a failed call's span as errors", async () => {

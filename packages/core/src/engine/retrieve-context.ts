@@ -12,6 +12,7 @@ import {
   bestPassage,
   embedQuery,
   type FoundPassage,
+  inStage,
   rankContext,
   type SearchResult,
   segmentOf,
@@ -101,7 +102,7 @@ export async function retrieveContext(
   const input = parseInput(retrieveInputSchema, raw, "retrieve");
   const scope = { userId: input.userId };
   // The query is embedded once for every search below, in the words of the speaker it names.
-  const forms = await speakerQuery(ctx, scope, input.query);
+  const forms = await inStage(ctx, "speaker", () => speakerQuery(ctx, scope, input.query));
   // Not awaited: the model embeds on its own thread while the full-text channels and reads run here.
   const vector = embedQuery(ctx, forms.dense);
   // Its failure reaches every search that awaits it; this only keeps it from counting as unhandled first.

@@ -5,6 +5,7 @@ import {
   asGiven,
   type Channel,
   embedQuery,
+  inStage,
   rankMemories,
   type SearchResult,
   speakerQuery,
@@ -60,7 +61,9 @@ export async function searchMemories(ctx: EngineContext, raw: SearchInput): Prom
   const channels = new Set<Channel>(input.channels ?? ["fulltext", "vector"]);
   // Only a search of turns is asked about their speakers; facts and segments are not said by anyone.
   const turns = !input.kinds || input.kinds.includes("message");
-  const forms = turns ? await speakerQuery(ctx, scope, input.query) : asGiven(input.query);
+  const forms = turns
+    ? await inStage(ctx, "speaker", () => speakerQuery(ctx, scope, input.query))
+    : asGiven(input.query);
   const vector = channels.has("vector") ? (input.queryVector ?? (await embedQuery(ctx, forms.dense))) : null;
   const ranked = await rankMemories(ctx, {
     scope,
@@ -71,7 +74,9 @@ export async function searchMemories(ctx: EngineContext, raw: SearchInput): Prom
     filter: searchFilter(input),
     channels,
   });
-  const scored = await withRelevance(ctx, scope, input.query, vector, ranked);
+  const scored = await inStage(ctx, "relevance", () =>
+    withRelevance(ctx, scope, input.query, vector, ranked),
+  );
   const { minScore } = input;
   return minScore === undefined ? scored : scored.filter((r) => (r.relevance ?? 0) >= minScore);
 }

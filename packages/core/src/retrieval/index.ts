@@ -15,6 +15,7 @@ export { rocchio } from "./query-feedback.js";
 export {
   asResult,
   type FusionSettings,
+  inStage,
   type QueryPorts,
   type RetrievePolicy,
   type RetrievePorts,

@@ -1,5 +1,13 @@
 import type { Embedder } from "../ai/index.js";
-import type { CacheSet, Clock, EventSink, MemoryRecord } from "../model/index.js";
+import {
+  type CacheSet,
+  type Clock,
+  type EventSink,
+  inSpan,
+  type MemoryRecord,
+  type SpanLike,
+  type TracerLike,
+} from "../model/index.js";
 import type { StoragePort } from "../storage/index.js";
 import type { Channel, ChannelScore, FusionMethod } from "./fuse-rankings.js";
 import type { RetrievalConfig } from "./retrieval-config.js";
@@ -32,6 +40,20 @@ export interface QueryPorts {
   readonly events?: EventSink;
   /** The engine's caches (parsed time spans, statements' stems); without them nothing is kept. */
   readonly caches?: CacheSet;
+  /** With a tracer, each stage of a query is an `engram.query.<stage>` span. */
+  readonly tracer?: TracerLike;
+}
+
+/**
+ * Runs one stage of a query in an `engram.query.<stage>` span when the ports have a tracer (else just
+ * runs it): where a slow search or retrieve spends its time, with counts, never text.
+ */
+export function inStage<T>(
+  ports: Pick<QueryPorts, "tracer">,
+  stage: string,
+  fn: (span: SpanLike | null) => Promise<T>,
+): Promise<T> {
+  return inSpan(ports.tracer, `engram.query.${stage}`, {}, fn);
 }
 
 /** The sizes and rerank constants of the tier policy that `retrieve` reads. */

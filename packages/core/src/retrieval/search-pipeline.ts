@@ -4,7 +4,7 @@ import { applyContentPrior } from "./content-prior.js";
 import type { FusedHit } from "./fuse-rankings.js";
 import { passageFilter, toTurns } from "./passage-results.js";
 import { rocchio } from "./query-feedback.js";
-import { asResult, type QueryPorts, type SearchResult } from "./query-ports.js";
+import { asResult, inStage, type QueryPorts, type SearchResult } from "./query-ports.js";
 import type { RetrievalConfig } from "./retrieval-config.js";
 import { applyPreferencePrior, applyRolePrior, askedRole } from "./role-prior.js";
 import { applySpeakerPrior, namedSpeakers } from "./speaker-prior.js";
@@ -139,22 +139,37 @@ export async function rankMemories(
   // A search of turns searches long turns' passages too, and gives back the turns.
   const { filter, mapped } = await passageFilter(ports, q.scope, q.filter);
   const query = { ...q, filter };
-  const answers = await runChannels(ports, query);
+  const answers = await inStage(ports, "channels", async (span) => {
+    const found = await runChannels(ports, query);
+    span?.setAttribute("engram.query.candidates", found.fused.length);
+    return found;
+  });
   const resolved = { ...query, vector: await q.vector };
-  const fused = await expandByFeedback(ports, resolved, answers, stages.feedback ?? 0);
+  const fused =
+    (stages.feedback ?? 0) > 0
+      ? await inStage(ports, "feedback", () =>
+          expandByFeedback(ports, resolved, answers, stages.feedback ?? 0),
+        )
+      : answers.fused;
   // Several passages of one turn can fill a window: a wider one leaves room for k turns.
   const wanted = mapped ? q.k * 2 : q.k;
   const window = anyPrior(ports.retrieval) ? Math.max(wanted * 3, PRIOR_WINDOW) : wanted;
-  const ranked = await addTimeChannel(ports, resolved, fused.slice(0, window));
-  const records = new Map(
-    (
-      await ports.storage.get(
-        q.scope,
-        ranked.map((f) => f.id),
-      )
-    ).map((r) => [r.id, r]),
+  const ranked = await inStage(ports, "time_channel", async (span) => {
+    const widened = await addTimeChannel(ports, resolved, fused.slice(0, window));
+    span?.setAttribute("engram.query.added", widened.length - Math.min(window, fused.length));
+    return widened;
+  });
+  const records = await inStage(ports, "records", async (span) => {
+    const read = await ports.storage.get(
+      q.scope,
+      ranked.map((f) => f.id),
+    );
+    span?.setAttribute("engram.query.records", read.length);
+    return new Map(read.map((r) => [r.id, r]));
+  });
+  const ordered = await inStage(ports, "priors", async () =>
+    applyPriors(ranked, q.text, records, ports.retrieval, ports.clock(), ports.caches),
   );
-  const ordered = applyPriors(ranked, q.text, records, ports.retrieval, ports.clock(), ports.caches);
   if (!mapped) {
     return ordered
       .flatMap((f) => {
@@ -163,7 +178,9 @@ export async function rankMemories(
       })
       .slice(0, q.k);
   }
-  const turns = await toTurns(ports, q.scope, ordered, records, q.text, q.filter.tiers);
+  const turns = await inStage(ports, "turns", () =>
+    toTurns(ports, q.scope, ordered, records, q.text, q.filter.tiers),
+  );
   return turns
     .slice(0, q.k)
     .map(({ hit, memory, passage }) => asResult(memory, hit.score, hit.channels, passage));

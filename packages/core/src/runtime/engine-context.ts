@@ -1,5 +1,5 @@
 import type { Embedder, LanguageModel } from "../ai/index.js";
-import type { CacheSet, Clock, EventSink, IdGenerator } from "../model/index.js";
+import type { CacheSet, Clock, EventSink, IdGenerator, TracerLike } from "../model/index.js";
 import type { FusionSettings, RetrievalConfig } from "../retrieval/index.js";
 import type { StoragePort } from "../storage/index.js";
 import type { Extractor } from "./extractor.js";
@@ -41,6 +41,8 @@ export interface EngineContext {
   readonly events?: EventSink;
   /** The engine's bounded caches, cleared by `forget` and on close. */
   readonly caches: CacheSet;
+  /** OpenTelemetry, when `telemetry.tracer` is set: the query path's stages get spans of their own. */
+  readonly tracer?: TracerLike;
   /** The tier constants (capacities, heat weights, thresholds). */
   readonly policy: Policy;
   /** Where tier work gets its judgement: the offline rules or a language model. */

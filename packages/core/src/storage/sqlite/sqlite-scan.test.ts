@@ -11,7 +11,11 @@ afterAll(() => storage.close());
 /** A prepare that counts the statements asked of it. */
 function counting() {
   const asked: string[] = [];
-  return { asked, prepare: (sql: string) => (asked.push(sql), db.prepare(sql)) };
+  const prepare = (sql: string) => {
+    asked.push(sql);
+    return db.prepare(sql);
+  };
+  return { asked, prepare };
 }
 
 async function add(userId: string, from: number, n: number): Promise<void> {
