@@ -1,5 +1,5 @@
 import { stemmer } from "stemmer";
-import { dot, queryTerms, type Scope, tokenize } from "../model/index.js";
+import { type CacheSet, dot, queryTerms, type Scope, tokenize } from "../model/index.js";
 import type { QueryPorts, SearchResult } from "./query-ports.js";
 
 /**
@@ -10,22 +10,25 @@ export function wordCoverage(query: string, text: string): number {
   return coverageOf(query)(text);
 }
 
-/** wordCoverage for one query, its words stemmed once for every text it is measured on. */
-function coverageOf(query: string): (text: string) => number {
+/**
+ * wordCoverage for one query, its words stemmed once for every text it is measured on; with the engine's
+ * caches, each text's stems are kept too: the same turns come back query after query.
+ */
+function coverageOf(query: string, caches?: CacheSet): (text: string) => number {
   const wanted = new Set(queryTerms(query).map((t) => stemmer(t)));
-  return (text) => (wanted.size === 0 ? 0 : covered(wanted, text));
+  const kept = caches?.cache<string, ReadonlySet<string>>("text stems", 4096);
+  const stemsOf = (text: string) => (kept ? kept.memo(text, () => textStems(text)) : textStems(text));
+  return (text) => (wanted.size === 0 ? 0 : covered(wanted, stemsOf(text)));
 }
 
-function covered(wanted: ReadonlySet<string>, text: string): number {
+/** The distinct stems of every word of a text. */
+function textStems(text: string): ReadonlySet<string> {
+  return new Set(tokenize(text).map((token) => stemmer(token)));
+}
+
+function covered(wanted: ReadonlySet<string>, stems: ReadonlySet<string>): number {
   let found = 0;
-  const seen = new Set<string>();
-  for (const token of tokenize(text)) {
-    const stem = stemmer(token);
-    if (wanted.has(stem) && !seen.has(stem)) {
-      seen.add(stem);
-      found++;
-    }
-  }
+  for (const stem of wanted) if (stems.has(stem)) found++;
   return found / wanted.size;
 }
 
@@ -36,7 +39,7 @@ function covered(wanted: ReadonlySet<string>, text: string): number {
  * result the vector channel did not list has its similarity computed from its stored vector.
  */
 export async function withRelevance(
-  ports: Pick<QueryPorts, "storage">,
+  ports: { readonly storage: Pick<QueryPorts["storage"], "getVectors">; readonly caches?: CacheSet },
   scope: Scope,
   query: string,
   vector: Float32Array | null,
@@ -44,7 +47,7 @@ export async function withRelevance(
 ): Promise<SearchResult[]> {
   const unscored = vector ? results.filter((r) => r.channels.vector === undefined).map((r) => r.id) : [];
   const stored = unscored.length ? await ports.storage.getVectors(scope, unscored) : new Map();
-  const coverage = coverageOf(query);
+  const coverage = coverageOf(query, ports.caches);
   return results.map((r) => {
     const own = stored.get(r.id);
     const cosine =
