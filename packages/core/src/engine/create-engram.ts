@@ -305,7 +305,6 @@ export async function createEngram(options: EngramOptions = {}): Promise<Engram>
     background,
     moveEmbedder: embedder,
     ...(slowMs === undefined ? {} : { slowMs }),
-    ...telemetryOption(options.telemetry),
   });
 }
 

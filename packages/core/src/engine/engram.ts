@@ -9,7 +9,6 @@ import {
   type SlowOperation,
   type SpanAttribute,
   type SpanLike,
-  type TracerLike,
 } from "../model/index.js";
 import { type EngineContext, embedJob, jobHandlers } from "../runtime/index.js";
 import {
@@ -83,7 +82,6 @@ export class Engram {
   private readonly background: boolean;
   private readonly visits: VisitLog;
   private readonly slowMs: number | undefined;
-  private readonly tracer: TracerLike | undefined;
   /** The embedder unbound from the store's record, which only `reembed` uses (to replace that record). */
   private readonly moveEmbedder: Embedder | null;
 
@@ -92,14 +90,12 @@ export class Engram {
     options: {
       readonly background?: boolean;
       readonly slowMs?: number;
-      readonly tracer?: TracerLike;
       readonly moveEmbedder?: Embedder | null;
     } = {},
   ) {
     const background = options.background ?? true;
     this.moveEmbedder = options.moveEmbedder ?? ctx.embedder;
     this.slowMs = options.slowMs;
-    this.tracer = options.tracer;
     registerBackend(this, ctx.storage);
     this.memories = memoriesApi(ctx);
     this.traces = tracesApi(ctx, () => {
@@ -131,7 +127,7 @@ export class Engram {
     describe: (result: T) => Record<string, SpanAttribute> = () => ({}),
   ): Promise<T> {
     const attributes: Record<string, SpanAttribute> = userId === null ? {} : { "engram.user_id": userId };
-    return inSpan(this.tracer, `engram.${operation}`, attributes, async (span: SpanLike | null) => {
+    return inSpan(this.ctx.tracer, `engram.${operation}`, attributes, async (span: SpanLike | null) => {
       const started = performance.now();
       const result = await fn();
       if (span) for (const [key, value] of Object.entries(describe(result))) span.setAttribute(key, value);
@@ -343,7 +339,7 @@ export class Engram {
       ...(control.onProgress ? { onProgress: control.onProgress } : {}),
       ...(ctx.events ? { onEvent: ctx.events } : {}),
       ...(this.slowMs === undefined ? {} : { slowMs: this.slowMs }),
-      ...(this.tracer ? { tracer: this.tracer } : {}),
+      ...(this.ctx.tracer ? { tracer: this.ctx.tracer } : {}),
       handlers: jobHandlers(ctx, [embedJob, tiersJob, visitJob, skillsJob]),
     });
   }

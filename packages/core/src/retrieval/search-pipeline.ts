@@ -145,11 +145,11 @@ export async function rankMemories(
     return found;
   });
   const resolved = { ...query, vector: await q.vector };
+  // Off, the stage leaves no span: the fused list stands as it is.
+  const feedback = stages.feedback ?? 0;
   const fused =
-    (stages.feedback ?? 0) > 0
-      ? await inStage(ports, "feedback", () =>
-          expandByFeedback(ports, resolved, answers, stages.feedback ?? 0),
-        )
+    feedback > 0
+      ? await inStage(ports, "feedback", () => expandByFeedback(ports, resolved, answers, feedback))
       : answers.fused;
   // Several passages of one turn can fill a window: a wider one leaves room for k turns.
   const wanted = mapped ? q.k * 2 : q.k;
