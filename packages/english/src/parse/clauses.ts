@@ -39,6 +39,9 @@ const UNREAL =
   /\b(?:if|unless|suppose|supposing|imagine|imagining|pretend|hypothetically|let's say|lets say|say I|roleplay|role play|parallel universe|(?:i|we) (?:really |just )?wish(?:ed)?|wish(?:ed)? (?:i|we)|were I|had I|dream of|dreaming of|one day)\b/i;
 /** A clause in the conditional or the future of might-be: "I'd love to own a Porsche". */
 const MODAL = /\b(?:would|could|might|should|wud|maybe|perhaps|probably)\b/i;
+/** A statement, then a conjunction and a clause of might-be: the statement is the first group. */
+const MODAL_TAIL =
+  /^(.+?),?\s+(?:and|but|so)\s+(?=.*\b(?:would|could|might|should|wud|maybe|perhaps|probably)\b)/i;
 /** A wanted future: no fact about the user now, but a plan when it has a date ("want to run a marathon next year"). */
 const WANTED = /\b(?:want to|wanna|hope to|hoping to|would like to|'d like to)\b/i;
 
@@ -54,7 +57,12 @@ export function statementClauses(nlp: Nlp, text: string): Clause[] {
       const part = /\?\W*$/u.test(whole) ? statementBefore(whole) : whole;
       if (!part.trim()) continue;
       for (const clause of splitClauses(part).flatMap(asSelf)) {
-        if (MODAL.test(clause) && !WANTED.test(clause)) continue;
+        if (MODAL.test(clause) && !WANTED.test(clause)) {
+          // "I'm 41 now and never thought I'd be asking this": what is stated before the might-be stands.
+          const head = MODAL_TAIL.exec(clause);
+          if (head?.[1] && !MODAL.test(head[1])) clauses.push(parsed(nlp, head[1], sentence, false));
+          continue;
+        }
         clauses.push(parsed(nlp, clause, sentence, WANTED.test(clause) || MODAL.test(clause)));
       }
     }

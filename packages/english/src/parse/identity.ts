@@ -14,7 +14,18 @@ export function readName(clause: Clause): FactDraft[] {
   for (const f of [
     ...find(clause, "my (name|nmae|names|name's) (is|am)? [<n>#ProperNoun+]"),
     ...find(clause, "(its|it is) [<n>#Noun] here"),
-    ...find(clause, "^[<n>#ProperNoun] here"),
+    ...find(clause, "^(there|all|everyone|folks|guys)? [<n>#ProperNoun] here"),
+    // "Name's Dmitri", "people call me Ollie", "just call me Bea" (a nickname beside a name given is not another).
+    ...find(clause, "^(name|names|name's) is? [<n>#ProperNoun+]"),
+    ...(/\bname(?:'s|s| is)\b/i.test(clause.sentence)
+      ? []
+      : [
+          ...find(
+            clause,
+            "(people|everyone|everybody|friends|most people|they|folks) #Adverb? (call|calls) me [<n>#ProperNoun]",
+          ),
+          ...find(clause, "^(just|please)? call me [<n>#ProperNoun]"),
+        ]),
     ...find(clause, "(changed|changing) my name to [<n>#ProperNoun+]"),
     ...find(clause, "(i|we) #Adverb? (go|goes) by [<n>#ProperNoun]"),
   ]) {
@@ -50,6 +61,7 @@ export function readAge(clause: Clause): FactDraft[] {
     ...find(clause, "aged [<a>#Value]"),
     // "at 55 I finally learned to swim", "being 72, I don't sleep much".
     ...find(clause, "^(at|being) [<a>#Value] (i|im)"),
+    ...find(clause, "^being [<a>#Value] (and|but|is|has)"),
     // "age 34, two kids", "as someone who's 50", "at the ripe old age of 81", "thirty-three years of age".
     ...find(clause, "^age [<a>#Value]"),
     ...find(clause, "as someone (who is|who's|whos) [<a>#Value+]"),
@@ -135,7 +147,7 @@ const DEMONYMS: Readonly<Record<string, string>> = {
 
 /** A clause that may say where the user is from. */
 export const ORIGIN_CUE = new RegExp(
-  `\\b(?:from|grew|raised|born|brought|native|${Object.keys(DEMONYMS).join("|")})\\b`,
+  `\\b(?:from|grew|raised|born|brought|native|hometown|home town|${Object.keys(DEMONYMS).join("|")})\\b`,
   "i",
 );
 
@@ -160,7 +172,16 @@ export function readOrigin(clause: Clause): FactDraft[] {
   for (const f of find(clause, `from [<p>${PLACE}]`)) {
     if (!NOT_ORIGIN.test(f.before) && ORIGIN_LEAD.test(f.before)) origin(f);
   }
-  for (const f of find(clause, `(grew up|raised|born|brought up) (and raised)? in [<p>${PLACE}]`)) origin(f);
+  for (const f of find(clause, `(grew up|raised|born|brought up) (and raised)? in #Adjective? [<p>${PLACE}]`))
+    origin(f);
+  // "I grew up in a small town near Kraków", "originally I'm from a village outside Cork".
+  for (const f of find(
+    clause,
+    `(grew up|raised|born|brought up|from) (and raised)? in? (a|the) #Adjective? #Adjective? (town|village|city|island|suburb|farm|place) (near|outside|in|on|called|named) [<p>${PLACE}]`,
+  )) {
+    if (!/^from\b/i.test(f.text) || (!NOT_ORIGIN.test(f.before) && ORIGIN_LEAD.test(f.before))) origin(f);
+  }
+  for (const f of find(clause, `^my (hometown|home town) is [<p>${PLACE}]`)) origin(f);
   // "I was born in 1980 in Cork", "I am a native of Naples".
   for (const f of find(clause, `born in #Value in [<p>${PLACE}]`)) origin(f);
   for (const f of find(clause, `(i am|we are) a native of [<p>${PLACE}]`)) origin(f);

@@ -18,6 +18,13 @@ describe("parsedFacts", () => {
     ["my name's Oluwaseun and I'm 29", "name=Oluwaseun"],
     ["my name's Oluwaseun and I'm 29", "age=29"],
     ["turned 63 on sunday, still feel 30", "age=63"],
+    ["Name's Bartek, good to meet you", "name=Bartek"],
+    ["Hey all, Ingrid here.", "name=Ingrid"],
+    ["my friends call me Benji", "name=Benji"],
+    ["being 27 and still figuring things out", "age=27"],
+    ["I grew up in coastal Maine", "from=Maine"],
+    ["originally I'm from a tiny village outside Limerick", "from=Limerick"],
+    ["My home town is Tarragona.", "from=Tarragona"],
     ["I'm Korean, from Busan originally", "from=Busan"],
     ["grew up in Porto but that was ages ago", "from=Porto"],
     ["I'm living in Utrecht these days", "lives_in=Utrecht"],
@@ -371,6 +378,24 @@ describe("parsedFacts", () => {
   it("reads no job in an opening that is not the user's role", () => {
     expect(facts("As a friend, you should know")).toEqual([]);
     expect(facts("As a result, I moved to Leeds")).toEqual(["lives_in=Leeds"]);
+  });
+
+  it("reads what is stated before a clause of might-be, and nothing from the might-be", () => {
+    expect(facts("I'm 44 now and never thought I'd be learning to drive")).toContain("age=44");
+    expect(facts("I live in Leeds and would happily move to York")).toEqual(["lives_in=Leeds"]);
+  });
+
+  it("reads one name when a nickname follows the name given", () => {
+    expect(
+      facts("My name's Theodora but my friends call me Teddy").filter((f) => f.startsWith("name=")),
+    ).toEqual(["name=Theodora"]);
+  });
+
+  it("reads no age in being a number of something, and no origin in a trip from a town", () => {
+    expect(facts("being 5 minutes late is fine")).not.toContainEqual(expect.stringMatching(/^age=/));
+    expect(facts("I drove back from a small town near Leeds")).not.toContainEqual(
+      expect.stringMatching(/^from=/),
+    );
   });
 
   it("reads a clause repeated in one message once", () => {

@@ -23,7 +23,7 @@ const NAME_CUE = {
 };
 /** An age: a number near "I'm", "old", "turned", "aged", or a forum introduction ("28F"). */
 const AGE_CUE =
-  /\b(?:old|aged|turn\w*|hit|reached|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|\w+teen)\b|\b(?:i am|im|i'm)\b[^.]{0,30}\d|^\s*\d{2}\s?(?:f|m|nb)\b|^\s*\d{2}(?:\s*,|\s+(?:and|here)\b)|\d+\s*(?:yo|y\/o|yrs?)\b|\bage\b|\bcelebrated my\b|\byears (?:young|of age)\b|\bsomeone who(?:'s| is)\s+\w|^\s*(?:at|being)\s+[\w-]+,?\s+(?:i|im|i'm)\b/i;
+  /\b(?:old|aged|turn\w*|hit|reached|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|\w+teen)\b|\b(?:i am|im|i'm)\b[^.]{0,30}\d|^\s*\d{2}\s?(?:f|m|nb)\b|^\s*\d{2}(?:\s*,|\s+(?:and|here)\b)|\d+\s*(?:yo|y\/o|yrs?)\b|\bage\b|\bcelebrated my\b|\byears (?:young|of age)\b|\bsomeone who(?:'s| is)\s+\w|^\s*(?:at|being)\s+[\w-]+,?\s+(?:i|im|i'm)\b|^\s*being\s+\d+\s+(?:and|but|is|has)\b/i;
 
 /**
  * Each reader with the words a clause needs for it to apply: a cheap test that spares the parse (about a
