@@ -87,7 +87,9 @@ export interface TermPlan {
  * drops the range's entry, and so does a write from another connection or a forgotten user (a reused
  * range never keeps a former owner's data). IDF and the average row length move as the index grows: a
  * remembered part keeps the values of when it was scored, and an entry is retaken once the range or the
- * index has changed by 5% since it was started, which bounds how far those parts drift from a fresh score.
+ * index has changed by 5% since it was started. That bounds the drift of the row counts, not of every
+ * part: a term in nearly half the index has an IDF near zero, which a few rows more or less move by a
+ * large share of itself, but then its part is small beside a rare term's, and so is the error.
  * The parts of all ranges together are bounded (MAX_PARTS); the least recently searched ranges go first.
  */
 export class CommonTerms {
