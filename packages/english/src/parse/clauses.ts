@@ -49,7 +49,8 @@ const WANTED = /\b(?:want to|wanna|hope to|hoping to|would like to|'d like to)\b
 export function statementClauses(nlp: Nlp, text: string): Clause[] {
   const clauses: Clause[] = [];
   const unquoted = text.replace(/[’‘`]/g, "'").replace(/[“”]/g, '"').replace(QUOTED, "$1 ");
-  for (const sentence of splitSentences(unquoted)) {
+  for (const said of splitSentences(unquoted)) {
+    const sentence = beforeCondition(said);
     const plain = expandContractions(sentence);
     if (UNREAL.test(plain) || isSarcastic(plain)) continue;
     // "I live in Lisbon — when's the best time to go?": the statement before the question stands.
@@ -68,6 +69,21 @@ export function statementClauses(nlp: Nlp, text: string): Clause[] {
     }
   }
   return clauses;
+}
+
+/** A condition after the statement: "I work in Leeds, if that helps", "I'm 6 and, if I'm honest, ...". */
+const LATER_CONDITION = /^(.*?\S)[\s,]+(?:even\s+)?(?:if|unless)\b/i;
+
+/**
+ * The statement a sentence makes before a condition that follows it ("I've been vegan for years, not sure
+ * if that's relevant"); the whole sentence when it opens on the condition ("If I move to Paris, ...") or
+ * states nothing before it but a might-be.
+ */
+function beforeCondition(sentence: string): string {
+  const head = LATER_CONDITION.exec(sentence)?.[1];
+  if (!head || UNREAL.test(head) || MODAL.test(head) || /\b(?:will|shall|i'll|we'll)\b/i.test(head))
+    return sentence;
+  return head.replace(/[\s,]*(?:and|but|or|so)?[\s,]*$/i, "");
 }
 
 /** What a question closes on after a comma: "any tips?", "what should I pack?". */

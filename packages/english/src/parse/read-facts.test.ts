@@ -385,6 +385,14 @@ describe("parsedFacts", () => {
     expect(facts("I live in Leeds and would happily move to York")).toEqual(["lives_in=Leeds"]);
   });
 
+  it("reads the statement before a condition that follows it, and nothing from a sentence that opens on one", () => {
+    expect(facts("I'm a paramedic in Derby, if that helps.")).toContain("works_as=paramedic");
+    expect(facts("we've been vegetarian for ages, not sure if that matters")).toEqual(["diet=vegetarian"]);
+    expect(facts("If we move to Oslo I'll get a dog")).toEqual([]);
+    expect(facts("I'd live in Rome if I could")).toEqual([]);
+    expect(facts("I'll adopt a cat if the landlord agrees")).toEqual([]);
+  });
+
   it("reads one name when a nickname follows the name given", () => {
     expect(
       facts("My name's Theodora but my friends call me Teddy").filter((f) => f.startsWith("name=")),
