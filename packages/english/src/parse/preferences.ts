@@ -87,10 +87,16 @@ export function readPreferences(clause: Clause): FactDraft[] {
   // "I'm a big Taylor Swift fan", "nothing beats a Sunday roast", "my guilty pleasure is reality TV".
   // "I'm a massive Liverpool supporter", "a total sci-fi nerd".
   const devotee =
-    /^(?:i am|we are|i'm|im)\s+(?:a|an|such a)\s+(?:(?:big|huge|massive|die-hard|diehard|great|lifelong|total|proper|real|bit of a)\s+)?(.+?)\s+(?:fan|fans|supporter|lover|addict|fanatic|buff|enthusiast|nerd|geek)\b/i.exec(
+    /^(?:i am|we are|i'm|im)\s+(?:a|an|such a)\s+(?:(?:big|huge|massive|die-hard|diehard|great|lifelong|total|proper|real|bit of a)\s+)?(.+?)\s+(?:fan|fans|supporter|lover|addict|fanatic|buff|enthusiast|nerd|geek)\b(?!\s+of\b)/i.exec(
       clause.text,
     );
-  if (devotee?.[1] && !/\b(?:not|never)\b/i.test(devotee[1])) out.push(...taste("likes", devotee[1]));
+  // "a big fan from way back" names no taste: an intensifier alone is not one.
+  if (
+    devotee?.[1] &&
+    !/\b(?:not|never)\b/i.test(devotee[1]) &&
+    !/^(?:big|huge|massive|great|total|proper|real)$/i.test(devotee[1])
+  )
+    out.push(...taste("likes", devotee[1]));
   // "I'm more of a cat person", "not really a dog person".
   for (const f of [
     ...find(clause, `^(i am|we are) #Adverb? (not)? #Adverb? a [<x>${PERSON_KINDS}] person`),

@@ -393,6 +393,13 @@ describe("parsedFacts", () => {
     expect(facts("I'll adopt a cat if the landlord agrees")).toEqual([]);
   });
 
+  it("never reads the word that says how big a fan as the thing liked", () => {
+    // "a fan of" is the pattern rules' (likes=Formula 1); the devotee form took "huge" for the thing.
+    expect(facts("I'm a huge fan of Formula 1")).not.toContain("likes=huge");
+    expect(facts("I'm a big fan from way back")).toEqual([]);
+    expect(facts("I'm a big Taylor Swift fan")).toEqual(["likes=Taylor Swift"]);
+  });
+
   it("reads one name when a nickname follows the name given", () => {
     expect(
       facts("My name's Theodora but my friends call me Teddy").filter((f) => f.startsWith("name=")),
