@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { humanDate, resolveTimeMentions, storedTimeMentions, timeNote } from "./time-mentions.js";
+import { chrono } from "./load-chrono.js";
+import {
+  humanDate,
+  mayNameTime,
+  resolveTimeMentions,
+  storedTimeMentions,
+  timeNote,
+} from "./time-mentions.js";
+import { queryTimeRange } from "./time-prior.js";
 
 // A Monday afternoon, as LoCoMo's sessions are dated.
 const said = new Date("2023-05-08T13:56:00Z");
@@ -43,6 +51,57 @@ describe("resolveTimeMentions", () => {
 
   it("answers nothing for an invalid time", () => {
     expect(resolveTimeMentions("yesterday", new Date("not a date"))).toEqual([]);
+  });
+});
+
+describe("mayNameTime", () => {
+  const at = new Date("2023-05-08T12:00:00Z");
+  // One or more of each kind of expression chrono's English parsers read.
+  it.each([
+    "see you tomorrow",
+    "tmrw works",
+    "what did we do last night",
+    "it was a lovely evening",
+    "meet at noon",
+    "on Friday",
+    "next thurs?",
+    "in March",
+    "sept was busy",
+    "8 May 2023",
+    "2023-05-08",
+    "5/8",
+    "at 7:30pm",
+    "two weeks ago",
+    "a few mins ago",
+    "several h later",
+    "in a w",
+    "within a couple of days",
+    "couple of d ago",
+    "last month",
+    "this weekend",
+    "next quarter",
+    "half an hour from now",
+    "end of the month",
+    "one d ago",
+    "last d",
+  ])("passes %j, where chrono finds a time", (text) => {
+    expect(chrono().en.casual.parse(text, { instant: at, timezone: 0 }).length).toBeGreaterThan(0);
+    expect(mayNameTime(text)).toBe(true);
+  });
+
+  it("stops texts with no time word, and with them chrono's readings of a unit inside a word", () => {
+    for (const text of [
+      "I love the idea of owning a piece that lasts",
+      "the book In the Heights",
+      "I'm not sure I have almond flour for the Honey Almond Cake",
+      "they said any ones and all of them",
+    ]) {
+      expect(mayNameTime(text), text).toBe(false);
+      expect(resolveTimeMentions(text, at), text).toEqual([]);
+      expect(queryTimeRange(text, at), text).toBeNull();
+    }
+    // Without the check chrono read "lasts" as "last s", a second before the turn.
+    expect(chrono().en.casual.parse("a piece that lasts", { instant: at, timezone: 0 }).length).toBe(1);
   });
 });
 

@@ -10,6 +10,30 @@ export interface TimeMention {
   readonly date: string;
 }
 
+const MONTH_WORDS =
+  "january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec";
+const WEEKDAYS =
+  "sunday|monday|tuesday|wednesday|thursday|friday|saturday|sun|mon|tue|thu|thurs?|wed|fri|sat";
+const CASUAL =
+  "now|today|tonight|tomorrow|overmorrow|tmrw?|yesterday|morning|afternoon|evening|night|midnight|midday|noon|weekends?";
+const UNITS = "seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|mos?|quarters?|qtr|years?|yrs?";
+const COUNT =
+  "this|last|past|next|after|a|an|the|few|several|couple\\s{0,2}(?:of)?|half|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve";
+const MAY_NAME_TIME = new RegExp(
+  `\\d|\\b(?:${MONTH_WORDS}|${WEEKDAYS}|${CASUAL}|${UNITS})\\b|\\b(?:${COUNT})\\s{1,3}[smhdwy]\\b`,
+  "i",
+);
+
+/**
+ * Whether chrono could find a time in `text`: each of its English parsers needs a digit, a month or a
+ * weekday, a word of its casual dates and times, or a unit of time (a one-letter unit after a number word
+ * or "this", "last", "next"). Most turns and questions have none and skip its parses, which take about a
+ * quarter of a millisecond for a question and more for a long turn.
+ */
+export function mayNameTime(text: string): boolean {
+  return MAY_NAME_TIME.test(text);
+}
+
 /** Expressions that name a length of time ("for 7 years"), not a moment: chrono reads them as offsets. */
 const DURATION = /^(for|over|in the (past|last))\b/i;
 
@@ -47,6 +71,7 @@ export function bareYears(text: string): TimeMention[] {
  */
 export function resolveTimeMentions(text: string, at: Date): TimeMention[] {
   if (Number.isNaN(at.getTime())) return [];
+  if (!mayNameTime(text)) return bareYears(text);
   const mentions: TimeMention[] = [];
   const seen = new Set<string>();
   const reference = { instant: at, timezone: 0 };

@@ -1,6 +1,6 @@
 import type { CacheSet } from "../model/index.js";
 import { chrono } from "./load-chrono.js";
-import { bareYears, preciseDate, type TimeMention } from "./time-mentions.js";
+import { bareYears, mayNameTime, preciseDate, type TimeMention } from "./time-mentions.js";
 
 /** Whether a query asks for a time ("When did...", "What year...", "How long ago..."). */
 export function asksWhen(query: string): boolean {
@@ -29,7 +29,8 @@ export function queryTimeRange(query: string, now: Date, caches?: CacheSet): Tim
 }
 
 function parseTimeRange(query: string, now: Date): TimeRange | null {
-  for (const result of chrono().en.casual.parse(query, { instant: now, timezone: 0 })) {
+  const results = mayNameTime(query) ? chrono().en.casual.parse(query, { instant: now, timezone: 0 }) : [];
+  for (const result of results) {
     const start = preciseDate(result.start);
     if (start === null) continue;
     const span = spanOf(start);
