@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { CacheSet } from "../model/index.js";
 import { applyContentPrior, contentWeight, endsWithQuestion } from "./content-prior.js";
 
 describe("contentWeight", () => {
@@ -22,6 +23,20 @@ describe("applyContentPrior", () => {
     { id: "answer", score: 2.1 },
     { id: "other", score: 0.3 },
   ];
+
+  it("reads each text once with the engine's caches, and ranks as without them", () => {
+    const caches = new CacheSet();
+    const text = (h: { id: string }) => texts[h.id];
+    const plain = applyContentPrior(hits, text, 1, 0.5);
+    const first = applyContentPrior(hits, text, 1, 0.5, caches);
+    expect(first).toEqual(plain);
+    expect(caches.size).toBe(3);
+    // The second search finds each text's weight kept: same scores, no new entries.
+    expect(applyContentPrior(hits, text, 1, 0.5, caches)).toEqual(plain);
+    expect(caches.size).toBe(3);
+    caches.clear();
+    expect(caches.size).toBe(0);
+  });
 
   it("moves a zero-information hit below the sentence that holds the answer", () => {
     const ranked = applyContentPrior(hits, (h) => texts[h.id], 1);

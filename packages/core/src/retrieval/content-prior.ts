@@ -1,4 +1,4 @@
-import { tokenize } from "../model/index.js";
+import { type CacheSet, tokenize } from "../model/index.js";
 
 // Words that carry no content in a dialogue turn: function words, and the acknowledgements and
 // interjections that make up replies like "Thanks, Mel! That's so sweet of you."
@@ -36,17 +36,39 @@ export function applyContentPrior<T extends { score: number }>(
   ownText: (hit: T) => string | undefined,
   strength: number,
   questionStrength = 0,
+  caches?: CacheSet,
 ): T[] {
   if (strength <= 0 && questionStrength <= 0) return [...hits];
+  const read = contentOf(caches);
   return hits
     .map((hit, rank) => {
       const text = ownText(hit);
-      const weight = text === undefined ? 1 : contentWeight(text, CONTENT_SATURATION);
-      const asks = text !== undefined && asksOnly(text) ? questionStrength : 0;
+      const content = text === undefined ? null : read(text);
+      const weight = content?.weight ?? 1;
+      const asks = content?.asks ? questionStrength : 0;
       return { hit: { ...hit, score: hit.score - strength * (1 - weight) - asks }, rank };
     })
     .sort((a, b) => b.hit.score - a.hit.score || a.rank - b.rank)
     .map((x) => x.hit);
+}
+
+interface TextContent {
+  readonly weight: number;
+  readonly asks: boolean;
+}
+
+/**
+ * What a text says, by content weight and whether it only asks; with the engine's caches, kept per text
+ * (4,096 texts, cleared by forget): the same turns come back query after query, and tokenizing them was
+ * most of the priors' time.
+ */
+function contentOf(caches?: CacheSet): (text: string) => TextContent {
+  const read = (text: string): TextContent => ({
+    weight: contentWeight(text, CONTENT_SATURATION),
+    asks: asksOnly(text),
+  });
+  const kept = caches?.cache<string, TextContent>("text content", 4096);
+  return kept ? (text) => kept.memo(text, () => read(text)) : read;
 }
 
 /** Whether a turn ends by asking: its answer, not the question, is the better hit. */

@@ -81,6 +81,7 @@ export function applyPriors<T extends { id: string; score: number }>(
     (hit) => record(hit)?.text,
     config.contentPrior,
     config.questionPrior,
+    caches,
   );
   const spoken = applySpeakerPrior(content, query, (hit) => record(hit)?.name, config.speakerPrior);
   const named =
