@@ -38,10 +38,10 @@ const QUOTED = /(^|[\s(:])(['"])\S(?:[\s\S]*?\S)?\2(?=$|[\s,.!?;:)])/g;
 const UNREAL =
   /\b(?:if|unless|suppose|supposing|imagine|imagining|pretend|hypothetically|let's say|lets say|say I|roleplay|role play|parallel universe|(?:i|we) (?:really |just )?wish(?:ed)?|wish(?:ed)? (?:i|we)|were I|had I|dream of|dreaming of|one day)\b/i;
 /** A clause in the conditional or the future of might-be: "I'd love to own a Porsche". */
-const MODAL = /\b(?:would|could|might|should|wud|maybe|perhaps|probably)\b/i;
+const MODAL_WORDS = "would|could|might|should|wud|maybe|perhaps|probably";
+const MODAL = new RegExp(`\\b(?:${MODAL_WORDS})\\b`, "i");
 /** A statement, then a conjunction and a clause of might-be: the statement is the first group. */
-const MODAL_TAIL =
-  /^(.+?),?\s+(?:and|but|so)\s+(?=.*\b(?:would|could|might|should|wud|maybe|perhaps|probably)\b)/i;
+const MODAL_TAIL = new RegExp(`^(.+?),?\\s+(?:and|but|so)\\s+(?=.*\\b(?:${MODAL_WORDS})\\b)`, "i");
 /** A wanted future: no fact about the user now, but a plan when it has a date ("want to run a marathon next year"). */
 const WANTED = /\b(?:want to|wanna|hope to|hoping to|would like to|'d like to)\b/i;
 
