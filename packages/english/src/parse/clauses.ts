@@ -26,7 +26,11 @@ function parsed(nlp: Nlp, text: string, sentence: string, wanted: boolean): Clau
     wanted,
     sentence,
     get doc() {
-      doc ??= nlp(text);
+      if (!doc) {
+        doc = nlp(text);
+        // compromise then skips a pattern whose required words or tags the clause lacks.
+        doc.cache();
+      }
       return doc;
     },
   };

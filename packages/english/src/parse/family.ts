@@ -52,8 +52,8 @@ const KIN: Readonly<Record<string, string>> = {
 const KIN_WORDS = Object.keys(KIN).sort((a, b) => b.length - a.length);
 /** A clause about family at all: a relative, children, or a marital status. */
 export const FAMILY_CUE = new RegExp(
-  `\\b(?:${KIN_WORDS.join("|")}|kids|children|twins|triplets|sons|daughters|boys|girls|seeing|dating|broke up|split up|not with|named|single|married|divorced|widow\\w*|divorcee|separated|engaged)\\b`,
-  "i",
+  `\\b(?:${KIN_WORDS.join("|")}|kids|children|twins|triplets|sons|daughters|boys|girls|seeing|dating|broke up|split up|not with|named|single|married|divorced|widow\\w*|divorcee|separated|engaged)(?![\\p{L}\\p{N}_])`,
+  "iu",
 );
 const SPOUSE = new Set(["wife", "husband", "hubby", "wifey", "missus", "esposa", "esposo", "spouse"]);
 const ENGAGED = new Set(["fiance", "fiancé", "fiancee", "fiancée"]);
@@ -62,7 +62,8 @@ const MODIFIERS =
 /** Kin chat names without "my" at the start of a clause: "Dad's a plumber", "Mum is a teacher". */
 const BARE_KIN = "mum|mom|mam|dad|nan|nana|gran|granny|grandad|grandma|grandpa|hubby|wifey";
 const MENTION = new RegExp(
-  `(?:\\b(?:my|our|mi)\\s+${MODIFIERS}|^\\s*(?=(?:${BARE_KIN})\\b))(${KIN_WORDS.join("|")})\\b`,
+  // The end is a lookahead, not \\b, which is ASCII only: "fiancé" ends on a letter it does not know.
+  `(?:\\b(?:my|our|mi)\\s+${MODIFIERS}|^\\s*(?=(?:${BARE_KIN})\\b))(${KIN_WORDS.join("|")})(?![\\p{L}\\p{N}_])`,
   "giu",
 );
 

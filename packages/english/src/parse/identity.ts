@@ -235,7 +235,12 @@ const HOME: ReadonlyArray<readonly [string, string]> = [
     `(rent|rents|renting) (a|an|our|my) .? (flat|house|apartment|place|home|cottage|room) in [<p>${PLACE}]`,
     "lives in",
   ],
-  [`^(my|our) (flat|house|apartment|place|home) in [<p>${PLACE}]`, "lives in"],
+  [`^(my|our) (flat|house|apartment|place|home|condo) in [<p>${PLACE}]`, "lives in"],
+  // "we just bought our first house in Leeds".
+  [
+    `(bought|closed on) (a|an|our|my) (first|new|own|dream)? (flat|house|home|place|apartment|condo) in [<p>${PLACE}]`,
+    "lives in",
+  ],
   [`^(i|we) (am|are) back home? in [<p>${PLACE}]`, "lives in"],
   [`now (i|we) (am|are) in [<p>${PLACE}]`, "lives in"],
   [`(i|we) (am|are) in [<p>${PLACE}] now`, "lives in"],

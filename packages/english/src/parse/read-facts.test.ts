@@ -30,6 +30,10 @@ describe("parsedFacts", () => {
     ["I'm living in Utrecht these days", "lives_in=Utrecht"],
     ["we moved to Galway last spring", "lives_in=Galway"],
     ["im in austin now, used to live in dallas", "lives_in=Dallas (no longer)"],
+    ["our apartment in Valencia has no lift", "lives_in=Valencia"],
+    ["we finally bought our first flat in Dundee!", "lives_in=Dundee"],
+    ["my fiancé and I are arguing about seating plans", "marital_status=engaged"],
+    ["my major is geology, minor in maths", "studies=geology"],
     ["I suffer from migraines when it's humid", "health=migraine"],
     ["got diagnosed with type 2 diabetes in march", "health=type 2 diabetes"],
     ["I'm diabetic so watch the sugar", "health=diabetes"],
@@ -486,6 +490,11 @@ describe("parsedFacts", () => {
     const found = facts("we own a holiday cottage in Tuscany");
     expect(found).toContain("owns=holiday cottage");
     expect(found.filter((f) => f.startsWith("lives_in="))).toEqual([]);
+  });
+
+  it("reads no home in a house bought elsewhere or still to buy", () => {
+    for (const text of ["we're buying a house in Portugal next year", "we bought a holiday cottage in Kerry"])
+      expect(facts(text).filter((f) => f.startsWith("lives_in="))).toEqual([]);
   });
 
   it("reads no job in a parent", () => {

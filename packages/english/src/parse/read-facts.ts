@@ -36,7 +36,7 @@ const SLOT_READERS: ReadonlyArray<
   [AGE_CUE, readAge],
   [ORIGIN_CUE, readOrigin],
   [
-    /\b(?:liv\w*|lving|resid\w*|based|settled|moved|moving|relocated|home|rent\w*|flat|place|house|back in|been in|now in|new to|years in|months in|here in|commut\w*|greetings|writing from|hello from|hi from)\b|\b(?:am|are|was|were|im)\s+(?:\w+\s+)?in\b|-based/i,
+    /\b(?:liv\w*|lving|resid\w*|based|settled|moved|moving|relocated|home|rent\w*|flat|place|house|apartment|condo|bought|back in|been in|now in|new to|years in|months in|here in|commut\w*|greetings|writing from|hello from|hi from)\b|\b(?:am|are|was|were|im)\s+(?:\w+\s+)?in\b|-based/i,
     readHome,
   ],
   [HEALTH_CUE, readHealth],

@@ -280,7 +280,7 @@ export function readStudies(clause: Clause): FactDraft[] {
     // A field is a bare noun ("studying law"); "study a lot", "reading a fantasy novel" name none, and
     // "reading" is a field only at a school ("reading PPE at Oxford").
     const bare =
-      !/^\s*(?:a|an|the|some|my|this|that|these|those|for|about|up|hard|abroad|together|online)\b/i.test(
+      !/^\s*(?:a|an|the|some|my|this|that|these|those|for|about|up|hard|abroad|together|online|is|was)\b/i.test(
         rest,
       );
     const value = bare ? fieldName(rest) : null;
@@ -288,6 +288,11 @@ export function readStudies(clause: Clause): FactDraft[] {
     if (value && (!/^reading$/i.test(f.text.split(/\s+/)[0] ?? "") || school))
       out.push(field(value.replace(/[.]+$/, "")));
     atSchool(rest);
+  }
+  // "my major is biology".
+  for (const f of find(clause, "^my (major|subject) is")) {
+    const value = fieldName(f.after);
+    if (value && !denied(f)) out.push(field(value.replace(/[.]+$/, "")));
   }
   for (const f of find(
     clause,
