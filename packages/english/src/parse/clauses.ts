@@ -3,6 +3,7 @@
  * conditionals, wishes and sarcasm are left out before any slot is read.
  */
 import { expandContractions, isSarcastic, splitClauses, splitSentences } from "../fact-clauses.js";
+import { introduction } from "./introduction.js";
 import type { Doc, Nlp } from "./parser.js";
 
 export interface Clause {
@@ -61,7 +62,7 @@ export function statementClauses(nlp: Nlp, text: string): Clause[] {
     for (const whole of sentence.split(/\s+[-–—]+\s+|;\s*|:\s+|\(|\)/)) {
       const part = /\?\W*$/u.test(whole) ? statementBefore(whole) : whole;
       if (!part.trim()) continue;
-      for (const clause of splitClauses(part).flatMap(asSelf)) {
+      for (const clause of introduction(part).flatMap(splitClauses).flatMap(asSelf)) {
         if (MODAL.test(clause) && !WANTED.test(clause)) {
           // "I'm 41 now and never thought I'd be asking this": what is stated before the might-be stands.
           const head = MODAL_TAIL.exec(clause);
