@@ -6,7 +6,7 @@
  */
 import { NOT_NAMES } from "../fact-lexicon.js";
 
-const GREETING = String.raw`(?:(?:hey|hi|hiya|hello|yo|ok|okay|so|quick intro)\b[\s,!:]*)*`;
+const GREETING = String.raw`(?:(?:he+y+|hi+|hiya|hello+|yo+|ok|okay|so|quick intro)\b[\s,!:]*)*`;
 const NAME = String.raw`\p{Lu}[\p{L}'-]+`;
 /**
  * An introduction and what follows it after a comma or a bang. A name in lower case counts only after

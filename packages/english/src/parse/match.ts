@@ -78,6 +78,7 @@ const PEOPLE = [
   ...Object.keys(PETS),
   "friend friends mate mates bestie boss coworker co-worker colleague colleagues neighbour neighbor flatmate",
   "roommate roomate housemate manager teammate landlord landlady kid kids child children twins family",
+  "sis bro bf gf bff hubby wifey missus kiddo",
   "parents grandparents teacher doctor client customer students team company wife's husband's",
 ].join(" ");
 const OTHER_SUBJECT = new RegExp(

@@ -37,6 +37,11 @@ describe("parsedFacts", () => {
     ["yo its dimitri, 22 lmao", "name=Dimitri"],
     ["hey, I'm Bruno btw, 58 and originally from Braga", "from=Braga"],
     ["hiya, Gemma here", "name=Gemma"],
+    ["hiiii its ana, 19 lol", "name=Ana"],
+    ["hiiii its ana, 19 lol", "age=19"],
+    ["heyyy, Marco here, 33 and from Bari", "from=Bari"],
+    ["hiii, Sam here", "name=Sam"],
+    ["im a roofer.", "works_as=roofer"],
     ["we finally bought our first flat in Dundee!", "lives_in=Dundee"],
     ["my fiancé and I are arguing about seating plans", "marital_status=engaged"],
     ["my major is geology, minor in maths", "studies=geology"],
@@ -501,6 +506,12 @@ describe("parsedFacts", () => {
   it("reads no home in a house bought elsewhere or still to buy", () => {
     for (const text of ["we're buying a house in Portugal next year", "we bought a holiday cottage in Kerry"])
       expect(facts(text).filter((f) => f.startsWith("lives_in="))).toEqual([]);
+  });
+
+  it("reads no home of the user in a sibling's or a partner's named in chat's short words", () => {
+    const found = facts("my sis lives in Hull with her bf");
+    expect(found).toContain("sister.lives_in=Hull");
+    expect(found.filter((f) => f.startsWith("lives_in="))).toEqual([]);
   });
 
   it("reads no job in a parent", () => {

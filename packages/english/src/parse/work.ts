@@ -79,8 +79,10 @@ const NOT_ROLES =
 /** A job title: an occupation noun at its head, or one the parser tags as a person's role. */
 export function jobTitle(clause: Clause, phrase: string, trusted: boolean): string | null {
   // "a 31 year old teacher" is a teacher.
+  // A sentence's full stop is not part of the job: "im a plumber." is a plumber.
   const words = phrase
     .replace(/^(?:\d+|[a-z]+-?)[\s-]*(?:year|yr)s?[\s-]*old\s+/i, "")
+    .replace(/[.]+$/, "")
     .split(/\s+/)
     .filter(Boolean);
   const head = (words.at(-1) ?? "").toLowerCase();
