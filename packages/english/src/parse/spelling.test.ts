@@ -39,6 +39,8 @@ describe("correctTypos", () => {
     expect(correctTypos(nlp, "first yr nursing at Cardiff Uni n placements start nxt wk")).toBe(
       "first year nursing at Cardiff Uni and placements start next week",
     );
+    // The g dropped from a word of four letters, which the rule for longer words leaves alone.
+    expect(correctTypos(nlp, "doin a masters, goin to Bangor")).toBe("doing a masters, going to Bangor");
   });
 
   it("leaves names, known words, short words and inflections as written", () => {

@@ -95,6 +95,9 @@ const SHORTHAND: Readonly<Record<string, string>> = {
   b4: "before",
   "w/": "with",
   w: "with",
+  // The g dropped from a word too short for the rule below ("doin a masters"; the lexicon even knows "doin").
+  doin: "doing",
+  goin: "going",
 };
 const SHORTHAND_WORD = new RegExp(
   `(?<=^|\\s)(?:${Object.keys(SHORTHAND)
