@@ -145,6 +145,24 @@ describe("extractFacts", () => {
     expect(read("started at Spotify in May, still getting used to it")).toContain("works_at=Spotify");
   });
 
+  it("retracts a value set against another, on a slot of many values too", async () => {
+    const { loadParser } = await import("./parse/parser.js");
+    const nlp = await loadParser();
+    const read = (text: string) =>
+      extractFacts([{ id: "m1", role: "user", text }], nlp).map(
+        (f) => `${f.negated ? "not " : ""}${f.slot}=${f.value}`,
+      );
+    expect(read("my rabbit is called Pip, not Pippa")).toEqual(
+      expect.arrayContaining(["pet.name=Pip", "not pet.name=Pippa"]),
+    );
+    expect(read("I'm allergic to prawns, not crab")).toEqual(
+      expect.arrayContaining(["allergy=prawn", "not allergy=crab"]),
+    );
+    expect(read("I'm a welder, not a plumber")).toEqual(
+      expect.arrayContaining(["works_as=welder", "not works_as=plumber"]),
+    );
+  });
+
   for (const [name, table] of [
     ["identity and home", IDENTITY],
     ["work and study", WORK],

@@ -18,7 +18,7 @@ import { ASSISTANT_RULES, PLAN_RULES } from "./fact-patterns-plans.js";
 import { PREFERENCE_RULES } from "./fact-patterns-preferences.js";
 import { WORK_RULES } from "./fact-patterns-work.js";
 import type { Nlp } from "./parse/parser.js";
-import { parsedFacts } from "./parse/read-facts.js";
+import { contrasts, parsedFacts } from "./parse/read-facts.js";
 import { correctTypos } from "./parse/spelling.js";
 import type { ExtractedFact, FactSubject } from "./port.js";
 
@@ -101,7 +101,9 @@ function clauseFacts(clause: string, rules: readonly FactRule[], ctx: FactContex
     const facts = applyRules(retracted, rules).map((draft) => toFact(draft, true, ctx));
     if (facts.length > 0) return facts;
   }
-  return applyRules(clause, rules).map((draft) => toFact(draft, false, ctx));
+  const drafts = applyRules(clause, rules);
+  const contrasted = ctx.role === "user" ? contrasts(clause, drafts) : [];
+  return [...drafts, ...contrasted].map((draft) => toFact(draft, false, ctx));
 }
 
 function applyRules(clause: string, rules: readonly FactRule[]): FactDraft[] {

@@ -2,7 +2,7 @@
  * Facts about the user read from a parsed message: each clause that states something is parsed once by
  * compromise, and each slot family reads the parse (tags, lemmas, names, places) instead of raw text.
  */
-import { type FactDraft, isSingleSlot } from "../fact-patterns.js";
+import type { FactDraft } from "../fact-patterns.js";
 import { OWNS_CUE, PET_WORDS, readOwns, readPets } from "./belongings.js";
 import { type Clause, statementClauses } from "./clauses.js";
 import { FAMILY_CUE, readFamily } from "./family.js";
@@ -84,7 +84,7 @@ export function parsedFacts(nlp: Nlp, text: string): FactDraft[] {
     if (clause.wanted) found.push(...(PLAN_CUES.test(clause.text) ? readPlans(clause) : []));
     else if (MAY_STATE.test(clause.text))
       for (const [cue, read] of SLOT_READERS) if (cue.test(clause.text)) found.push(...read(clause));
-    drafts.push(...found, ...contrasts(clause, found), ...petNamedLater(clause, drafts, found));
+    drafts.push(...found, ...contrasts(clause.text, found), ...petNamedLater(clause, drafts, found));
   }
   return drafts;
 }
@@ -107,17 +107,18 @@ function petNamedLater(
 }
 
 /**
- * "I'm a nurse, not a midwife", "19 not 91": a value set against another retracts the other, on a slot
- * that holds one value.
+ * "I'm a nurse, not a midwife", "19 not 91", "allergic to cashews, not peanuts": a value set against
+ * another retracts the other, on any slot (one that holds several values keeps the rest).
  */
-function contrasts(clause: Clause, drafts: readonly FactDraft[]): FactDraft[] {
+export function contrasts(clause: string, drafts: readonly FactDraft[]): FactDraft[] {
   const out: FactDraft[] = [];
-  const text = clause.text.toLowerCase();
+  const text = clause.toLowerCase();
   for (const d of drafts) {
-    if (d.negated || !isSingleSlot(d.slot)) continue;
+    if (d.negated) continue;
     const at = text.indexOf(d.value.toLowerCase());
     if (at < 0) continue;
-    const after = text.slice(at + d.value.length);
+    // The word's own ending is not the contrast: "cashew" is read from "cashews, not peanuts".
+    const after = text.slice(at + d.value.length).replace(/^[\p{L}]+/u, "");
     const m =
       /^,?\s+(?:and\s+)?not\s+(?:a\s+|an\s+|the\s+|in\s+)?([\p{L}\p{N}'-]+(?:\s+[\p{L}\p{N}'-]+)?)/u.exec(
         after,
