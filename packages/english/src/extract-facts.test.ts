@@ -145,6 +145,14 @@ describe("extractFacts", () => {
     expect(read("started at Spotify in May, still getting used to it")).toContain("works_at=Spotify");
   });
 
+  it("keeps no fact that the same message retracts", async () => {
+    const { loadParser } = await import("./parse/parser.js");
+    const nlp = await loadParser();
+    const found = extractFacts([{ id: "m1", role: "user", text: "we rehomed our cat Pixel in May" }], nlp);
+    expect(found.filter((f) => f.slot.startsWith("pet")).every((f) => f.negated)).toBe(true);
+    expect(found.some((f) => f.slot === "pet.name" && f.value === "Pixel")).toBe(true);
+  });
+
   it("retracts a value set against another, on a slot of many values too", async () => {
     const { loadParser } = await import("./parse/parser.js");
     const nlp = await loadParser();

@@ -89,7 +89,7 @@ export function factsFromText(raw: string, ctx: FactContext): ExtractedFact[] {
     const ruled = [...found.values()];
     for (const draft of parsedFacts(ctx.nlp, text)) {
       const fact = toFact(draft, false, ctx);
-      if (!ruled.some((r) => restates(r, fact))) keep(fact);
+      if (!ruled.some((r) => restates(r, fact) || retracts(r, fact))) keep(fact);
     }
   }
   return [...found.values()];
@@ -151,6 +151,11 @@ function restates(ruled: ExtractedFact, parsed: ExtractedFact): boolean {
   const a = contentWords(ruled.value);
   const b = contentWords(parsed.value);
   return a.length > 0 && b.length > 0 && (a.every((w) => b.includes(w)) || b.every((w) => a.includes(w)));
+}
+
+/** A parsed fact the rules retract in the same message: "we rehomed our dog Benji" keeps no dog. */
+function retracts(ruled: ExtractedFact, parsed: ExtractedFact): boolean {
+  return ruled.negated && !parsed.negated && restates({ ...ruled, negated: false }, parsed);
 }
 
 /** "is a nurse" -> "is no longer a nurse"; "lives in Munich" -> "no longer lives in Munich". */
