@@ -20,7 +20,7 @@ const hasTime = (text: string) => FUTURE_TIME.test(text) || PLAN_TIME.test(text)
 export const PLAN_CUES = {
   test: (text: string) =>
     hasTime(text) ||
-    /\b(?:will|shall|plan\w*|intend\w*|going to|gonna|about to|aim\w*|scheduled|due to|set to|off to|thinking|considering|booked|booking|signed up|registered|enrolled)\b/i.test(
+    /\b(?:will|shall|plan\w*|intend\w*|going to|gonna|about to|aim\w*|goal|scheduled|due to|set to|off to|thinking|considering|booked|booking|signed up|registered|enrolled)\b/i.test(
       text,
     ),
 };

@@ -37,6 +37,7 @@ describe("parsedFacts", () => {
     ["yo its dimitri, 22 lmao", "name=Dimitri"],
     ["hey, I'm Bruno btw, 58 and originally from Braga", "from=Braga"],
     ["hiya, Gemma here", "name=Gemma"],
+    ["my goal is to cycle Land's End to John o' Groats", "plan=cycle Land's End to John o' Groats"],
     ["hiiii its ana, 19 lol", "name=Ana"],
     ["hiiii its ana, 19 lol", "age=19"],
     ["heyyy, Marco here, 33 and from Bari", "from=Bari"],
