@@ -59,9 +59,10 @@ export function statementClauses(nlp: Nlp, text: string): Clause[] {
     const plain = expandContractions(sentence);
     if (UNREAL.test(plain) || isSarcastic(plain)) continue;
     // "I live in Lisbon — when's the best time to go?": the statement before the question stands.
-    for (const whole of sentence.split(/\s+[-–—]+\s+|;\s*|:\s+|\(|\)/)) {
+    const parts = sentence.split(/\s+[-–—]+\s+|;\s*|:\s+|\(|\)/);
+    for (const [i, whole] of parts.entries()) {
       const part = /\?\W*$/u.test(whole) ? statementBefore(whole) : whole;
-      if (!part.trim()) continue;
+      if (!part.trim() || someoneElsesTag(part, parts[i - 1])) continue;
       for (const clause of introduction(part).flatMap(splitClauses).flatMap(asSelf)) {
         if (MODAL.test(clause) && !WANTED.test(clause)) {
           // "I'm 41 now and never thought I'd be asking this": what is stated before the might-be stands.
@@ -74,6 +75,11 @@ export function statementClauses(nlp: Nlp, text: string): Clause[] {
     }
   }
   return clauses;
+}
+
+/** A forum's age and sex in brackets ("(31M)") after someone other than the user: "my boyfriend (31M)". */
+function someoneElsesTag(part: string, before: string | undefined): boolean {
+  return /^\s*\d{2}\s?(?:m|f|nb)\s*$/i.test(part) && !/\b(?:i|me|myself)\s*$/i.test(before ?? "");
 }
 
 /** A condition after the statement: "I work in Leeds, if that helps", "I'm 6 and, if I'm honest, ...". */

@@ -515,6 +515,11 @@ describe("parsedFacts", () => {
     expect(found.filter((f) => f.startsWith("lives_in="))).toEqual([]);
   });
 
+  it("reads the age in brackets after the user only, not after someone else", () => {
+    const found = facts("my girlfriend (26F) and I (30M) are looking for a flat");
+    expect(found.filter((f) => f.startsWith("age="))).toEqual(["age=30"]);
+  });
+
   it("reads no job in a parent", () => {
     expect(facts("I'm now a mum of two").filter((f) => f.startsWith("works_as="))).toEqual([]);
   });
