@@ -26,6 +26,20 @@ describe("introduction", () => {
     ]);
   });
 
+  it("reads a job or a place said bare later in the list", () => {
+    expect(introduction("Ines here, 44, midwife, Porto")).toEqual([
+      "Ines here",
+      "I am 44 years old",
+      "I am a midwife",
+      "I live in Porto",
+    ]);
+    expect(introduction("Ines here, 44, an electrician")).toEqual([
+      "Ines here",
+      "I am 44 years old",
+      "I am an electrician",
+    ]);
+  });
+
   it("leaves a clause after the name whole when it is not a list", () => {
     expect(introduction("I'm Jess, I love fish and chips")).toEqual(["I'm Jess", "I love fish and chips"]);
   });

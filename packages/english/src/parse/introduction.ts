@@ -60,5 +60,22 @@ export function introduction(clause: string): string[] {
   // of its own ("I'm Jess, I love fish and chips"), left whole.
   const items = tail.split(/\s*,\s*|\s+and\s+/).filter((s) => s.trim());
   if (!listed(items[0] ?? "")) return [head, tail];
-  return [head, ...items.map(item)];
+  return [head, ...items.map(later)];
+}
+
+/**
+ * A later item of a list that opened like an introduction: an item of one, a job ("retired teacher",
+ * "a nurse") or a place said bare ("29, London"); the readers judge what it names.
+ */
+function later(raw: string): string {
+  const known = listed(raw);
+  if (known) return known;
+  const text = raw
+    .trim()
+    .replace(NOISE, "")
+    .replace(/[.!]+$/, "");
+  if (/^\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+)?$/u.test(text)) return `I live in ${text}`;
+  if (/^(?:an?\s+)?\p{Ll}[\p{Ll}-]+(?:\s+\p{Ll}[\p{Ll}-]+){0,2}$/u.test(text))
+    return `I am ${/^an?\s/i.test(text) ? "" : /^[aeiou]/i.test(text) ? "an " : "a "}${text}`;
+  return text;
 }
