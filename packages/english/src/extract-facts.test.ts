@@ -145,6 +145,16 @@ describe("extractFacts", () => {
     expect(read("started at Spotify in May, still getting used to it")).toContain("works_at=Spotify");
   });
 
+  it("reads no title as a name", async () => {
+    const { loadParser } = await import("./parse/parser.js");
+    const nlp = await loadParser();
+    const found = extractFacts(
+      [{ id: "m1", role: "user", text: "Good evening, I am Mrs. Okoye, aged 58" }],
+      nlp,
+    );
+    expect(found.filter((f) => f.slot === "name").map((f) => f.value)).toEqual(["Okoye"]);
+  });
+
   it("keeps no fact that the same message retracts", async () => {
     const { loadParser } = await import("./parse/parser.js");
     const nlp = await loadParser();

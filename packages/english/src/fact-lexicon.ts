@@ -58,6 +58,7 @@ export const NOT_NAMES = words(`
   trans queer british english irish scottish welsh spanish portuguese swedish danish finnish polish chinese
   japanese taiwanese icelandic estonian latvian lithuanian sorry ok okay fine good great here back home done
   sure glad happy not so also the a an i it this that monday tuesday wednesday thursday friday saturday sunday
+  mr mrs ms dr prof sir
   january february march april june july august september october november december christmas vegan vegetarian
 `);
 
