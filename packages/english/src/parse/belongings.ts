@@ -25,7 +25,8 @@ const THING_END =
 const LEAD =
   /^(?:(?:a|an|the|my|our|one|two|three|some|first|new|brand new|old|second-hand|used|little|small|big|\d{4}|\d+)\s+)+/i;
 const NOT_THINGS = new Set(
-  "question questions idea ideas problem problems meeting meetings time job appointment cold flu feeling sense dream plan plans day week lot lots kid kids child children baby son daughter".split(
+  // A degree is studied, not owned: "I have a PhD in physics", "a BA in English".
+  "question questions idea ideas problem problems meeting meetings time job appointment cold flu feeling sense dream plan plans day week lot lots kid kids child children baby son daughter phd dphil ba bsc ma msc mba md jd degree degrees masters diploma doctorate".split(
     " ",
   ),
 );

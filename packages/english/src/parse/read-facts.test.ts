@@ -347,6 +347,11 @@ describe("parsedFacts", () => {
     expect(facts("I've always loved old Hitchcock films").filter((f) => f.startsWith("owns="))).toEqual([]);
   });
 
+  it("reads no possession in a degree", () => {
+    for (const text of ["I have a PhD in geology", "I've got a BSc in nursing", "I have an MBA from INSEAD"])
+      expect(facts(text).filter((f) => f.startsWith("owns="))).toEqual([]);
+  });
+
   it("reads names after twins or pets as beings, not possessions", () => {
     for (const text of ["we've got twins, Noah and Lily", "I have two guinea pigs, Salt and Pepper"])
       expect(facts(text).filter((f) => f.startsWith("owns="))).toEqual([]);
