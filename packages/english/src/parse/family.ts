@@ -80,6 +80,14 @@ function nameAfter(rest: string): { name: string; rest: string } | null {
   return { name, rest: rest.slice(m[0].length) };
 }
 
+/** A first name typed in lower case after the relative: "my daughter emma", "my bf jake". */
+function firstNameAfter(clause: Clause, rest: string): { name: string; rest: string } | null {
+  const m = /^\s+(\p{Ll}[\p{Ll}'-]+)(,?)/u.exec(rest);
+  const word = m?.[1];
+  if (!word || NOT_NAMES.has(word) || word in KIN || !clause.doc.match(word).has("#FirstName")) return null;
+  return { name: asName(word), rest: rest.slice((m?.[0] ?? "").length) };
+}
+
 /** A relative's job said by its verb: "my mum teaches". */
 const AGENT_OF: Readonly<Record<string, string>> = {
   teaches: "teacher",
@@ -152,6 +160,7 @@ export function readFamily(clause: Clause): FactDraft[] {
       )?.[1] ?? null;
     const named =
       nameAfter(rest) ??
+      firstNameAfter(clause, rest) ??
       (leading && !NOT_NAMES.has(leading.toLowerCase()) && !(leading.toLowerCase() in KIN)
         ? { name: leading, rest }
         : null);

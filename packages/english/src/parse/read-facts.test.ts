@@ -37,6 +37,8 @@ describe("parsedFacts", () => {
     ["yo its dimitri, 22 lmao", "name=Dimitri"],
     ["hey, I'm Bruno btw, 58 and originally from Braga", "from=Braga"],
     ["hiya, Gemma here", "name=Gemma"],
+    ["my daughter sophie starts school in september", "child=Sophie"],
+    ["me and my gf chloe are looking for a flat", "partner=Chloe"],
     ["Ines here, 44, midwife, Porto", "works_as=midwife"],
     ["Ines here, 44, midwife, Porto", "lives_in=Porto"],
     ["my goal is to cycle Land's End to John o' Groats", "plan=cycle Land's End to John o' Groats"],
@@ -525,6 +527,11 @@ describe("parsedFacts", () => {
   it("reads the age in brackets after the user only, not after someone else", () => {
     const found = facts("my girlfriend (26F) and I (30M) are looking for a flat");
     expect(found.filter((f) => f.startsWith("age="))).toEqual(["age=30"]);
+  });
+
+  it("reads a lower-case word after a relative as a name only when it is a first name", () => {
+    expect(facts("my son just started school").filter((f) => f.startsWith("child="))).toEqual([]);
+    expect(facts("my sister really helped").filter((f) => f.startsWith("sister.name="))).toEqual([]);
   });
 
   it("reads no job in a parent", () => {
