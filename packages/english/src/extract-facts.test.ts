@@ -179,6 +179,9 @@ describe("extractFacts", () => {
     expect(read("I'm a welder, not a plumber")).toEqual(
       expect.arrayContaining(["works_as=welder", "not works_as=plumber"]),
     );
+    // An adverb or a count after "not" names no other value.
+    expect(read("I live in Derby, not far from Nottingham")).toEqual(["lives_in=Derby"]);
+    expect(read("I have two rabbits, not three").filter((f) => f.startsWith("not "))).toEqual([]);
   });
 
   for (const [name, table] of [
