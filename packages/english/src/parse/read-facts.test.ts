@@ -349,6 +349,12 @@ describe("parsedFacts", () => {
     expect(facts("I've always loved old Hitchcock films").filter((f) => f.startsWith("owns="))).toEqual([]);
   });
 
+  it("reads no job in a parent, a patient or an owner of a pet", () => {
+    for (const text of ["I'm a single dad of two", "I'm a breast cancer survivor", "I'm a proud cat owner"])
+      expect(facts(text).filter((f) => f.startsWith("works_as="))).toEqual([]);
+    expect(facts("I'm a stay-at-home dad")).toContain("works_as=stay-at-home dad");
+  });
+
   it("reads no possession in a degree", () => {
     for (const text of ["I have a PhD in geology", "I've got a BSc in nursing", "I have an MBA from INSEAD"])
       expect(facts(text).filter((f) => f.startsWith("owns="))).toEqual([]);

@@ -74,7 +74,7 @@ function orgName(text: string, lowerOk = false): string | null {
 
 /** People described, not employed: "a nice person", "a morning person", "a total mess". */
 const NOT_ROLES =
-  /^(?:person|people|guy|girl|man|woman|lady|type|kind|sort|mess|wreck|nightmare|fan|lover|friend|kid|child|result|matter|rule|whole|team|native)$/i;
+  /^(?:person|people|guy|girl|man|woman|lady|type|kind|sort|mess|wreck|nightmare|fan|lover|friend|kid|child|result|matter|rule|whole|team|native|survivor|patient|sufferer|victim|beginner|newbie|owner)$/i;
 
 /** A job title: an occupation noun at its head, or one the parser tags as a person's role. */
 export function jobTitle(clause: Clause, phrase: string, trusted: boolean): string | null {
@@ -89,11 +89,11 @@ export function jobTitle(clause: Clause, phrase: string, trusted: boolean): stri
   if (words.length === 0 || words.length > 4 || LEARNER.test(head) || NOT_ROLES.test(head)) return null;
   if (words.some((w) => NON_JOB_MODIFIERS.has(w.toLowerCase()))) return null;
   const title = words.join(" ").toLowerCase().replace(/[.]+$/, "");
-  // "a mum of two" is a parent; "a stay-at-home mum" is a labelled occupation.
+  // "a mum of two", "a single dad" are parents; "a stay-at-home mum" is a labelled occupation.
   if (
     !trusted &&
-    words.length === 1 &&
-    /^(?:mum|mom|dad|mother|father|parent|wife|husband|grandma|grandpa)$/.test(head)
+    /^(?:mum|mom|dad|mother|father|parent|wife|husband|grandma|grandpa)$/.test(head) &&
+    !/\bstay[- ]at[- ]home\b|\bfull[- ]time\b/.test(title)
   )
     return null;
   if (OCCUPATIONS.has(head) || OCCUPATIONS.has(head.replace(/s$/, ""))) return title;
