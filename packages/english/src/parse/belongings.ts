@@ -15,7 +15,11 @@ export const OWNS_CUE = {
       text
         .toLowerCase()
         .split(/[^\p{L}\p{N}-]+/u)
-        .some((w) => OBJECTS.has(w) || OBJECTS.has(w.replace(/s$/, "")))),
+        // Two words are one thing in the list as "hot-tub", "sofa-bed": each word and each pair is looked up.
+        .some(
+          (w, i, all) =>
+            OBJECTS.has(w) || OBJECTS.has(w.replace(/s$/, "")) || OBJECTS.has(`${all[i - 1] ?? ""}-${w}`),
+        )),
 };
 /** Children by the words for them: a list after "twins" names people. */
 const KIDS = /^(?:twins|triplets|kids?|children|child|sons?|daughters?|boys?|girls?|babies|baby)$/;

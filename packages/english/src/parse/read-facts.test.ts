@@ -37,6 +37,7 @@ describe("parsedFacts", () => {
     ["yo its dimitri, 22 lmao", "name=Dimitri"],
     ["hey, I'm Bruno btw, 58 and originally from Braga", "from=Braga"],
     ["hiya, Gemma here", "name=Gemma"],
+    ["we have a hot tub in the garden", "owns=hot tub"],
     ["my daughter sophie starts school in september", "child=Sophie"],
     ["me and my gf chloe are looking for a flat", "partner=Chloe"],
     ["Ines here, 44, midwife, Porto", "works_as=midwife"],
