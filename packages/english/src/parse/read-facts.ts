@@ -121,7 +121,7 @@ export function contrasts(clause: string, drafts: readonly FactDraft[]): FactDra
     if (d.negated) continue;
     const at = text.indexOf(d.value.toLowerCase());
     if (at < 0) continue;
-    // The word's own ending is not the contrast: "cashew" is read from "cashews, not peanuts".
+    // The word's own ending is not the contrast: "cashew" is found in "cashews, not peanuts".
     const after = text.slice(at + d.value.length).replace(/^[\p{L}]+/u, "");
     const m =
       /^,?\s+(?:and\s+)?not\s+(?:a\s+|an\s+|the\s+|in\s+)?([\p{L}\p{N}'-]+(?:\s+[\p{L}\p{N}'-]+)?)/u.exec(
