@@ -356,6 +356,13 @@ describe("parsedFacts", () => {
     expect(facts("I'm a stay-at-home dad")).toContain("works_as=stay-at-home dad");
   });
 
+  it("reads a student's field without the year or the level before it", () => {
+    const found = facts("3rd yr vet student at Bristol");
+    expect(found).toContain("studies=veterinary medicine");
+    expect(found.filter((f) => /studies=.*\byear\b/.test(f))).toEqual([]);
+    expect(facts("I'm a second-year PhD student in geology")).toContain("studies=geology");
+  });
+
   it("reads no possession in a degree", () => {
     for (const text of ["I have a PhD in geology", "I've got a BSc in nursing", "I have an MBA from INSEAD"])
       expect(facts(text).filter((f) => f.startsWith("owns="))).toEqual([]);

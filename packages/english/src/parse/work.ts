@@ -313,8 +313,21 @@ export function readStudies(clause: Clause): FactDraft[] {
   }
   for (const f of find(clause, `[<s>#Noun+] (student|major|degree|undergrad|undergraduate)`)) {
     if (!user(f)) continue;
-    // "uni is killing me, architecture degree": the field is the words after the last comma.
-    const named = (f.groups.s ?? "").split(/,\s*/).at(-1) ?? "";
+    // "uni is killing me, architecture degree": the field is the words after the last comma; "2nd yr med
+    // student", "a first-year PhD student in chemistry": the year and the level are not the field.
+    const named =
+      (f.groups.s ?? "")
+        .split(/,\s*/)
+        .at(-1)
+        ?.replace(/^(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|final|last)?[\s-]*(?:year|yr)\s*/i, "")
+        .replace(/^(?:phd|masters?|postgrad(?:uate)?|undergrad(?:uate)?|doctoral)\s*/i, "") ?? "";
+    if (!named) {
+      const inField = /^\s+in\s+(.*)$/i.exec(f.after);
+      const value = inField ? fieldName(inField[1] ?? "") : null;
+      if (value && user(f)) out.push(field(value));
+      atSchool(f.after);
+      continue;
+    }
     const value = fieldName(named);
     const abbr = FIELD_NAMES[named.toLowerCase()];
     if (abbr || (value && !/^(?:a|an|the|part-time|full-time|mature|first|second|third|final)$/.test(value)))
