@@ -99,7 +99,8 @@ export function readOwns(clause: Clause): FactDraft[] {
   )) {
     // "I have always loved ...": "have" is an auxiliary there, not possession.
     const next = f.after.trim().split(/\s+/)[0] ?? "";
-    const auxiliary = next && clause.doc.match(next).has("(#Adverb|#PastTense|#Participle|#Gerund)");
+    const auxiliary =
+      next && clause.doc.match(next).has("(#Adverb|#PastTense|#Participle|#Gerund|#Infinitive)");
     if (!denied(f) && !auxiliary && !/\b(?:want|need)\b/i.test(f.before)) owns(tail(f.after));
   }
   for (const f of find(clause, "^#Adverb? (bought|got) (myself)?")) {

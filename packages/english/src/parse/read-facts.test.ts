@@ -348,6 +348,7 @@ describe("parsedFacts", () => {
 
   it('reads no possession in a "have" that is an auxiliary', () => {
     expect(facts("I've always loved old Hitchcock films").filter((f) => f.startsWith("owns="))).toEqual([]);
+    expect(facts("I've reread Middlemarch twice").filter((f) => f.startsWith("owns="))).toEqual([]);
   });
 
   it("reads no job in a parent, a patient or an owner of a pet", () => {
