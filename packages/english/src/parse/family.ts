@@ -268,7 +268,10 @@ export function readFamily(clause: Clause): FactDraft[] {
   }
   // "mum to Ella and Finn", "my kids, Zara and Leo, love camping".
   for (const f of find(clause, "(mum|mom|dad|mother|father|parent) to [<k>#ProperNoun+]")) {
-    if (!denied(f)) out.push(...childNames(f.text.slice(f.text.search(/\bto\b/i) + 2) + f.after));
+    // "taking my mum to Paris": the user's own mother going somewhere, not the user a mother to someone.
+    const someones = /\b(?:my|our|his|her|their|your|the)\s+(?:\w+\s+)?$/i.test(f.before);
+    if (!denied(f) && !someones)
+      out.push(...childNames(f.text.slice(f.text.search(/\bto\b/i) + 2) + f.after));
   }
   const kidsNamed =
     /\b(?:my|our) (?:kids|children|boys|girls|sons|daughters)\s*,\s*(\p{Lu}[\p{L}'-]*(?:(?:,\s+|\s+and\s+|\s*&\s*)\p{Lu}[\p{L}'-]*)+)/u.exec(

@@ -364,6 +364,13 @@ describe("parsedFacts", () => {
     expect(facts("I'm a second-year PhD student in geology")).toContain("studies=geology");
   });
 
+  it("reads no child in taking one's own parent somewhere", () => {
+    expect(facts("I'm taking my dad to Rome for his birthday").filter((f) => f.startsWith("child="))).toEqual(
+      [],
+    );
+    expect(facts("proud mum to Orla and Cian")).toContain("child=Orla");
+  });
+
   it("reads no possession in a degree", () => {
     for (const text of ["I have a PhD in geology", "I've got a BSc in nursing", "I have an MBA from INSEAD"])
       expect(facts(text).filter((f) => f.startsWith("owns="))).toEqual([]);
