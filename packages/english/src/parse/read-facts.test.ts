@@ -362,6 +362,10 @@ describe("parsedFacts", () => {
     expect(found).toContain("studies=veterinary medicine");
     expect(found.filter((f) => /studies=.*\byear\b/.test(f))).toEqual([]);
     expect(facts("I'm a second-year PhD student in geology")).toContain("studies=geology");
+    // Two readers may say it; the value is the field each time (the extractor keeps one).
+    expect(
+      new Set(facts("final year dentistry student, send help").filter((f) => f.startsWith("studies="))),
+    ).toEqual(new Set(["studies=dentistry"]));
   });
 
   it("reads no child in taking one's own parent somewhere", () => {

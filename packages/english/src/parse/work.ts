@@ -245,7 +245,9 @@ function fieldName(text: string): string | null {
   if (/^\s*(?:my|your|our|his|her|their|its|me|you|him|us|them|it)\b/i.test(text)) return null;
   const phrase = nounPhrase(text, 4)
     .toLowerCase()
-    .replace(/^(?:part-time|full-time|part time|full time|mature|\w+-year|\w+ year)\s+/, "");
+    .replace(/^(?:part-time|full-time|part time|full time|mature|\w+-year|\w+ year)\s+/, "")
+    // "law student", "history undergrad": the field, not the learner.
+    .replace(/\s+(?:student|undergrad|undergraduate|major|degree)$/, "");
   if (
     !phrase ||
     /^(?:it|this|that|hard|harder|well|all|so|really|a lot|lots|even|more|last|next|this|today|tonight|yesterday|university|uni|college|school)\b/.test(
