@@ -45,7 +45,11 @@ function thing(phrase: string): string | null {
   const last = (words.at(-1) ?? "").toLowerCase();
   if (words.length === 0 || words.length > 4 || NOT_THINGS.has(last)) return null;
   // "drive to Hull", "Tuesday morning we are": a place, a time or another clause, not a thing.
-  if (/^(?:to|from|in|on|at|into|around|back|home|past|over|through|up|down|out)$/i.test(words[0] ?? ""))
+  if (
+    /^(?:to|from|in|on|at|into|around|back|home|past|over|through|up|down|out|for|with|by|about|like)$/i.test(
+      words[0] ?? "",
+    )
+  )
     return null;
   if (words.some((w) => /^(?:i|we|you|he|she|they|it)$/i.test(w))) return null;
   if (

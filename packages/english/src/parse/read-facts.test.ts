@@ -375,6 +375,10 @@ describe("parsedFacts", () => {
     expect(facts("proud mum to Orla and Cian")).toContain("child=Orla");
   });
 
+  it("reads no possession in a verb's preposition", () => {
+    expect(facts("I drive for Deliveroo at weekends").filter((f) => f.startsWith("owns="))).toEqual([]);
+  });
+
   it("reads no possession in a degree", () => {
     for (const text of ["I have a PhD in geology", "I've got a BSc in nursing", "I have an MBA from INSEAD"])
       expect(facts(text).filter((f) => f.startsWith("owns="))).toEqual([]);
