@@ -22,17 +22,16 @@ const NUMBER_WORD =
   /^(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine))?$/i;
 const STATUS = /^(?:single|married|divorced|engaged|widowed|separated)$/i;
 
-/** One item of an introduction's list as the clause it stands for, or the item itself. */
-function item(raw: string): string {
-  return listed(raw) ?? raw.trim();
-}
-
-/** The clause an item of an introduction's list stands for: an age, a status, an origin, a home. */
-function listed(raw: string): string | null {
-  const text = raw
+/** An item without chat's closing noise or its full stop. */
+const clean = (raw: string) =>
+  raw
     .trim()
     .replace(NOISE, "")
     .replace(/[.!]+$/, "");
+
+/** The clause an item of an introduction's list stands for: an age, a status, an origin, a home. */
+function listed(raw: string): string | null {
+  const text = clean(raw);
   const age = /^(\d{2})\s*(?:(?:yo|y\/o|yrs?|years?)(?:\s+old)?)?$/i.exec(text)?.[1];
   if (age || NUMBER_WORD.test(text)) return `I am ${age ?? text} years old`;
   if (STATUS.test(text)) return `I am ${text.toLowerCase()}`;
@@ -70,10 +69,7 @@ export function introduction(clause: string): string[] {
 function later(raw: string): string {
   const known = listed(raw);
   if (known) return known;
-  const text = raw
-    .trim()
-    .replace(NOISE, "")
-    .replace(/[.!]+$/, "");
+  const text = clean(raw);
   if (/^\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+)?$/u.test(text)) return `I live in ${text}`;
   if (/^(?:an?\s+)?\p{Ll}[\p{Ll}-]+(?:\s+\p{Ll}[\p{Ll}-]+){0,2}$/u.test(text))
     return `I am ${/^an?\s/i.test(text) ? "" : /^[aeiou]/i.test(text) ? "an " : "a "}${text}`;

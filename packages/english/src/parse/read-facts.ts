@@ -13,7 +13,8 @@ import { asName } from "./match.js";
 import type { Nlp } from "./parser.js";
 import { PLAN_CUES, readPlans } from "./plans.js";
 import { readPreferences } from "./preferences.js";
-import { readStudies, readWork } from "./work.js";
+import { readStudies } from "./studies.js";
+import { readWork } from "./work.js";
 
 /** A self-introduction: "my name is", "Sofia here", "call me", "I'm Priya". */
 const NAME_CUE = {
