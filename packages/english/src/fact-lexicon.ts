@@ -170,6 +170,9 @@ export const DIETS = words(
   "vegetarian vegan pescatarian pescetarian flexitarian keto paleo carnivore omnivore",
 );
 
+/** A marital status said in one word: "single", "married". */
+export const MARITAL_STATUSES = "single married divorced widowed separated engaged".split(" ");
+
 export const NUMBER_WORDS: Readonly<Record<string, number>> = {
   a: 1,
   an: 1,

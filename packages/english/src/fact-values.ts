@@ -177,3 +177,19 @@ export function assistantPerson(text: string): string {
     .replace(/\bme\b/g, "the assistant")
     .replace(/\bI\b/g, "the assistant");
 }
+
+const UNITS = ["", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"];
+const TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
+const TEENS = "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split(" ");
+
+/** An age in digits or in words: "34", "twenty-six", "forty two", "sixteen". */
+export function wordNumber(text: string): number {
+  const t = text.toLowerCase().trim();
+  if (/^\d+$/.test(t)) return Number(t);
+  const teen = TEENS.indexOf(t);
+  if (teen >= 0) return 10 + teen;
+  const m = /^([a-z]+)(?:[\s-]+([a-z]+))?$/.exec(t);
+  const tens = TENS.indexOf(m?.[1] ?? "");
+  const units = m?.[2] ? UNITS.indexOf(m[2]) : 0;
+  return tens >= 2 && units >= 0 ? tens * 10 + units : Number.NaN;
+}

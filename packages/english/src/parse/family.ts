@@ -3,7 +3,7 @@
  * they do and where they live, a partner and what it says of marital status, children and their names.
  * Friends and colleagues are left out: "my friend lives in Paris" says nothing durable about the user.
  */
-import { FUTURE_TIME, NOT_NAMES, NUMBER_WORDS, RELATIVES } from "../fact-lexicon.js";
+import { FUTURE_TIME, MARITAL_STATUSES, NOT_NAMES, NUMBER_WORDS, RELATIVES } from "../fact-lexicon.js";
 import type { FactDraft } from "../fact-patterns.js";
 import { article } from "../fact-values.js";
 import type { Clause } from "./clauses.js";
@@ -288,7 +288,7 @@ export function readFamily(clause: Clause): FactDraft[] {
     says: `is ${value}`,
     confidence: 0.7,
   });
-  const STATUS = "(single|married|divorced|widowed|separated|engaged)";
+  const STATUS = `(${MARITAL_STATUSES.join("|")})`;
   for (const f of find(clause, `(i|we) (am|are|have been|got|just got) #Adverb? [<s>${STATUS}]`)) {
     if (!denied(f) && !over(f)) out.push(status((f.groups.s ?? "").toLowerCase()));
   }

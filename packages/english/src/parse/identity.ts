@@ -1,6 +1,7 @@
 /** Who the user is, read from a parsed clause: name, age, where they are from and where they live. */
 import { NOT_NAMES } from "../fact-lexicon.js";
 import type { FactDraft } from "../fact-patterns.js";
+import { wordNumber } from "../fact-values.js";
 import type { Clause } from "./clauses.js";
 import { aboutUser, asName, denied, type Found, find, foundAt, over } from "./match.js";
 
@@ -101,22 +102,6 @@ export function readAge(clause: Clause): FactDraft[] {
     break;
   }
   return out;
-}
-
-const UNITS = ["", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"];
-const TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
-const TEENS = "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split(" ");
-
-/** An age in digits or in words: "34", "twenty-six", "forty two", "sixteen". */
-function wordNumber(text: string): number {
-  const t = text.toLowerCase().trim();
-  if (/^\d+$/.test(t)) return Number(t);
-  const teen = TEENS.indexOf(t);
-  if (teen >= 0) return 10 + teen;
-  const m = /^([a-z]+)(?:[\s-]+([a-z]+))?$/.exec(t);
-  const tens = TENS.indexOf(m?.[1] ?? "");
-  const units = m?.[2] ? UNITS.indexOf(m[2]) : 0;
-  return tens >= 2 && units >= 0 ? tens * 10 + units : Number.NaN;
 }
 
 /** People of a city by the word for them: "a Londoner" is from London. */

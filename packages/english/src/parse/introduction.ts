@@ -4,7 +4,8 @@
  * first-person clause it stands for ("I am 29 years old", "I am married"), so the slot readers, which
  * read who a clause is about from its subject, read the list as the user's.
  */
-import { NOT_NAMES } from "../fact-lexicon.js";
+import { MARITAL_STATUSES, NOT_NAMES } from "../fact-lexicon.js";
+import { wordNumber } from "../fact-values.js";
 
 const GREETING = String.raw`(?:(?:he+y+|hi+|hiya|hello+|yo+|ok|okay|so|quick intro)\b[\s,!:]*)*`;
 const NAME = String.raw`\p{Lu}[\p{L}'-]+`;
@@ -18,9 +19,7 @@ const INTRO = new RegExp(
 );
 /** Chat's closing noise on an item: "24 lol". */
 const NOISE = /\s+(?:lol|lmao|haha+|tbh|fr|btw|xx?)$/i;
-const NUMBER_WORD =
-  /^(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine))?$/i;
-const STATUS = /^(?:single|married|divorced|engaged|widowed|separated)$/i;
+const STATUS = new RegExp(`^(?:${MARITAL_STATUSES.join("|")})$`, "i");
 
 /** An item without chat's closing noise or its full stop. */
 const clean = (raw: string) =>
@@ -33,7 +32,9 @@ const clean = (raw: string) =>
 function listed(raw: string): string | null {
   const text = clean(raw);
   const age = /^(\d{2})\s*(?:(?:yo|y\/o|yrs?|years?)(?:\s+old)?)?$/i.exec(text)?.[1];
-  if (age || NUMBER_WORD.test(text)) return `I am ${age ?? text} years old`;
+  // An age in words ("forty-four"), read as the age reader reads it.
+  const inWords = /^\p{L}/u.test(text) && wordNumber(text) >= 20;
+  if (age || inWords) return `I am ${age ?? text} years old`;
   if (STATUS.test(text)) return `I am ${text.toLowerCase()}`;
   if (/^(?:originally\s+)?from\s+\S/i.test(text)) return `I am ${text}`;
   if (/^(?:(?:currently|now)\s+)?(?:living|based|settled)\s+(?:in|near|outside)\s+\S/i.test(text))

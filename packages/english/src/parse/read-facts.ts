@@ -107,6 +107,7 @@ function petNamedLater(
   return [{ slot: "pet.name", value, says: `has a ${last.value} named ${value}`, confidence: 0.65 }];
 }
 
+const numeric = (s: string) => /^(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b/i.test(s);
 /** Words after "not" that qualify the value instead of naming another one. */
 const NOT_CONTRASTS =
   /^(?:far|long|much|many|sure|only|just|really|quite|yet|too|so|even|exactly|always|anymore|that|very|as|at|for|from|to|with|because|since|when)\b/i;
@@ -130,7 +131,6 @@ export function contrasts(clause: string, drafts: readonly FactDraft[]): FactDra
       );
     if (!m?.[1]) continue;
     // "not far from York", "two cats, not three": an adverb or a count is no other value.
-    const numeric = (s: string) => /^(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b/i.test(s);
     if (NOT_CONTRASTS.test(m[1]) || numeric(m[1]) !== numeric(d.value)) continue;
     const words = m[1].split(/\s+/).slice(0, d.value.split(/\s+/).length).join(" ");
     const value = /^\p{Lu}/u.test(d.value) ? words.replace(/(^|\s)\p{L}/gu, (c) => c.toUpperCase()) : words;
