@@ -99,6 +99,17 @@ describe("the persona-facts scoring", () => {
       scoreItem(items[2] as FactItem, [{ slot: "child", value: "Mia", negated: false, single: false }])
         .matched,
     ).toBe(1);
+    // ... and a retraction of the old name on "child" replaces the daughter's old name.
+    const renamed = {
+      ...(items[2] as FactItem),
+      facts: [{ slot: "daughter.name", value: "Mia", supersedes: "Maya" }],
+    };
+    expect(
+      scoreItem(renamed, [
+        { slot: "child", value: "Mia", negated: false, single: false },
+        { slot: "child", value: "Maya", negated: true, single: false },
+      ]).superseded,
+    ).toBe(true);
     const none = scoreItem(items[4] as FactItem, [
       { slot: "works_as", value: "doctor", negated: true, single: true },
     ]);

@@ -171,7 +171,7 @@ export function scoreItem(item: FactItem, extracted: readonly ExtractedForItem[]
           extracted.some(
             (f) =>
               f.negated &&
-              f.slot === want.slot &&
+              slotMatches(f.slot, want.slot) &&
               valueMatches(f.value, { slot: want.slot, value: want.supersedes as string }),
           ),
       )
