@@ -72,7 +72,9 @@ function nameAfter(rest: string): { name: string; rest: string } | null {
   const m =
     /^(?:,\s*|\s+)(?:(?:is |'s |s )?(?:called|named)\s+)?(\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+)?)(,?)/u.exec(
       rest,
-    ) ?? /^(?:'s|s|\s+is)\s+(?:called|named)\s+([\p{L}'-]+)()/iu.exec(rest);
+    ) ??
+    /^(?:'s|s|\s+is)\s+(?:called|named)\s+([\p{L}'-]+)()/iu.exec(rest) ??
+    /^(?:'s|s)\s+name\s+is\s+(\p{Lu}[\p{L}'-]+)()/u.exec(rest);
   if (!m?.[1]) return null;
   // "my daughter Sara's recital": the name without its possessive.
   const name = asName(m[1].replace(/'s$/, ""));
@@ -86,6 +88,21 @@ function firstNameAfter(clause: Clause, rest: string): { name: string; rest: str
   const word = m?.[1];
   if (!word || NOT_NAMES.has(word) || word in KIN || !clause.doc.match(word).has("#FirstName")) return null;
   return { name: asName(word), rest: rest.slice((m?.[0] ?? "").length) };
+}
+
+/**
+ * A name as what the relative is: "my brother is Sam", "my sister's Jo, not Joanne". Only a word the
+ * parser knows as a first name, or one set against another, so "my dad is Irish" names nobody.
+ */
+function nameIs(clause: Clause, rest: string): { name: string; rest: string } | null {
+  const m = /^(?:'s|s|\s+is)\s+(\p{Lu}[\p{L}'-]+)(?=\s*(?:$|[,.;!?]|\s+(?:not|and|btw)\b))/u.exec(rest);
+  const word = m?.[1];
+  if (!word || NOT_NAMES.has(word.toLowerCase()) || word.toLowerCase() in KIN) return null;
+  const after = rest.slice((m?.[0] ?? "").length);
+  const tagged = clause.doc.match(word);
+  if (tagged.has("#Demonym")) return null;
+  if (!tagged.has("#FirstName") && !/^,?\s+not\s+\p{Lu}/u.test(after)) return null;
+  return { name: word, rest: after };
 }
 
 /** A relative's job said by its verb: "my mum teaches". */
@@ -161,6 +178,7 @@ export function readFamily(clause: Clause): FactDraft[] {
     const named =
       nameAfter(rest) ??
       firstNameAfter(clause, rest) ??
+      nameIs(clause, rest) ??
       (leading && !NOT_NAMES.has(leading.toLowerCase()) && !(leading.toLowerCase() in KIN)
         ? { name: leading, rest }
         : null);

@@ -564,6 +564,25 @@ describe("parsedFacts", () => {
     expect(facts("my sister really helped").filter((f) => f.startsWith("sister.name="))).toEqual([]);
   });
 
+  it.each([
+    ["my brother is Luca", "brother.name=Luca"],
+    ["my sister's Chloe, she lives nearby", "sister.name=Chloe"],
+    ["my brother's name is Ade not Ada", "brother.name=Ada (no longer)"],
+    ["my cousin is Oisin, not Oscar", "cousin.name=Oisin"],
+  ])("reads a relative's name said as what they are: %s", (text, fact) => {
+    expect(facts(text)).toContain(fact);
+  });
+
+  it("reads no name in a nationality or a faith said of a relative", () => {
+    for (const text of [
+      "my dad is Welsh",
+      "my mum is Catholic",
+      "my husband is Hindu, not Sikh",
+      "my dad is Texan, not Okie",
+    ])
+      expect(facts(text).filter((f) => /name=|partner=/.test(f))).toEqual([]);
+  });
+
   it("reads no job in a parent", () => {
     expect(facts("I'm now a mum of two").filter((f) => f.startsWith("works_as="))).toEqual([]);
   });
