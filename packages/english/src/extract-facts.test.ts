@@ -63,6 +63,7 @@ const FAMILY: Case[] = [
   ["My wife Anna is a doctor.", ["+partner.occupation=doctor", "+partner=Anna", "+marital_status=married"]],
   ["My sister's name is Anna.", ["+sister.name=Anna"]],
   ["I have a son named Leo.", ["+child=Leo"]],
+  ["I have a son, Theo.", ["+child=Theo"]],
   ["I have two kids.", ["+children=2"]],
   ["I'm a mom of two.", ["+children=2"]],
   ["I'm married to John.", ["+marital_status=married", "+partner=John"]],

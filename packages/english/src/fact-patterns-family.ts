@@ -146,7 +146,7 @@ export const FAMILY_RULES: readonly FactRule[] = [
   },
   {
     re: new RegExp(
-      `^(?:I|we) have (?:a|an|one) ${MODIFIER}(${RELATIVE})(?:,? (?:named|called))? ?(.*)$`,
+      `^(?:I|we) have (?:a|an|one) ${MODIFIER}(${RELATIVE})(?:,? (?:named|called))?,? ?(.*)$`,
       "u",
     ),
     build: (m) => {

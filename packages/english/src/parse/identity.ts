@@ -88,7 +88,13 @@ export function readAge(clause: Clause): FactDraft[] {
     if (/(?:years|yrs|year|yr) old$/.test(f.text) === false && UNIT_AFTER.test(rest)) continue;
     if (!aboutUser(clause, f) || denied(f) || /-$/.test(f.groups.a ?? "")) continue;
     // "my 5 year old, Jake": the age of a child.
-    if (/old$/.test(f.text) && /\b(?:my|our|his|her|their)\s*$/i.test(f.before)) continue;
+    // "I've got a 7 year old called Ruby", "a 12 year old and a 9 year old": someone the user has.
+    if (
+      /old$/.test(f.text) &&
+      (/\b(?:my|our|his|her|their)\s*$/i.test(f.before) ||
+        /\b(?:have|got|had|has)\b(?:(?!\b(?:am|i'm|im)\b).)*\b(?:a|an)\s*$/i.test(f.before))
+    )
+      continue;
     // "I've got a 6 year old daughter": the age of someone the user names after it.
     if (
       /old$/.test(f.text) &&

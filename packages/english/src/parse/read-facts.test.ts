@@ -583,6 +583,12 @@ describe("parsedFacts", () => {
       expect(facts(text).filter((f) => /name=|partner=/.test(f))).toEqual([]);
   });
 
+  it("reads no age of the user in a child of that age the user has", () => {
+    for (const text of ["I've got a 7 year old called Ruby", "I have a 12 year old and a 9 year old"])
+      expect(facts(text).filter((f) => f.startsWith("age="))).toEqual([]);
+    expect(facts("I have two kids and I'm a 41 year old teacher")).toContain("age=41");
+  });
+
   it("reads no job in a parent", () => {
     expect(facts("I'm now a mum of two").filter((f) => f.startsWith("works_as="))).toEqual([]);
   });
