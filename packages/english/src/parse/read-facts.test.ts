@@ -589,6 +589,18 @@ describe("parsedFacts", () => {
     expect(facts("I have two kids and I'm a 41 year old teacher")).toContain("age=41");
   });
 
+  it.each([
+    ["eating vegan since jan", "diet=vegan"],
+    ["trying keto rn", "diet=keto"],
+    ["doing paleo for my gut", "diet=paleo"],
+  ])("reads a diet after a verb of keeping it: %s", (text, fact) => {
+    expect(facts(text)).toContain(fact);
+  });
+
+  it("reads no diet in trying a dish", () => {
+    expect(facts("I'm trying vegan recipes this week").filter((f) => f.startsWith("diet="))).toEqual([]);
+  });
+
   it("reads no job in a parent", () => {
     expect(facts("I'm now a mum of two").filter((f) => f.startsWith("works_as="))).toEqual([]);
   });
