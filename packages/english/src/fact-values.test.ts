@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { asRetraction, isHypothetical, isQuestion, splitClauses, splitSentences } from "./fact-clauses.js";
-import { article, gerund, occupation, phrases, properName, singular } from "./fact-values.js";
+import { article, cutValue, gerund, occupation, phrases, properName, singular } from "./fact-values.js";
 
 describe("sentences and clauses", () => {
   it("splits sentences at end marks but not after abbreviations or before lower case", () => {
@@ -108,5 +108,14 @@ describe("values", () => {
       "an",
       "a",
     ]);
+  });
+});
+
+describe("cutValue", () => {
+  it("ends a value before chat's words for now and for how it is meant", () => {
+    expect(cutValue("matcha rn")).toBe("matcha");
+    expect(cutValue("true crime podcasts tbh")).toBe("true crime podcasts");
+    expect(cutValue("sourdough ngl, it's the best")).toBe("sourdough");
+    expect(cutValue("the rnli charity shop")).toBe("the rnli charity shop");
   });
 });

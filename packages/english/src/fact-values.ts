@@ -22,7 +22,7 @@ export function cleanValue(text: string): string {
 }
 
 const VALUE_END =
-  /\s*(?:[,;:()!?"]|\.(?:\s|$)|\s[-–—]+\s|\b(?:because|since|but|so|which|who|whom|where|when|while|although|though|as well|too|now|anymore|any more|any longer|these days|nowadays|right now|at the moment|lately|currently|for now|again|if|unless|especially|like|than|whereas|except|until|before|after|and (?:I|my|we|it|that|then|so|also|they|he|she|now)|haha|lol)\b)/;
+  /\s*(?:[,;:()!?"]|\.(?:\s|$)|\s[-–—]+\s|\b(?:because|since|but|so|which|who|whom|where|when|while|although|though|as well|too|now|anymore|any more|any longer|these days|nowadays|right now|at the moment|lately|currently|for now|again|if|unless|especially|like|than|whereas|except|until|before|after|and (?:I|my|we|it|that|then|so|also|they|he|she|now)|haha|lol|lmao|rn|atm|tbh|ngl|imo|fr)\b)/;
 
 /** The value at the start of a tail, cut at the first clause boundary ("hiking because..." -> "hiking"). */
 export function cutValue(tail: string, extraEnd?: RegExp): string {
