@@ -139,7 +139,8 @@ export const PREFERENCE_RULES: readonly FactRule[] = [
     },
   },
   {
-    re: /^(?:my )?(?:all-time |absolute |current )?(?:favou?rite|fave?) (\w+(?: \w+)?) (?:is|are|has to be|has always been) (.+)$/,
+    // "fave band rn is Paramore": the time said after the kind is not part of it.
+    re: /^(?:my )?(?:all-time |absolute |current )?(?:favou?rite|fave?) (\w+(?: \w+)??)(?: (?:rn|atm|right now|at the moment|currently|these days|ever|of all time))? (?:is|are|has to be|has always been) (.+)$/,
     build: (m) => favourite(m[1] ?? "", cutValue(m[2] ?? ""), 0.85),
   },
   {
