@@ -7,7 +7,7 @@ import { FUTURE_TIME, MARITAL_STATUSES, NOT_NAMES, NUMBER_WORDS, RELATIVES } fro
 import type { FactDraft } from "../fact-patterns.js";
 import { article } from "../fact-values.js";
 import type { Clause } from "./clauses.js";
-import { asName, denied, find, foundAt, over } from "./match.js";
+import { asName, BARE_KIN, denied, find, foundAt, over } from "./match.js";
 import { jobTitle, nounPhrase } from "./work.js";
 
 /** Relatives and partners beyond the shared list, by the words people use. */
@@ -59,8 +59,6 @@ const SPOUSE = new Set(["wife", "husband", "hubby", "wifey", "missus", "esposa",
 const ENGAGED = new Set(["fiance", "fiancé", "fiancee", "fiancée"]);
 const MODIFIERS =
   "(?:(?:older|younger|big|little|baby|twin|eldest|oldest|youngest|elder|half|lovely|amazing)[- ]?\\s*)?";
-/** Kin chat names without "my" at the start of a clause: "Dad's a plumber", "Mum is a teacher". */
-const BARE_KIN = "mum|mom|mam|dad|nan|nana|gran|granny|grandad|grandma|grandpa|hubby|wifey";
 const MENTION = new RegExp(
   // The end is a lookahead, not \\b, which is ASCII only: "fiancé" ends on a letter it does not know.
   `(?:\\b(?:my|our|mi)\\s+${MODIFIERS}|^\\s*(?=(?:${BARE_KIN})\\b))(${KIN_WORDS.join("|")})(?![\\p{L}\\p{N}_])`,

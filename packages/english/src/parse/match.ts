@@ -81,11 +81,14 @@ const PEOPLE = [
   "sis bro bf gf bff hubby wifey missus kiddo",
   "parents grandparents teacher doctor client customer students team company wife's husband's",
 ].join(" ");
+/** Kin chat names without "my" at the start of a clause: "Dad's a plumber", "wife's a GP btw". */
+export const BARE_KIN =
+  "mum|mom|mam|dad|nan|nana|gran|granny|grandad|grandma|grandpa|hubby|wifey|wife|husband|sister|sis|brother|bro|son|daughter|bf|gf|boyfriend|girlfriend";
 const OTHER_SUBJECT = new RegExp(
   `\\b(?:he|she|they|you|his|her|their|your|someone|somebody|people|everyone|everybody|nobody)\\b|` +
     `\\b(?:my|our)\\s+(?:[\\p{L}'-]+\\s+){0,2}?(?:${PEOPLE.split(/\s+/).join("|")})\\b|` +
     // "Dad works at Tesco": kin named without "my" at the start of the clause.
-    "^\\s*(?:mum|mom|mam|dad|nan|nana|gran|granny|grandad|grandma|grandpa|hubby|wifey)\\b",
+    `^\\s*(?:${BARE_KIN})\\b`,
   "iu",
 );
 const NEGATION =

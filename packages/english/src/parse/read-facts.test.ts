@@ -601,6 +601,12 @@ describe("parsedFacts", () => {
     expect(facts("I'm trying vegan recipes this week").filter((f) => f.startsWith("diet="))).toEqual([]);
   });
 
+  it("reads a relative named without my at the start of a clause as the subject, not the user", () => {
+    expect(facts("sister works for the NHS").filter((f) => f.startsWith("works_at="))).toEqual([]);
+    expect(facts("brother lives in Leeds")).toEqual(["brother.lives_in=Leeds"]);
+    expect(facts("bf is a chef")).toContain("partner.occupation=chef");
+  });
+
   it("reads no job in a parent", () => {
     expect(facts("I'm now a mum of two").filter((f) => f.startsWith("works_as="))).toEqual([]);
   });
