@@ -110,10 +110,26 @@ const OPENS_QUESTION =
  */
 function statementBefore(part: string): string {
   const tail = TAIL_QUESTION.exec(part);
-  if (!tail || (tail[1] ?? "").split(/\s+/).length > 8) return "";
+  if (!tail) return selfStatedAsked(part);
+  if ((tail[1] ?? "").split(/\s+/).length > 8) return "";
   const head = part.slice(0, tail.index);
   return OPENS_QUESTION.test(head) ? "" : head;
 }
+/**
+ * "I am coming from Ukraine and I want to know how to rent a flat here?": a statement a learner closes
+ * with a question mark, up to where the asking starts; nothing when no asking is said.
+ */
+function selfStatedAsked(part: string): string {
+  if (!SELF_OPENING.test(part)) return "";
+  const asking =
+    /\s+(?:and|but|so)\s+(?:i\s+(?:want|would like|need|wish)\s+to\s+know|(?:can|could|would)\s+you|how|what|where|which|who|when|why|is it|is there)\b/i.exec(
+      part,
+    );
+  return asking ? part.slice(0, asking.index) : "";
+}
+
+/** A clause that opens on the user: "I am", "we have", "my", "being from". */
+const SELF_OPENING = /^\s*(?:i|i'm|im|i've|we|we're|we've|my|our|being|as a|as an)\b/i;
 
 /** "As a nurse, ...", "Being a teacher, ...", "As someone with coeliac disease, ...": who the user is, said in passing. */
 const AS_SELF =

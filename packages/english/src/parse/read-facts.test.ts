@@ -607,6 +607,14 @@ describe("parsedFacts", () => {
     expect(facts("bf is a chef")).toContain("partner.occupation=chef");
   });
 
+  it("reads the statement a learner closes with a question mark, up to where the asking starts", () => {
+    expect(facts("I have two kids and how do I get them to sleep?")).toContain("children=2");
+    expect(facts("my husband is a chef and what should I cook for him?")).toContain(
+      "partner.occupation=chef",
+    );
+    expect(facts("I live in Leeds?")).toEqual([]);
+  });
+
   it("reads no job in a parent", () => {
     expect(facts("I'm now a mum of two").filter((f) => f.startsWith("works_as="))).toEqual([]);
   });
