@@ -50,12 +50,19 @@ const MODAL_TAIL = new RegExp(`^(.+?),?\\s+(?:and|but|so)\\s+(?=.*\\b(?:${MODAL_
 /** A wanted future: no fact about the user now, but a plan when it has a date ("want to run a marathon next year"). */
 const WANTED = /\b(?:want to|wanna|hope to|hoping to|would like to|'d like to)\b/i;
 
+/**
+ * "I should mention that", "I would like to note that", "I must tell you": the user announcing what they
+ * say; its modal belongs to the telling, not to what is told.
+ */
+const TELLING =
+  /^\s*(?:i\s+(?:should|would like to|'d like to|must|may|might|will|want to|wanted to|need to)\s+(?:probably\s+|also\s+|just\s+|first\s+)?(?:mention|say|add|note|point out|tell you|inform you|let you know|clarify|explain|stress)|(?:i\s+)?should (?:mention|say|add|note))(?:\s+that\b|\s*[,:])\s*(?=\S)/i;
+
 /** The clauses of a message that may state facts about its author, each parsed once. */
 export function statementClauses(nlp: Nlp, text: string): Clause[] {
   const clauses: Clause[] = [];
   const unquoted = text.replace(/[’‘`]/g, "'").replace(/[“”]/g, '"').replace(QUOTED, "$1 ");
   for (const said of splitSentences(unquoted)) {
-    const sentence = beforeCondition(said);
+    const sentence = beforeCondition(said).replace(TELLING, "");
     const plain = expandContractions(sentence);
     if (UNREAL.test(plain) || isSarcastic(plain)) continue;
     // "I live in Lisbon — when's the best time to go?": the statement before the question stands.

@@ -615,6 +615,14 @@ describe("parsedFacts", () => {
     expect(facts("I live in Leeds?")).toEqual([]);
   });
 
+  it("reads what the user announces after a modal of telling it", () => {
+    expect(facts("I should mention that I have asthma and am allergic to aspirin.")).toEqual(
+      expect.arrayContaining(["health=asthma", "allergy=aspirin"]),
+    );
+    expect(facts("I would like to note that I am vegan.")).toContain("diet=vegan");
+    expect(facts("I would like to add a pool")).toEqual([]);
+  });
+
   it("reads no job in a parent", () => {
     expect(facts("I'm now a mum of two").filter((f) => f.startsWith("works_as="))).toEqual([]);
   });
