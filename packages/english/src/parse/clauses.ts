@@ -62,7 +62,11 @@ export function statementClauses(nlp: Nlp, text: string): Clause[] {
   const clauses: Clause[] = [];
   const unquoted = text.replace(/[’‘`]/g, "'").replace(/[“”]/g, '"').replace(QUOTED, "$1 ");
   for (const said of splitSentences(unquoted)) {
-    const sentence = beforeCondition(said).replace(TELLING, "");
+    const head = beforeCondition(said);
+    // A head that says what will be (if ...) keeps its other clauses: "my sister Kate is a vet and she
+    // will come if she can" still says what the sister is; "I will move to Paris if I get the job" plans nothing.
+    const conditional = head !== said;
+    const sentence = head.replace(TELLING, "");
     const plain = expandContractions(sentence);
     if (UNREAL.test(plain) || isSarcastic(plain)) continue;
     // "I live in Lisbon — when's the best time to go?": the statement before the question stands.
@@ -71,6 +75,15 @@ export function statementClauses(nlp: Nlp, text: string): Clause[] {
       const part = /\?\W*$/u.test(whole) ? statementBefore(whole) : whole;
       if (!part.trim() || someoneElsesTag(part, parts[i - 1])) continue;
       for (const clause of introduction(part).flatMap(splitClauses).flatMap(asSelf)) {
+        const future = conditional ? FUTURE.exec(clause) : null;
+        if (future) {
+          // What is said before the will-be stands: "my brother Tom is a chef and he will cook if we ask".
+          const before = clause
+            .slice(0, future.index)
+            .replace(/[\s,]*(?:(?:and|but|so)\s+)?(?:he|she|they|we|i|it|you)?[\s,]*$/i, "");
+          if (before.split(/\s+/).length > 2) clauses.push(parsed(nlp, before, sentence, false));
+          continue;
+        }
         if (MODAL.test(clause) && !WANTED.test(clause)) {
           // "I'm 41 now and never thought I'd be asking this": what is stated before the might-be stands.
           const head = MODAL_TAIL.exec(clause);
@@ -99,10 +112,12 @@ const LATER_CONDITION = /^(.*?\S)[\s,]+(?:even\s+)?(?:if|unless)\b/i;
  */
 function beforeCondition(sentence: string): string {
   const head = LATER_CONDITION.exec(sentence)?.[1];
-  if (!head || UNREAL.test(head) || MODAL.test(head) || /\b(?:will|shall|i'll|we'll)\b/i.test(head))
-    return sentence;
+  if (!head || UNREAL.test(head) || MODAL.test(head)) return sentence;
   return head.replace(/[\s,]*(?:and|but|or|so)?[\s,]*$/i, "");
 }
+
+/** What will be: in a sentence that sets a condition, it holds only under it. */
+const FUTURE = /\b(?:will|shall|i'll|we'll|going to|gonna)\b/i;
 
 /** What a question closes on after a comma: "any tips?", "what should I pack?". */
 const TAIL_QUESTION =

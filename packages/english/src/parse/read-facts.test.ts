@@ -623,6 +623,15 @@ describe("parsedFacts", () => {
     expect(facts("I would like to add a pool")).toEqual([]);
   });
 
+  it("reads what a sentence says before a will-be that hangs on a condition, and not the will-be", () => {
+    expect(facts("My sister Kate is a vet in Bath and she will come if she can.")).toEqual(
+      expect.arrayContaining(["sister.name=Kate", "sister.occupation=vet", "sister.lives_in=Bath"]),
+    );
+    expect(facts("my brother Tom is a chef and he will cook if we ask")).toContain("brother.occupation=chef");
+    expect(facts("I will move to Paris if I get the job")).toEqual([]);
+    expect(facts("we will adopt a dog next month if the landlord agrees")).toEqual([]);
+  });
+
   it("reads no job in a parent", () => {
     expect(facts("I'm now a mum of two").filter((f) => f.startsWith("works_as="))).toEqual([]);
   });
