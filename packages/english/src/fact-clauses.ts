@@ -51,9 +51,9 @@ export function isHypothetical(sentence: string, role: "user" | "assistant"): bo
 
 /** Sarcasm announces itself at the start ("oh sure, ...", "yeah right") or with a wink at the end. */
 const SARCASM_START =
-  /^(?:lol\s+)?(?:oh\s+)?(?:sure|yeah right|yeah,? (?:and|totally)|oh yeah|ya,? totally|yep|right,? because|of course|absolutely|totally|great,? so now)\b/i;
+  /^(?:lol\s+)?(?:oh\s+)?(?:sure|yeah right|yeah,? (?:and|totally)|oh yeah|ya,? totally|yep|right,? because|(?:of course|absolutely|totally)(?=\s*[,!.]|\s+(?:because|cos|cause)\b)|great,? so now)\b/i;
 const SARCASM_ANYWHERE =
-  /\b(?:obviously|can't you tell|cant you tell|didn't I mention|didnt i mention|don't mind me|as if)\b/i;
+  /\b(?:can't you tell|cant you tell|didn't I mention|didnt i mention|don't mind me|as if)\b|,\s*obviously\W*$/i;
 
 /** A sentence that says the opposite of its words ("oh sure, I'm a millionaire astronaut"). */
 export function isSarcastic(sentence: string): boolean {

@@ -632,6 +632,14 @@ describe("parsedFacts", () => {
     expect(facts("we will adopt a dog next month if the landlord agrees")).toEqual([]);
   });
 
+  it("reads emphasis as sincere and an afterthought of obviously as sarcasm", () => {
+    expect(facts("absolutely love sushi")).toContain("likes=sushi");
+    expect(facts("totally obsessed with bouldering")).toContain("likes=bouldering");
+    expect(facts("I obviously love crisps")).toContain("likes=crisps");
+    expect(facts("yep, I'm a lion tamer, obviously")).toEqual([]);
+    expect(facts("of course, I'm a rocket scientist")).toEqual([]);
+  });
+
   it("reads no job in a parent", () => {
     expect(facts("I'm now a mum of two").filter((f) => f.startsWith("works_as="))).toEqual([]);
   });
