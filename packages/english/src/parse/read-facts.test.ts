@@ -640,6 +640,12 @@ describe("parsedFacts", () => {
     expect(facts("of course, I'm a rocket scientist")).toEqual([]);
   });
 
+  it("reads a field after the year of study with nothing else to say it is one", () => {
+    expect(facts("final year nursing, so tired")).toContain("studies=nursing");
+    expect(facts("second year law, send help")).toContain("studies=law");
+    expect(facts("last year was rough")).toEqual([]);
+  });
+
   it("reads no job in a parent", () => {
     expect(facts("I'm now a mum of two").filter((f) => f.startsWith("works_as="))).toEqual([]);
   });
