@@ -640,10 +640,9 @@ describe("parsedFacts", () => {
     expect(facts("of course, I'm a rocket scientist")).toEqual([]);
   });
 
-  it("reads a field after the year of study with nothing else to say it is one", () => {
-    expect(facts("final year nursing, so tired")).toContain("studies=nursing");
-    expect(facts("second year law, send help")).toContain("studies=law");
-    expect(facts("last year was rough")).toEqual([]);
+  it("reads a field of study after any degree word", () => {
+    expect(facts("started a doctorate in linguistics")).toContain("studies=linguistics");
+    expect(facts("taking my a-levels in maths and physics")).toContain("studies=mathematics");
   });
 
   it("reads no job in a parent", () => {

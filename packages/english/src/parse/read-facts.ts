@@ -50,7 +50,7 @@ const SLOT_READERS: ReadonlyArray<
     readWork,
   ],
   [
-    /stud|major|degree|student|sophomore|freshman|fresher|undergrad|postgrad|graduat|\bgrad\b|phd|attend|enrol|school|\buni\b|university|college|course|class|apprentice|master|bachelor|\bbsc\b|\bmsc\b|\bmba\b|reading|\b(?:year|yr) (?:at|of)\b|\b(?:first|second|third|fourth|final|last) (?:year|yr)\b|transferr|switched from|moved from/i,
+    /stud|major|degree|student|sophomore|freshman|fresher|undergrad|postgrad|graduat|\bgrad\b|phd|attend|enrol|school|\buni\b|university|college|course|class|apprentice|master|bachelor|\bbsc\b|\bmsc\b|\bmba\b|reading|\b(?:year|yr) (?:at|of)\b|diploma|doctorate|a-levels|gcses|bootcamp|programme|transferr|switched from|moved from/i,
     readStudies,
   ],
   [PLAN_CUES, readPlans],
