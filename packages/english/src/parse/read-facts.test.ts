@@ -655,6 +655,7 @@ describe("parsedFacts", () => {
     ["the wedding's in May and I'm the best man", "plan=wedding in May"],
     ["my sister's wedding is in June", "plan=sister's wedding in June"],
     ["our baby is due in March", "plan=baby in March"],
+    ["I've booked a trip to Japan for April", "plan=trip to Japan for April"],
   ])("reads a dated plan however it is said: %s", (text, fact) => {
     expect(facts(text)).toContain(fact);
   });
