@@ -1,5 +1,5 @@
 /** Who the user is, read from a parsed clause: name, age, where they are from and where they live. */
-import { NOT_NAMES } from "../fact-lexicon.js";
+import { FUTURE_TIME, NOT_NAMES } from "../fact-lexicon.js";
 import type { FactDraft } from "../fact-patterns.js";
 import { wordNumber } from "../fact-values.js";
 import type { Clause } from "./clauses.js";
@@ -250,6 +250,9 @@ const HOME: ReadonlyArray<readonly [string, string]> = [
     "lives in",
   ],
 ];
+/** A rental for a while: "for August", "for the summer", "for two weeks". */
+const STAY =
+  /\bfor (?:the )?(?:summer|winter|holidays?|week|weekend|(?:a|one|two|three|four|\d+) (?:weeks?|nights?|days?|months?)|january|february|march|april|may|june|july|august|september|october|november|december)\b/i;
 /** Words that say the user only visits where they write from. */
 const VISITING =
   /\b(?:visit\w*|trip|holiday|vacation|conference|staying|passing through|for the (?:week|weekend))\b/i;
@@ -277,7 +280,12 @@ export function readHome(clause: Clause): FactDraft[] {
     if (past) left.push({ ...leftHome(value), says: `${verb} ${value}`, confidence: 0.8 });
     else home(f.start, value, verb);
   };
-  for (const [pattern, verb] of HOME) for (const f of find(clause, pattern)) lives(f, verb);
+  for (const [pattern, verb] of HOME)
+    for (const f of find(clause, pattern)) {
+      // "renting a cottage in Cornwall for August": a stay, not a home.
+      if (/^rent/i.test(f.text) && (FUTURE_TIME.test(clause.text) || STAY.test(clause.text))) continue;
+      lives(f, verb);
+    }
   // "Here in Melbourne it's been freezing", "greetings from sunny Brighton": where the user writes from,
   // unless the message says they are only visiting.
   if (!VISITING.test(clause.sentence)) {

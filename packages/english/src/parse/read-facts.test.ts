@@ -537,6 +537,14 @@ describe("parsedFacts", () => {
     ).toEqual([]);
   });
 
+  it("reads no home in a rental for a while", () => {
+    expect(
+      facts("we're renting a cottage in Cornwall for August").filter((f) => f.startsWith("lives_in=")),
+    ).toEqual([]);
+    expect(facts("renting a villa in Crete for two weeks")).toEqual([]);
+    expect(facts("I rent a flat in Leith")).toContain("lives_in=Leith");
+  });
+
   it("reads no home in a house owned elsewhere", () => {
     const found = facts("we own a holiday cottage in Tuscany");
     expect(found).toContain("owns=holiday cottage");
