@@ -195,7 +195,10 @@ export function readPets(clause: Clause): FactDraft[] {
     const before = text.slice(0, m.index);
     const found = foundAt(clause, m.index ?? 0, m[0]);
     const owner = /\b(?:my|our)\s+(?:[\p{L}'-]+\s+){0,2}(?:\p{L}+s|\p{L}+'s)\s+$/iu.test(before);
-    if (!(OWNED.test(before) || HAS.test(before)) || owner || denied(found) || !userBefore(before)) continue;
+    // "I've always loved horses": a "have" that is the auxiliary of another verb owns nothing.
+    const has = HAS.exec(before);
+    const having = has !== null && !/\b\w+(?:ed|en)\b/i.test(before.slice(has.index + has[0].length));
+    if (!(OWNED.test(before) || having) || owner || denied(found) || !userBefore(before)) continue;
     // "we lost our old dog Max last year": a pet that died is no longer had.
     if (/\b(?:lost|buried|put down|passed away|died|rip)\b/i.test(clause.text)) continue;
     out.push({ slot: "pet", value: kind, says: `has a ${kind}`, confidence: 0.75 });

@@ -410,6 +410,12 @@ describe("parsedFacts", () => {
     expect(facts("Is it normal that I live in Leeds and work in York, any thoughts?")).toEqual([]);
   });
 
+  it("reads no pet in a have that is another verb's auxiliary", () => {
+    expect(facts("I've always loved horses").filter((f) => f.startsWith("pet"))).toEqual([]);
+    expect(facts("I have always wanted a dog")).toEqual([]);
+    expect(facts("I have an adopted cat")).toContain("pet=cat");
+  });
+
   it("reads no pet that died", () => {
     expect(facts("we lost our old dog Max last year")).toEqual([]);
   });
