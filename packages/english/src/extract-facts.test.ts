@@ -102,6 +102,12 @@ const PREFERENCES: Case[] = [
   ["I'm no longer a vegetarian.", ["-diet=vegetarian"]],
   ["I'm allergic to peanuts.", ["+allergy=peanut"]],
   ["I have a peanut allergy.", ["+allergy=peanut"]],
+  ["I'm allergic to nuts, shellfish and eggs", ["+allergy=nut", "+allergy=shellfish", "+allergy=egg"]],
+  ["I love jazz, blues and soul", ["+likes=jazz", "+likes=blues", "+likes=soul"]],
+  [
+    "I play guitar, piano and drums",
+    ["+hobby=playing guitar", "+hobby=playing piano", "+hobby=playing drums"],
+  ],
   ["I'm allergic to cats and dust.", ["+allergy=cat", "+allergy=dust"]],
   ["I'm lactose intolerant.", ["+intolerance=lactose"]],
   ["I play guitar.", ["+hobby=playing guitar"]],

@@ -3,7 +3,7 @@
  */
 import { HOBBIES, SKILL_VERBS } from "./fact-lexicon.js";
 import type { FactDraft, FactRule } from "./fact-patterns.js";
-import { cutValue, phrase, phrases } from "./fact-values.js";
+import { cutList, cutValue, phrase, phrases } from "./fact-values.js";
 
 const hobby = (value: string, says: string, confidence: number): FactDraft => ({
   slot: "hobby",
@@ -16,7 +16,7 @@ const HOBBY_END =
 
 /** The activities named at the start of a tail, all or nothing ("guitar and the piano" -> two). */
 function activities(tail: string): string[] {
-  return phrases(cutValue(tail, HOBBY_END), 3).map((item) => item.replace(/^the /, ""));
+  return phrases(cutList(tail, HOBBY_END), 3).map((item) => item.replace(/^the /, ""));
 }
 
 const played = (tail: string, confidence: number): FactDraft[] =>

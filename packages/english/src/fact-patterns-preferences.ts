@@ -7,6 +7,7 @@ import type { FactDraft, FactRule } from "./fact-patterns.js";
 import {
   article,
   cleanValue,
+  cutList,
   cutValue,
   gerund,
   listItems,
@@ -33,7 +34,7 @@ function likedItems(tail: string): string[] {
   }
   // "the color and texture": the article covers the whole list, and it points at something in the chat.
   if (/^the \p{Ll}/u.test(body)) return [];
-  const items = phrases(cutValue(body, LIKE_END), 4).map(userPerson);
+  const items = phrases(cutList(body, LIKE_END), 4).map(userPerson);
   return items.some((item) => VACUOUS.has(item.toLowerCase())) ? [] : items;
 }
 
@@ -86,7 +87,7 @@ function allergies(
   verb: string,
   confidence: number,
 ): FactDraft[] {
-  return listItems(cutValue(tail, /\s(?:so|which|and it)\b/))
+  return listItems(cutList(tail, /\s(?:so|which|and it)\b/))
     .map((item) => item.replace(/^the /, "").toLowerCase())
     .filter((item) => phrase(item, 3))
     .map((item) => ({ slot, value: singular(item), says: `${verb} ${item}`, confidence }));

@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { asRetraction, isHypothetical, isQuestion, splitClauses, splitSentences } from "./fact-clauses.js";
-import { article, cutValue, gerund, occupation, phrases, properName, singular } from "./fact-values.js";
+import {
+  article,
+  cutList,
+  cutValue,
+  gerund,
+  occupation,
+  phrases,
+  properName,
+  singular,
+} from "./fact-values.js";
 
 describe("sentences and clauses", () => {
   it("splits sentences at end marks but not after abbreviations or before lower case", () => {
@@ -117,5 +126,14 @@ describe("cutValue", () => {
     expect(cutValue("true crime podcasts tbh")).toBe("true crime podcasts");
     expect(cutValue("sourdough ngl, it's the best")).toBe("sourdough");
     expect(cutValue("the rnli charity shop")).toBe("the rnli charity shop");
+  });
+});
+
+describe("cutList", () => {
+  it("keeps a list that goes on past a comma, and cuts where cutValue does otherwise", () => {
+    expect(cutList("nuts, shellfish and eggs so I cook at home")).toBe("nuts, shellfish and eggs");
+    expect(cutList("jazz, blues or soul")).toBe("jazz, blues or soul");
+    expect(cutList("jazz, it's my life")).toBe("jazz");
+    expect(cutList("penicillin, and my son is allergic to nuts")).toBe("penicillin");
   });
 });

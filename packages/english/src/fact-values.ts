@@ -24,6 +24,24 @@ export function cleanValue(text: string): string {
 const VALUE_END =
   /\s*(?:[,;:()!?"]|\.(?:\s|$)|\s[-–—]+\s|\b(?:because|since|but|so|which|who|whom|where|when|while|although|though|as well|too|now|anymore|any more|any longer|these days|nowadays|right now|at the moment|lately|currently|for now|again|if|unless|especially|like|than|whereas|except|until|before|after|and (?:I|my|we|it|that|then|so|also|they|he|she|now)|haha|lol|lmao|rn|atm|tbh|ngl|imo|fr)\b)/;
 
+/** A list going on past a comma: ", blues and soul" after "jazz", ", shellfish, eggs or milk" after "nuts". */
+const LIST_GOES_ON =
+  /^(?:\s*,\s*[\p{L}'-]+(?:\s+[\p{L}'-]+){0,2}?(?=\s*,|\s+(?:and|or|&)\s))*\s*,?\s+(?:and|or|&)\s+[\p{L}'-]+(?:\s+[\p{L}'-]+){0,2}?(?=\s*$|\s*[,.;!?)]|\s+(?:because|but|so|which|too|as well|lol|haha)\b)/u;
+
+/**
+ * The items at the start of a tail, a list that a comma does not end: "nuts, shellfish and eggs so I ..."
+ * -> "nuts, shellfish and eggs"; otherwise what cutValue keeps.
+ */
+export function cutList(tail: string, extraEnd?: RegExp): string {
+  const end = VALUE_END.exec(tail);
+  if (end && /^\s*,/.test(end[0])) {
+    const list = LIST_GOES_ON.exec(tail.slice(end.index));
+    const first = tail.slice(0, end.index);
+    if (list && !extraEnd?.test(first)) return cleanValue(`${first}${list[0]}`);
+  }
+  return cutValue(tail, extraEnd);
+}
+
 /** The value at the start of a tail, cut at the first clause boundary ("hiking because..." -> "hiking"). */
 export function cutValue(tail: string, extraEnd?: RegExp): string {
   let value = tail;

@@ -1,6 +1,6 @@
 /** The user's health and diet, read from a parsed clause: conditions, allergies, intolerances, diets. */
 import type { FactDraft } from "../fact-patterns.js";
-import { cutValue, listItems, singular } from "../fact-values.js";
+import { cutList, listItems, singular } from "../fact-values.js";
 import type { Clause } from "./clauses.js";
 import { CONDITION_ADJECTIVES, CONDITIONS } from "./lexicon.js";
 import { aboutUser, denied, type Found, find, foundAt, over } from "./match.js";
@@ -125,7 +125,7 @@ export function readAllergy(clause: Clause): FactDraft[] {
       });
     }
   };
-  const tail = (f: Found) => listItems(cutValue(f.after));
+  const tail = (f: Found) => listItems(cutList(f.after));
   for (const f of find(clause, "(allergic|allergy|allergies|alergic) to")) {
     if (aboutUser(clause, f) && !denied(f)) add("allergy", tail(f));
   }
