@@ -7,7 +7,7 @@ import { FUTURE_TIME, MARITAL_STATUSES, NOT_NAMES, NUMBER_WORDS, RELATIVES } fro
 import type { FactDraft } from "../fact-patterns.js";
 import { article } from "../fact-values.js";
 import type { Clause } from "./clauses.js";
-import { asName, BARE_KIN, denied, find, foundAt, over } from "./match.js";
+import { aboutUser, asName, BARE_KIN, denied, find, foundAt, over } from "./match.js";
 import { jobTitle, nounPhrase } from "./work.js";
 
 /** Relatives and partners beyond the shared list, by the words people use. */
@@ -289,11 +289,17 @@ export function readFamily(clause: Clause): FactDraft[] {
     if (!denied(f) && !someones)
       out.push(...childNames(f.text.slice(f.text.search(/\bto\b/i) + 2) + f.after));
   }
-  const kidsNamed =
-    /\b(?:my|our) (?:kids|children|boys|girls|sons|daughters)\s*,\s*(\p{Lu}[\p{L}'-]*(?:(?:,\s+|\s+and\s+|\s*&\s*)\p{Lu}[\p{L}'-]*)+)/u.exec(
-      text,
-    );
-  if (kidsNamed?.[1]) out.push(...childNames(kidsNamed[1]));
+  // Read from the sentence: a dash, a colon or a bracket ends the clause before the names.
+  for (const pattern of KIDS_NAMED) {
+    const named = pattern.exec(clause.sentence);
+    // The children are the user's when the clause that mentions them is about the user.
+    const mention = named ? (named[0].split(/[,:(]|\s[-–—]|\s(?:named|called|are)\s/)[0] ?? "").trim() : "";
+    const at = mention ? clause.text.indexOf(mention) : -1;
+    if (!named?.[1] || at < 0) continue;
+    const found = foundAt(clause, at, mention);
+    if (aboutUser(clause, found) && !denied(found))
+      out.push(...childNames(named[1].replace(/\s*\(\d+\)/g, "")));
+  }
   for (const f of find(clause, "(mum|mom|dad|mother|father|parent) of [<n>#Value]")) {
     const count = NUMBER_WORDS[(f.groups.n ?? "").toLowerCase()] ?? Number(f.groups.n);
     if (count && !denied(f)) out.push(childCount(count));
@@ -333,6 +339,23 @@ export function readFamily(clause: Clause): FactDraft[] {
   }
   return out;
 }
+
+/** Children's names after them, each perhaps with an age in brackets: "Isla (6) and Ruby (4)". */
+const KID_LIST = String.raw`\p{Lu}[\p{L}'-]*(?:\s*\(\d+\))?(?:(?:,\s*|\s+and\s+|\s*&\s*)\p{Lu}[\p{L}'-]*(?:\s*\(\d+\))?)*`;
+/**
+ * "my kids, Zara and Leo", "my twins Leo and Mia", "two girls, Isla (6) and Ruby (4)", "3 kids - Ava, Sam
+ * and Jo", "my boys are Jack and Harry"; "mum of two: Leo and Mia".
+ */
+const KIDS_NAMED = [
+  new RegExp(
+    String.raw`\b(?:my|our|two|three|four|five|six|\d)\s+(?:(?:two|three|four|five|six|\d)\s+)?(?:little\s+)?(?:kids|children|boys|girls|sons|daughters|twins|triplets)\s*(?:[,:(]|\s[-–—]|\s(?:named|called|are))?\s*(${KID_LIST})`,
+    "u",
+  ),
+  new RegExp(
+    String.raw`\b(?:mum|mom|dad|mother|father|parent) (?:of|to) (?:two|three|four|five|six|\d)\s*(?:[,:(]|\s[-–—])\s*(${KID_LIST})`,
+    "u",
+  ),
+];
 
 /** "The user has 3 children." */
 const childCount = (count: number, confidence = 0.7): FactDraft => ({

@@ -659,6 +659,22 @@ describe("parsedFacts", () => {
     expect(facts("taking my a-levels in maths and physics")).toContain("studies=mathematics");
   });
 
+  it.each([
+    ["we have 3 kids - Ava, Sam and Jo", ["children=3", "child=Ava", "child=Sam", "child=Jo"]],
+    ["got two girls, Isla (6) and Ruby (4)", ["child=Isla", "child=Ruby"]],
+    ["I have two kids: Leo and Mia", ["child=Leo", "child=Mia"]],
+    ["mum of two, Leo and Mia", ["children=2", "child=Leo", "child=Mia"]],
+    ["my twins Leo and Mia turn 5 today", ["child=Leo", "child=Mia"]],
+    ["my two boys are Jack and Harry", ["child=Jack", "child=Harry"]],
+  ])("reads the children's names after them however they are set off: %s", (text, wanted) => {
+    expect(facts(text)).toEqual(expect.arrayContaining(wanted));
+  });
+
+  it("reads no names of someone else's children", () => {
+    for (const text of ["my sister has two kids, Leo and Mia", "her two kids, Leo and Mia, are lovely"])
+      expect(facts(text).filter((f) => f.startsWith("child"))).toEqual([]);
+  });
+
   it("reads no job in a parent", () => {
     expect(facts("I'm now a mum of two").filter((f) => f.startsWith("works_as="))).toEqual([]);
   });
