@@ -61,12 +61,6 @@ function isValue(value: unknown): value is MetadataValue {
   );
 }
 
-/** Why a filter was refused: the path to the fault (`["filter", "n", "$gt"]`) and the problem there. */
-export interface MetadataFilterProblem {
-  readonly at: readonly string[];
-  readonly problem: string;
-}
-
 function refuse(at: readonly string[], problem: string): never {
   const path = at.join(".");
   const details: Record<string, unknown> = { path, at, problem };
@@ -90,7 +84,7 @@ const OPERATOR_LIST = [...OPERATORS].join(", ");
 /**
  * Checks a metadata filter and reads it into per-field conditions; a `ValidationError` names the field or
  * operator at fault (an unknown `$` operator, a field name starting with `$`, a value that is not a
- * scalar, a range bound that is not a number, an empty `$in`), its details hold a MetadataFilterProblem.
+ * scalar, a range bound that is not a number, an empty `$in`), its details hold the path to the fault (`at`, e.g. `["filter", "n", "$gt"]`) and the `problem` there.
  */
 export function metadataConditions(filter: unknown, path = "filter"): FieldConditions[] {
   if (typeof filter !== "object" || filter === null || Array.isArray(filter))

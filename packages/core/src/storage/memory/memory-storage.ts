@@ -1,4 +1,4 @@
-import { ClosedError, ConflictError, ScopeError, ValidationError } from "../../errors/index.js";
+import { ClosedError, ValidationError } from "../../errors/index.js";
 import {
   assertScope,
   cosine,
@@ -13,6 +13,7 @@ import {
   type StoredMemory,
   tokenize,
 } from "../../model/index.js";
+import { byNamespaceAndKey, byVersion, idTaken, keySlot, keyTaken, page } from "../backend-rules.js";
 import { assertBatchScope } from "../batch-scope.js";
 import { expectationConflicts } from "../expected-records.js";
 import { metadataMatcher } from "../metadata-filter.js";
@@ -114,10 +115,6 @@ function byTime(a: Row, b: Row): number {
   );
 }
 
-function page<T>(items: T[], limit?: number, offset = 0): T[] {
-  return items.slice(offset, limit === undefined ? undefined : offset + limit);
-}
-
 /** Best first; equal scores in first-write order, so a ranking is the same on every call. */
 function ranked(scored: { row: Row; score: number }[], k: number): Hit[] {
   return scored
@@ -126,7 +123,6 @@ function ranked(scored: { row: Row; score: number }[], k: number): Hit[] {
     .map(({ row, score }) => ({ id: row.record.id, score }));
 }
 
-const slotOf = (r: MemoryRecord) => json([cubeKey(r.cube), r.kind, r.key]);
 const kvKey = (namespace: readonly string[], key: string) => json([...namespace, key]);
 
 /**
@@ -198,9 +194,7 @@ export class MemoryStorage implements StoragePort {
 
     for (const { record } of [...(batch.upsert ?? []), ...(batch.insert ?? [])]) {
       const owner = this.owners.get(record.id);
-      if (owner !== undefined && owner !== scope.userId) {
-        throw new ScopeError(`write: memory id ${record.id} is taken by another user; use a new id`);
-      }
+      if (owner !== undefined && owner !== scope.userId) throw idTaken(record.id);
     }
     const inserted: StoredMemory[] = [];
     const insertedIds = new Set<string>();
@@ -262,16 +256,12 @@ export class MemoryStorage implements StoragePort {
     const taken = new Set<string>();
     for (const { record } of mine.values()) {
       if (record.key !== null && record.expiredAt === null && !touched.has(record.id))
-        taken.add(slotOf(record));
+        taken.add(keySlot(record));
     }
     for (const { record: r } of upserts) {
       if (r.key === null || r.expiredAt !== null) continue;
-      if (taken.has(slotOf(r))) {
-        throw new ConflictError(
-          `write: key "${r.key}" is already used by a current ${r.kind} in cube ${cubeKey(r.cube)}; expire the old memory (expiredAt) in the same batch or use another key`,
-        );
-      }
-      taken.add(slotOf(r));
+      if (taken.has(keySlot(r))) throw keyTaken(r);
+      taken.add(keySlot(r));
     }
   }
 
@@ -393,9 +383,7 @@ export class MemoryStorage implements StoragePort {
 
   async history(scope: Scope, memoryId: string): Promise<MemoryVersion[]> {
     const versions = this.scoped(scope, "history")?.history.get(memoryId);
-    return [...(versions?.values() ?? [])]
-      .sort((a, b) => a.version - b.version || a.at.localeCompare(b.at))
-      .map(copy);
+    return [...(versions?.values() ?? [])].sort(byVersion).map(copy);
   }
 
   async edges(scope: Scope, query: EdgeQuery): Promise<MemoryEdge[]> {
@@ -423,11 +411,7 @@ export class MemoryStorage implements StoragePort {
     const entries = [...(this.scoped(scope, "kvList")?.kv.values() ?? [])].filter((e) =>
       prefix.every((part, i) => e.namespace[i] === part),
     );
-    const ns = (e: KvEntry) => cubeKey(e.namespace);
-    entries.sort((a, b) =>
-      ns(a) < ns(b) ? -1 : ns(a) > ns(b) ? 1 : a.key < b.key ? -1 : a.key > b.key ? 1 : 0,
-    );
-    return page(entries, options.limit, options.offset).map(copy);
+    return page(entries.sort(byNamespaceAndKey), options.limit, options.offset).map(copy);
   }
 
   async claimJobs(options: ClaimOptions): Promise<Job[]> {

@@ -1,7 +1,6 @@
 import {
   cubeKey,
   type EdgeType,
-  type HistoryEvent,
   type MemoryEdge,
   type MemoryRecord,
   type MemoryVersion,
@@ -137,18 +136,6 @@ export function versionPayload(v: MemoryVersion): Payload {
   };
 }
 
-export function payloadToVersion(p: Payload): MemoryVersion {
-  return {
-    memoryId: str(p, "memory_id"),
-    userId: str(p, "user_id"),
-    version: p.version as number,
-    event: p.event as HistoryEvent,
-    text: str(p, "text"),
-    metadata: JSON.parse(str(p, "metadata")) as Record<string, unknown>,
-    at: str(p, "at"),
-  };
-}
-
 export function edgePayload(e: MemoryEdge): Payload {
   return { user_id: e.userId, src: e.from, dst: e.to, type: e.type, created_at: e.createdAt };
 }
@@ -182,15 +169,5 @@ export function kvPayload(
     value: entry.value,
     created_at: createdAt,
     updated_at: now,
-  };
-}
-
-export function payloadToKv(p: Payload): KvEntry {
-  return {
-    namespace: parseCubeKey(str(p, "namespace")),
-    key: str(p, "key"),
-    value: str(p, "value"),
-    createdAt: str(p, "created_at"),
-    updatedAt: str(p, "updated_at"),
   };
 }

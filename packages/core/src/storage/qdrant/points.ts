@@ -150,29 +150,22 @@ export class Points {
 
   /**
    * Points by id across every tenant (to detect an id another user already holds), with the payload
-   * fields named in `include`, or all of it.
+   * fields named in `include` (all of it: true; none: false), and their dense vectors when asked.
    */
-  async retrieve(collection: string, ids: readonly string[], include: string[] | true): Promise<Point[]> {
+  async retrieve(
+    collection: string,
+    ids: readonly string[],
+    include: string[] | boolean,
+    withVector = false,
+  ): Promise<Point[]> {
     const out: Point[] = [];
     for (const chunk of chunks([...new Set(ids)], IDS_PER_REQUEST)) {
       const found = await this.http.call("retrieve", (c) =>
         c.retrieve(collection, {
           ids: chunk,
-          with_payload: include === true ? true : { include },
-          with_vector: false,
+          with_payload: typeof include === "boolean" ? include : { include },
+          with_vector: withVector ? ["dense"] : false,
         }),
-      );
-      out.push(...(found as Point[]));
-    }
-    return out;
-  }
-
-  /** The dense vectors of these points (missing points are left out). */
-  async vectorsOf(collection: string, ids: readonly string[]): Promise<Point[]> {
-    const out: Point[] = [];
-    for (const chunk of chunks([...new Set(ids)], IDS_PER_REQUEST)) {
-      const found = await this.http.call("retrieve", (c) =>
-        c.retrieve(collection, { ids: chunk, with_payload: false, with_vector: ["dense"] }),
       );
       out.push(...(found as Point[]));
     }

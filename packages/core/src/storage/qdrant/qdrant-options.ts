@@ -245,13 +245,10 @@ function vectorSettings(v: QdrantVectorSettings): VectorCollectionConfig {
 }
 
 function collectionSettings(c: QdrantCollectionSettings): Record<string, number | boolean> {
-  const fields: Record<string, number | boolean | undefined> = {
+  return defined({
     shard_number: c.shardNumber,
     replication_factor: c.replicationFactor,
     write_consistency_factor: c.writeConsistencyFactor,
     on_disk_payload: c.onDiskPayload,
-  };
-  const out: Record<string, number | boolean> = {};
-  for (const [name, value] of Object.entries(fields)) if (value !== undefined) out[name] = value;
-  return out;
+  }) as Record<string, number | boolean>;
 }

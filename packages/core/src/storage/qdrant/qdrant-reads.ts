@@ -7,6 +7,7 @@ import {
   type Scope,
   TIERS,
 } from "../../model/index.js";
+import { byNamespaceAndKey, byVersion, page } from "../backend-rules.js";
 import type {
   EdgeQuery,
   Hit,
@@ -20,6 +21,7 @@ import type {
   VectorStats,
 } from "../storage-port.js";
 import { JOB_STATUSES } from "../storage-port.js";
+import { type HistoryRow, type KvRow, kvRowToEntry, rowToVersion } from "../stored-rows.js";
 import type { Collections } from "./collections.js";
 import {
   anyOf,
@@ -32,7 +34,7 @@ import {
   selectsNothing,
 } from "./filter.js";
 import { upgradeNumericMetadata } from "./numeric-metadata.js";
-import { type Payload, payloadToEdge, payloadToKv, payloadToRecord, payloadToVersion } from "./payload.js";
+import { type Payload, payloadToEdge, payloadToRecord } from "./payload.js";
 import { pointIds } from "./point-id.js";
 import type { Point, Points } from "./points.js";
 import { queryVector } from "./text-vector.js";
@@ -45,10 +47,6 @@ function byTime(a: Payload, b: Payload): number {
   return (
     num(a.order_ms) - num(b.order_ms) || num(a.created_ms) - num(b.created_ms) || num(a.seq) - num(b.seq)
   );
-}
-
-function page<T>(items: T[], limit?: number, offset = 0): T[] {
-  return items.slice(offset, limit === undefined ? undefined : offset + limit);
 }
 
 /** The read side of the Qdrant backend: every request carries the scope's tenant condition. */
@@ -195,9 +193,7 @@ export class QdrantReads {
   async history(scope: Scope, memoryId: string): Promise<MemoryVersion[]> {
     const filter = { must: [scopeCondition(scope), match("memory_id", memoryId)] };
     const found = await this.points.scroll(this.names.history, filter);
-    return found
-      .map((p) => payloadToVersion(p.payload))
-      .sort((a, b) => a.version - b.version || a.at.localeCompare(b.at));
+    return found.map((p) => rowToVersion(p.payload as unknown as HistoryRow)).sort(byVersion);
   }
 
   async edges(scope: Scope, query: EdgeQuery): Promise<MemoryEdge[]> {
@@ -216,18 +212,16 @@ export class QdrantReads {
   async kvGet(scope: Scope, namespace: readonly string[], key: string): Promise<KvEntry | null> {
     const id = pointIds.kv(scope.userId, cubeKey(namespace), key);
     const [point] = await this.points.byIds(this.names.kv, [id], { must: [scopeCondition(scope)] });
-    return point ? payloadToKv(point.payload) : null;
+    return point ? kvRowToEntry(point.payload as unknown as KvRow) : null;
   }
 
   async kvList(scope: Scope, options: KvListOptions = {}): Promise<KvEntry[]> {
     const must = [scopeCondition(scope)];
     if (options.prefix?.length) must.push(match("ns_prefixes", cubeKey(options.prefix)));
-    const entries = (await this.points.scroll(this.names.kv, { must })).map((p) => payloadToKv(p.payload));
-    const ns = (e: KvEntry) => cubeKey(e.namespace);
-    entries.sort((a, b) =>
-      ns(a) < ns(b) ? -1 : ns(a) > ns(b) ? 1 : a.key < b.key ? -1 : a.key > b.key ? 1 : 0,
+    const entries = (await this.points.scroll(this.names.kv, { must })).map((p) =>
+      kvRowToEntry(p.payload as unknown as KvRow),
     );
-    return page(entries, options.limit, options.offset);
+    return page(entries.sort(byNamespaceAndKey), options.limit, options.offset);
   }
 
   /**

@@ -72,7 +72,9 @@ export class VectorStatsCache {
   private async refresh(collection: string, filter: Parameters<Points["scroll"]>[1], set: CachedSet) {
     const ids = (await this.points.scroll(collection, filter, false, false)).map((p) => String(p.id));
     const wanted = ids.filter((id) => !set.vectors.has(id) || set.stale.has(id));
-    const fetched = vectorMap(wanted.length ? await this.points.vectorsOf(collection, wanted) : []);
+    const fetched = vectorMap(
+      wanted.length ? await this.points.retrieve(collection, wanted, false, true) : [],
+    );
     const next = new Map<string, Float32Array>();
     for (const id of ids) {
       const vector = fetched.get(id) ?? set.vectors.get(id);

@@ -1,5 +1,5 @@
-import { ConflictError, ScopeError } from "../../errors/index.js";
-import { cubeKey, type MemoryRecord, type Scope, type StoredMemory } from "../../model/index.js";
+import { cubeKey, type MemoryRecord, type Scope } from "../../model/index.js";
+import { idTaken, keySlot, keyTaken } from "../backend-rules.js";
 import { expectationConflicts } from "../expected-records.js";
 import type { NewJob, WriteBatch } from "../storage-port.js";
 import type { Collections } from "./collections.js";
@@ -54,9 +54,7 @@ export async function readExisting(ctx: WriteContext, scope: Scope, batch: Write
         stored.set(id, payloadToRecord(p.payload));
         revs.set(id, (p.payload.rev as string | undefined) ?? null);
       }
-    } else if (upsertIds.includes(id)) {
-      throw new ScopeError(`write: memory id ${id} is taken by another user; use a new id`);
-    }
+    } else if (upsertIds.includes(id)) throw idTaken(id);
   }
   return {
     seq,
@@ -85,9 +83,7 @@ export async function resolveInserts(
   const held = new Set<string>();
   for (const p of found) {
     const id = p.payload.memory_id as string;
-    if (p.payload.user_id !== scope.userId) {
-      throw new ScopeError(`write: memory id ${id} is taken by another user; use a new id`);
-    }
+    if (p.payload.user_id !== scope.userId) throw idTaken(id);
     held.add(id);
   }
   const ids = new Set<string>();
@@ -105,8 +101,6 @@ export async function resolveInserts(
   return { batch: resolved, inserted: fresh.map(({ record }) => record.id) };
 }
 
-const slot = (s: StoredMemory) => JSON.stringify([cubeKey(s.record.cube), s.record.kind, s.record.key]);
-
 /**
  * A key is unique per user, cube and kind among current memories. Checked before writing: Qdrant has no
  * unique constraints, so two writers racing on one key could both pass (one writer per user is assumed).
@@ -116,8 +110,8 @@ export async function assertKeysFree(ctx: WriteContext, scope: Scope, batch: Wri
   if (keyed.length === 0) return;
   const seen = new Set<string>();
   for (const s of keyed) {
-    if (seen.has(slot(s))) throw keyTaken(s);
-    seen.add(slot(s));
+    if (seen.has(keySlot(s.record))) throw keyTaken(s.record);
+    seen.add(keySlot(s.record));
   }
   const touched = [...(batch.upsert ?? []).map((s) => s.record.id), ...(batch.deleteIds ?? [])];
   const filter: QFilter = {
@@ -132,15 +126,8 @@ export async function assertKeysFree(ctx: WriteContext, scope: Scope, batch: Wri
     include: ["cube", "kind", "key"],
   });
   const held = new Set(holders.map((p) => JSON.stringify([p.payload.cube, p.payload.kind, p.payload.key])));
-  const clash = keyed.find((s) => held.has(slot(s)));
-  if (clash) throw keyTaken(clash);
-}
-
-function keyTaken(s: StoredMemory): ConflictError {
-  const r = s.record;
-  return new ConflictError(
-    `write: key "${r.key}" is already used by a current ${r.kind} in cube ${cubeKey(r.cube)}; expire the old memory (expiredAt) in the same batch or use another key`,
-  );
+  const clash = keyed.find((s) => held.has(keySlot(s.record)));
+  if (clash) throw keyTaken(clash.record);
 }
 
 /** New jobs, minus ids already stored and dedupe keys already queued for the user (first one wins). */

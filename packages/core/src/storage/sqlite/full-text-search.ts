@@ -121,7 +121,7 @@ export class FullTextSearch implements TextIndex, Remembered {
         })
       : [];
     if (plans.length === 0) {
-      this.remember(key, []);
+      this.recent.set(key, []);
       return [];
     }
     const match = (p: (typeof plans)[number], n: number) =>
@@ -131,7 +131,7 @@ export class FullTextSearch implements TextIndex, Remembered {
     let window = query.k + 16;
     // The first pass also keeps the best `statsOver` scores of each range, for textStats.
     let perRange = plans.map((plan) => match(plan, Math.max(window, query.statsOver ?? 0)));
-    this.remember(
+    this.recent.set(
       key,
       perRange.map((m) => m.all),
     );
@@ -218,27 +218,18 @@ export class FullTextSearch implements TextIndex, Remembered {
     return topStats(this.recent.get(key) ?? [], query.statsOver ?? query.k);
   }
 
-  private remember(key: string, scores: Float64Array[]): void {
-    this.recent.set(key, scores);
-  }
-
+  /** After a user's write: the rows it re-indexed or deleted, and the records it wrote. */
   written({ userId, reindexed, written }: CommittedWrite): void {
-    this.invalidate(
-      userId,
-      reindexed,
-      written.map((r) => r.id),
-    );
-  }
-
-  /** After a user's write: the rows it re-indexed or deleted, and the ids of the records it wrote. */
-  invalidate(userId: string, rowids: readonly number[], written: readonly string[] = []): void {
     this.common.written();
-    if (rowids.length) {
-      this.common.invalidate(rowids, blockStart);
+    if (reindexed.length) {
+      this.common.invalidate(reindexed, blockStart);
       this.known.forget();
     }
     // A record written in place (expired, moved between tiers) keeps its rowid: its row is read again.
-    this.known.written(userId, written);
+    this.known.written(
+      userId,
+      written.map((r) => r.id),
+    );
     this.recent.clear();
     this.lastSplit = null;
   }

@@ -141,11 +141,8 @@ export class IndexedVectors implements VectorSet {
       return;
     }
     if (changes.length === 0) return;
-    const latest = new Map<number, ChangeRow>();
-    for (const c of changes) latest.set(c.row, c);
-    for (const c of latest.values()) this.apply(c);
+    this.unsaved += this.applyAll(changes);
     this.seq = (changes[changes.length - 1] as ChangeRow).seq;
-    this.unsaved += latest.size;
     if (this.persisted && this.unsaved >= saveAfter(this.size)) this.save();
     else if (this.o.root === null && this.o.writable) this.prune();
   }
@@ -230,11 +227,8 @@ export class IndexedVectors implements VectorSet {
       this.base = viewed;
       this.baseFile = file.file;
       this.mutable = false;
-      const latest = new Map<number, ChangeRow>();
-      for (const c of changes) latest.set(c.row, c);
-      for (const c of latest.values()) this.apply(c);
+      this.unsaved = this.applyAll(changes);
       this.seq = Math.max(file.seq, (changes[changes.length - 1] as ChangeRow | undefined)?.seq ?? 0);
-      this.unsaved = latest.size;
       return true;
     }
     this.seq = head;
@@ -290,6 +284,14 @@ export class IndexedVectors implements VectorSet {
     }
   }
 
+  /** Applies the latest change of each row; how many rows changed. */
+  private applyAll(changes: readonly ChangeRow[]): number {
+    const latest = new Map<number, ChangeRow>();
+    for (const c of changes) latest.set(c.row, c);
+    for (const c of latest.values()) this.apply(c);
+    return latest.size;
+  }
+
   private apply(c: ChangeRow): void {
     const previous = this.row(c.row);
     if (previous) {
@@ -301,15 +303,8 @@ export class IndexedVectors implements VectorSet {
     if (this.saved && this.saved.find(c.row) >= 0) this.overlay.set(c.row, null);
     else this.overlay.delete(c.row);
     const vector = c.id !== null && c.embedding !== null ? blobToVector(c.embedding) : null;
-    if (this.mutable) {
-      const base = this.base as Index;
-      const key = BigInt(c.row);
-      if (base.contains(key)) {
-        base.remove(key);
-        if (!vector) scrub(base, this.o.dim);
-      }
-      if (vector) base.add(key, vector);
-    } else {
+    if (this.mutable) put(this.base as Index, c.row, vector, this.o.dim);
+    else {
       this.changed.add(c.row);
       if (vector) this.delta.set(c.row, vector);
       else this.delta.delete(c.row);
@@ -325,15 +320,7 @@ export class IndexedVectors implements VectorSet {
     } catch {
       return false; // removed by a process that saved a newer file: the caller reopens from that one
     }
-    for (const row of this.changed) {
-      const key = BigInt(row);
-      const vector = this.delta.get(row);
-      if (index.contains(key)) {
-        index.remove(key);
-        if (!vector) scrub(index, this.o.dim);
-      }
-      if (vector) index.add(key, vector);
-    }
+    for (const row of this.changed) put(index, row, this.delta.get(row) ?? null, this.o.dim);
     this.base = index;
     this.mutable = true;
     this.changed.clear();
@@ -450,8 +437,16 @@ export class IndexedVectors implements VectorSet {
   }
 }
 
-/** Overwrites the slot a removal freed (the next add reuses it), then frees it again. */
-function scrub(index: Index, dim: number): void {
-  index.add(SCRUB_KEY, new Float32Array(dim));
-  index.remove(SCRUB_KEY);
+/** Sets a row's vector in an index, or removes it (null), overwriting the slot a removal freed. */
+function put(index: Index, row: number, vector: Float32Array | null, dim: number): void {
+  const key = BigInt(row);
+  if (index.contains(key)) {
+    index.remove(key);
+    if (!vector) {
+      // The next add reuses the freed slot: zeros go there, then it is freed again.
+      index.add(SCRUB_KEY, new Float32Array(dim));
+      index.remove(SCRUB_KEY);
+    }
+  }
+  if (vector) index.add(key, vector);
 }

@@ -1,6 +1,5 @@
-import type { MemoryRecord, MemoryVersion } from "../../model/index.js";
+import type { MemoryRecord } from "../../model/index.js";
 import { cubeKey, parseCubeKey } from "../../model/index.js";
-import type { KvEntry } from "../storage-port.js";
 
 /** Columns read for a record (never the embedding blob), in the order of `MemoryRow`. */
 export const RECORD_COLUMNS =
@@ -85,49 +84,9 @@ export function recordToParams(record: MemoryRecord): Record<string, unknown> {
   };
 }
 
-export interface HistoryRow {
-  memory_id: string;
-  user_id: string;
-  version: number;
-  event: string;
-  text: string;
-  metadata: string;
-  at: string;
-}
-
-export function rowToVersion(row: HistoryRow): MemoryVersion {
-  return {
-    memoryId: row.memory_id,
-    userId: row.user_id,
-    version: row.version,
-    event: row.event as MemoryVersion["event"],
-    text: row.text,
-    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
-    at: row.at,
-  };
-}
-
 export function blobToVector(blob: Buffer): Float32Array {
   // Copy: the driver's buffer may be reused, and Float32Array needs 4-byte alignment.
   const copy = new Float32Array(blob.byteLength / 4);
   new Uint8Array(copy.buffer).set(blob);
   return copy;
-}
-
-export interface KvRow {
-  namespace: string;
-  key: string;
-  value: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export function kvRowToEntry(row: KvRow): KvEntry {
-  return {
-    namespace: JSON.parse(row.namespace) as string[],
-    key: row.key,
-    value: row.value,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
 }

@@ -1,9 +1,7 @@
-import type Database from "better-sqlite3";
 import { cubeKey } from "../../model/index.js";
 import type { KvEntry, KvListOptions } from "../storage-port.js";
-import { type KvRow, kvRowToEntry } from "./row-mapping.js";
-
-type Prepare = (sql: string) => Database.Statement;
+import { type KvRow, kvRowToEntry } from "../stored-rows.js";
+import type { Prepare } from "./prepare.js";
 
 /** One key-value entry of a user, or null. */
 export function readKv(

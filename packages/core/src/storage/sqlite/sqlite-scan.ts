@@ -79,11 +79,7 @@ export class ScanCounts implements Remembered {
 
   few(prepare: Prepare, userId: string, kinds: readonly string[], tiers: readonly string[] | undefined) {
     const key = `${kinds.join(",")}\u0000${tiers?.join(",") ?? ""}`;
-    let known = this.byUser.get(userId);
-    if (!known) {
-      known = new Map();
-      this.byUser.set(userId, known);
-    }
+    const known = this.byUser.memo(userId, () => new Map<string, boolean>());
     let few = known.get(key);
     if (few === undefined) {
       few = fewInTiers(prepare, userId, kinds, tiers);

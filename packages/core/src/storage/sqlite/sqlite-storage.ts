@@ -36,6 +36,7 @@ import type {
   WriteBatch,
   WriteResult,
 } from "../storage-port.js";
+import { type HistoryRow, rowToVersion } from "../stored-rows.js";
 import { optimize, retryBusy } from "./busy.js";
 import { filterToSql } from "./filter-sql.js";
 import { FullTextSearch } from "./full-text-search.js";
@@ -43,7 +44,7 @@ import { openDatabase } from "./open-database.js";
 import { openReadOnlyStore, readOnlyReason } from "./open-store.js";
 import { RecordCache } from "./record-cache.js";
 import type { Remembered } from "./remembered.js";
-import { type HistoryRow, rowToVersion } from "./row-mapping.js";
+import { blobToVector } from "./row-mapping.js";
 import { EdgeMemory } from "./sqlite-edges.js";
 import { FORGET_WAIT_MS, SqliteErasure } from "./sqlite-erasure.js";
 import { listKv, readKv } from "./sqlite-kv.js";
@@ -200,11 +201,7 @@ export class SqliteStorage implements StoragePort {
          WHERE ${where.sql}`,
       ).all(...where.params),
     ) as { id: string; embedding: Buffer }[];
-    for (const r of rows) {
-      const v = new Float32Array(r.embedding.byteLength / 4);
-      new Uint8Array(v.buffer).set(r.embedding);
-      out.set(r.id, v);
-    }
+    for (const r of rows) out.set(r.id, blobToVector(r.embedding));
     return out;
   }
 

@@ -1,33 +1,12 @@
 import type Database from "better-sqlite3";
-import { ScopeError } from "../../errors/index.js";
 import { cubeKey, fullTextBody, type MemoryRecord, passageCount, type Scope } from "../../model/index.js";
+import { idTaken } from "../backend-rules.js";
 import { expectationConflicts } from "../expected-records.js";
 import type { WriteBatch } from "../storage-port.js";
 import { RowBlocks } from "./row-blocks.js";
 import { blobToVector, type MemoryRow, RECORD_COLUMNS, recordToParams, rowToRecord } from "./row-mapping.js";
 
-const MEMORY_COLUMNS = [
-  "id",
-  "user_id",
-  "cube",
-  "agent_id",
-  "session_id",
-  "kind",
-  "tier",
-  "role",
-  "name",
-  "text",
-  "context",
-  "key",
-  "metadata",
-  "status",
-  "version",
-  "valid_from",
-  "valid_to",
-  "created_at",
-  "updated_at",
-  "expired_at",
-];
+const MEMORY_COLUMNS = RECORD_COLUMNS.split(", ").slice(1);
 
 const STATEMENTS = [
   "find",
@@ -166,9 +145,7 @@ function upsertRecord(
 ): Float32Array | null {
   const params = recordToParams(record);
   const row = s.find.get(record.id) as FoundRow | undefined;
-  if (row && row.user_id !== scope.userId) {
-    throw new ScopeError(`write: memory id ${record.id} is taken by another user; use a new id`);
-  }
+  if (row && row.user_id !== scope.userId) throw idTaken(record.id);
   const body = fullTextBody({ ...record, passages: passageCount(record) });
   let rowid: number;
   // Left out, the stored vector stays; a kind change moves the row, so its vector moves with it.
@@ -221,9 +198,7 @@ function insertRecords(
     if (ids.has(id)) continue;
     ids.add(id);
     const row = s.find.get(id) as FoundRow | undefined;
-    if (row && row.user_id !== scope.userId) {
-      throw new ScopeError(`write: memory id ${id} is taken by another user; use a new id`);
-    }
+    if (row && row.user_id !== scope.userId) throw idTaken(id);
     if (row) kept.add(id);
     else {
       upsertRecord(s, scope, insert, reindexed, fullText);
