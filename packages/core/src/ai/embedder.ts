@@ -3,6 +3,7 @@ import { ModelError } from "../errors/index.js";
 import { normalize } from "../model/index.js";
 import { combineWindows, DEFAULT_WINDOW_OPTIONS, embeddingWindows } from "./embedding-windows.js";
 import { failureDetails } from "./provider-error.js";
+import { timedRequest } from "./timed-request.js";
 
 /** Any AI SDK embedding model: OpenAI, OpenAI-compatible servers (Ollama, vLLM), every AI SDK provider. */
 export type EmbeddingModel = EmbeddingModelV4 | EmbeddingModelV3;
@@ -33,31 +34,6 @@ export interface EmbedderOptions {
 
 export const EMBED_TIMEOUT_MS = 60_000;
 
-/** One model call under a timeout; a model that ignores the abort is left behind, its answer ignored. */
-async function timedEmbed(model: EmbeddingModel, values: string[], timeoutMs: number) {
-  const timeout = new AbortController();
-  const timer = setTimeout(
-    () =>
-      timeout.abort(
-        new DOMException(`no answer from the model within ${timeoutMs} ms (timeoutMs)`, "TimeoutError"),
-      ),
-    timeoutMs,
-  );
-  let stop = () => {};
-  try {
-    const request = Promise.resolve(model.doEmbed({ values, abortSignal: timeout.signal }));
-    request.catch(() => {});
-    const aborted = new Promise<never>((_, reject) => {
-      stop = () => reject(timeout.signal.reason);
-      timeout.signal.addEventListener("abort", stop, { once: true });
-    });
-    return (await Promise.race([request, aborted])) as { embeddings: number[][] };
-  } finally {
-    clearTimeout(timer);
-    timeout.signal.removeEventListener("abort", stop);
-  }
-}
-
 /**
  * Adapts an AI SDK embedding model to the engine: long texts cut into bounded windows, batching,
  * normalisation, typed errors.
@@ -80,7 +56,7 @@ export function embedderFromModel(model: EmbeddingModel, options: EmbedderOption
       const values = texts.slice(i, i + size);
       let result: { embeddings: number[][] };
       try {
-        result = await timedEmbed(model, values, timeoutMs);
+        result = await timedRequest(timeoutMs, (abortSignal) => model.doEmbed({ values, abortSignal }));
       } catch (cause) {
         // Retryable or not, and the server's Retry-After, go with the error: the job's back-off reads them.
         throw new ModelError(`embedding model ${id} failed: ${(cause as Error).message}`, {

@@ -1,3 +1,5 @@
+import { normalize } from "../model/index.js";
+
 /** How a long text is cut for an embedding model. */
 export interface WindowOptions {
   /** Characters per window at most. */
@@ -51,9 +53,5 @@ export function combineWindows(vectors: readonly Float32Array[], lengths: readon
     const weight = lengths[w] as number;
     for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) + (v[i] as number) * weight;
   });
-  let norm = 0;
-  for (let i = 0; i < out.length; i++) norm += (out[i] as number) ** 2;
-  norm = Math.sqrt(norm);
-  if (norm > 0) for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) / norm;
-  return out;
+  return normalize(out);
 }

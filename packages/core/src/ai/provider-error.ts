@@ -31,13 +31,12 @@ interface ErrorLike {
  */
 export function providerError(model: string, cause: unknown, signal?: AbortSignal): ModelError {
   const error = (typeof cause === "object" && cause !== null ? cause : {}) as ErrorLike;
-  const statusCode = typeof error.statusCode === "number" ? error.statusCode : undefined;
+  const found = failureDetails(cause);
   const aborted = signal?.aborted === true;
   const timedOut = !aborted && (error.name === "TimeoutError" || error.name === "AbortError");
-  const retryable = aborted ? false : isRetryable(error, statusCode);
-  const retryAfterMs = retryAfter(error.responseHeaders);
+  const retryable = !aborted && found.retryable;
   const message = typeof error.message === "string" ? error.message : String(cause);
-  const status = statusCode === undefined ? "" : ` (HTTP ${statusCode})`;
+  const status = found.statusCode === undefined ? "" : ` (HTTP ${found.statusCode})`;
   const hint = aborted
     ? "the request was aborted by its caller"
     : retryable
@@ -45,12 +44,7 @@ export function providerError(model: string, cause: unknown, signal?: AbortSigna
       : "check the model id, API key and request options";
   return new ModelError(`language model ${model} failed${status}: ${message}; ${hint}`, {
     cause,
-    details: {
-      kind: aborted ? "aborted" : timedOut ? "timeout" : "provider",
-      retryable,
-      ...(statusCode !== undefined ? { statusCode } : {}),
-      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-    },
+    details: { kind: aborted ? "aborted" : timedOut ? "timeout" : "provider", ...found, retryable },
   });
 }
 

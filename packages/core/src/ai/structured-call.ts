@@ -9,6 +9,7 @@ import { z } from "zod";
 import { ModelError } from "../errors/index.js";
 import { excerptOf, parseJsonTolerant } from "./parse-json-tolerant.js";
 import { providerError } from "./provider-error.js";
+import { timedRequest } from "./timed-request.js";
 
 /** Any AI SDK language model (OpenAI, OpenAI-compatible servers such as Ollama or vLLM, every provider). */
 export type LanguageModel = LanguageModelV4;
@@ -151,13 +152,13 @@ async function generate<S extends z.ZodType>(
   };
   let result: LanguageModelV4GenerateResult;
   try {
-    result = await timedRequest(model, call, options);
+    result = await timedGenerate(model, call, options);
   } catch (cause) {
     if (!isUnsupported(cause)) throw providerError(modelName(model), cause, options.abortSignal);
     // A provider without JSON mode still follows the instruction in the prompt.
     const { responseFormat: _omit, ...plain } = call;
     try {
-      result = await timedRequest(model, plain, options);
+      result = await timedGenerate(model, plain, options);
     } catch (again) {
       throw providerError(modelName(model), again, options.abortSignal);
     }
@@ -166,37 +167,18 @@ async function generate<S extends z.ZodType>(
 }
 
 /** One request under the call's timeout (and its caller's signal); a model that ignores the abort is left. */
-async function timedRequest(
+function timedGenerate(
   model: LanguageModel,
   call: LanguageModelV4CallOptions,
   options: StructuredCallOptions<z.ZodType>,
 ): Promise<LanguageModelV4GenerateResult> {
+  options.onCall?.();
   const timeoutMs = options.timeoutMs ?? MODEL_TIMEOUT_MS;
-  const timeout = new AbortController();
-  const timer = setTimeout(() => {
-    timeout.abort(
-      new DOMException(`no answer from the model within ${timeoutMs} ms (timeoutMs)`, "TimeoutError"),
-    );
-  }, timeoutMs);
-  const signal = options.abortSignal
-    ? AbortSignal.any([options.abortSignal, timeout.signal])
-    : timeout.signal;
-  let stop = () => {};
-  try {
-    options.onCall?.();
-    const request = Promise.resolve(model.doGenerate({ ...call, abortSignal: signal }));
-    const aborted = new Promise<never>((_, reject) => {
-      stop = () => reject(signal.reason);
-      if (signal.aborted) stop();
-      else signal.addEventListener("abort", stop, { once: true });
-    });
-    // The abort wins even when the model never settles; its late answer or error is ignored.
-    request.catch(() => {});
-    return await Promise.race([request, aborted]);
-  } finally {
-    clearTimeout(timer);
-    signal.removeEventListener("abort", stop);
-  }
+  return timedRequest(
+    timeoutMs,
+    (abortSignal) => model.doGenerate({ ...call, abortSignal }),
+    options.abortSignal,
+  );
 }
 
 function isUnsupported(error: unknown): boolean {

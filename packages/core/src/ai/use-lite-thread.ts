@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import { ModelError } from "../errors/index.js";
+import { errorMessage } from "../model/index.js";
 
 /** The modules the thread loads USE-lite from, as paths `require` accepts. */
 export interface UseLiteModules {
@@ -78,8 +79,6 @@ parentPort.on("message", (request) => {
 });
 `;
 
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
 interface Pending {
   readonly texts: number;
   readonly resolve: (vectors: number[][]) => void;
@@ -116,17 +115,17 @@ export class UseLiteThread {
       // No execArgv: the thread runs plain CommonJS and needs none of the host's loaders.
       worker = new Worker(THREAD_SOURCE, { eval: true, workerData: this.modules(), execArgv: [] });
     } catch (cause) {
-      throw new ModelError(`cannot load the offline embedder (USE-lite): ${messageOf(cause)}`, { cause });
+      throw new ModelError(`cannot load the offline embedder (USE-lite): ${errorMessage(cause)}`, { cause });
     }
     worker.unref();
     worker.on("message", (reply: Reply) => this.settle(worker, reply));
     // A thread that dies takes its requests with it: they fail, and the next request starts afresh.
     worker.on("error", (cause: unknown) => {
-      const message = `the offline embedder's (USE-lite) worker thread failed: ${messageOf(cause)}`;
+      const message = `the offline embedder's (USE-lite) worker thread failed: ${errorMessage(cause)}`;
       this.fail(worker, new ModelError(message, { cause }));
     });
     worker.on("messageerror", (cause: unknown) => {
-      const message = `the offline embedder's (USE-lite) worker thread sent an unreadable reply: ${messageOf(cause)}`;
+      const message = `the offline embedder's (USE-lite) worker thread sent an unreadable reply: ${errorMessage(cause)}`;
       this.fail(worker, new ModelError(message, { cause }));
     });
     worker.on("exit", (code) => {

@@ -1,20 +1,17 @@
 export { BoundedCache, CacheSet } from "./bounded-cache.js";
 export {
   consoleLogger,
-  describeEvent,
   type EngramEvent,
   type EngramEventType,
-  type EventLevel,
   type EventSink,
   errorMessage,
-  eventLevel,
   eventSink,
   type JobRef,
   type Logger,
   reportSlow,
   type SlowOperation,
 } from "./events.js";
-export { type FactMetadata, factMetadata, readFact } from "./fact-metadata.js";
+export { factMetadata, readFact } from "./fact-metadata.js";
 export { type Clock, type IdGenerator, randomIds, sequentialIds, systemClock } from "./ids.js";
 export {
   EDGE_TYPES,
@@ -34,23 +31,14 @@ export {
   TIERS,
   type Tier,
 } from "./memory-record.js";
-export {
-  type MessageIdentity,
-  messageId,
-  repeatCounts,
-  type TurnMessageIdentity,
-  turnMessageId,
-} from "./message-id.js";
-export { type MessageMarks, messageMarks, withMessageMarks } from "./message-marks.js";
+export { type MessageIdentity, messageId, repeatCounts, turnMessageId } from "./message-id.js";
+export { messageMarks, withMessageMarks } from "./message-marks.js";
 export { newRecord, versionOf } from "./new-record.js";
 export { parseInput } from "./parse-input.js";
 export {
   EMBEDDED_PASSAGES,
   PASSAGE_CHARS,
-  type PassageOf,
-  type PassageSpan,
   passageEmbedded,
-  passageId,
   passageIds,
   passageOf,
   passageSpans,
@@ -82,6 +70,6 @@ export {
   searchText,
 } from "./search-text.js";
 export { inSpan, SPAN_ERROR, type SpanAttribute, type SpanLike, type TracerLike } from "./telemetry.js";
-export { MAX_MESSAGE_BYTES, oversizeMessage, utf8Length, withinTextLimit } from "./text-limits.js";
+export { MAX_MESSAGE_BYTES, withinTextLimit } from "./text-limits.js";
 export { timeSchema } from "./time-schema.js";
 export { cosine, dot, normalize, normalizedMean } from "./vectors.js";
