@@ -259,6 +259,13 @@ export async function createEngram(options: EngramOptions = {}): Promise<Engram>
       { details: { path: "rules" } },
     );
   }
+  const modelCalls = options.llm
+    ? {
+        model: options.llm,
+        ...(options.onModelCall ? { onCall: options.onModelCall } : {}),
+        ...(llmTimeoutMs !== undefined ? { timeoutMs: llmTimeoutMs } : {}),
+      }
+    : null;
   const ctx: EngineContext = {
     storage,
     // Bound to the store: a store whose vectors another embedder made is refused, never mixed.
@@ -273,22 +280,9 @@ export async function createEngram(options: EngramOptions = {}): Promise<Engram>
     tiers,
     policy: resolvePolicy(options.policy),
     rules,
-    extractor:
-      options.extractor ??
-      (options.llm
-        ? modelExtractor(options.llm, {
-            ...(options.onModelCall ? { onCall: options.onModelCall } : {}),
-            ...(llmTimeoutMs !== undefined ? { timeoutMs: llmTimeoutMs } : {}),
-          })
-        : ENGLISH),
+    extractor: options.extractor ?? (modelCalls ? modelExtractor(modelCalls.model, modelCalls) : ENGLISH),
     skills,
-    skillModel: options.llm
-      ? {
-          model: options.llm,
-          ...(options.onModelCall ? { onCall: options.onModelCall } : {}),
-          ...(llmTimeoutMs !== undefined ? { timeoutMs: llmTimeoutMs } : {}),
-        }
-      : null,
+    skillModel: modelCalls,
     events,
     caches: new CacheSet(),
     ...telemetryOption(options.telemetry),

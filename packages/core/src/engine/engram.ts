@@ -88,13 +88,12 @@ export class Engram {
   constructor(
     private readonly ctx: EngineContext,
     options: {
-      readonly background?: boolean;
+      readonly background: boolean;
       readonly slowMs?: number;
-      readonly moveEmbedder?: Embedder | null;
-    } = {},
+      readonly moveEmbedder: Embedder | null;
+    },
   ) {
-    const background = options.background ?? true;
-    this.moveEmbedder = options.moveEmbedder ?? ctx.embedder;
+    this.moveEmbedder = options.moveEmbedder;
     this.slowMs = options.slowMs;
     registerBackend(this, ctx.storage);
     this.memories = memoriesApi(ctx);
@@ -105,7 +104,7 @@ export class Engram {
     this.kv = kvApi(ctx.storage, () => this.open());
     this.items = itemsApi(ctx, () => this.open());
     // A read-only store runs no jobs and records no visits: both write.
-    this.background = background && !ctx.storage.readOnly;
+    this.background = options.background && !ctx.storage.readOnly;
     const reportError = (error: unknown) =>
       ctx.events?.({ type: "background.error", at: ctx.clock().toISOString(), error: errorMessage(error) });
     this.worker = new Worker((control) => this.runJobs(control), this.background ? 2000 : 0, reportError);

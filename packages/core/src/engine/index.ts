@@ -27,6 +27,6 @@ export type {
   UpdateInput,
   UserInput,
 } from "./schemas.js";
-export { addInputSchema, messageSchema, searchInputSchema, timeSchema } from "./schemas.js";
+export { messageSchema, searchInputSchema, timeSchema } from "./schemas.js";
 export type { SearchResult } from "./search-memories.js";
 export { type StampedTurn, stampTurn, type WrapperTurn } from "./stamp-turn.js";

@@ -4,12 +4,12 @@ import {
   cubeKey,
   cubeSchema,
   type MemoryRecord,
-  type MemoryVersion,
   newRecord,
   parseCubeKey,
   parseInput,
   type Scope,
   scopeSchema,
+  versionOf,
 } from "../model/index.js";
 import type { EngineContext } from "../runtime/index.js";
 import { embedJob, embedRecords, untilStored } from "../runtime/index.js";
@@ -176,15 +176,9 @@ export function itemsApi(ctx: EngineContext, open: () => void): ItemsApi {
         const vectors = new Map(embedded.stored.map((s) => [s.record.id, s]));
         const stored = drafts.map((record) => vectors.get(record.id) ?? { record, vector: null });
         const pending = embedded.stored.filter((s) => s.record.status === "pending").map((s) => s.record.id);
-        const history: MemoryVersion[] = stored.map(({ record }) => ({
-          memoryId: record.id,
-          userId: checked.userId,
-          version: record.version,
-          event: record.version === 1 ? "create" : "update",
-          text: record.text,
-          metadata: record.metadata,
-          at: now,
-        }));
+        const history = stored.map(({ record }) =>
+          versionOf(record, record.version === 1 ? "create" : "update", now),
+        );
         // The cubes are registered in the same batch as the items, so a cube with items is always listed.
         const kvPut = put.map((p) => ({ namespace: REGISTRY_NS, key: cubeKey(p.cube), value: "{}" }));
         const jobs = pending.length ? [embedJob.create(ctx, { ids: pending }, now)] : [];

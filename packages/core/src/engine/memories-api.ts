@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { NotFoundError, ValidationError } from "../errors/index.js";
+import { ValidationError } from "../errors/index.js";
 import {
   idString,
   MEMORY_KINDS,
@@ -10,12 +10,11 @@ import {
   passageCount,
   passageIds,
   passageOf,
-  type Scope,
   versionOf,
   withPassages,
 } from "../model/index.js";
 import type { EngineContext } from "../runtime/index.js";
-import { embedJob, embedRecords, untilStored } from "../runtime/index.js";
+import { embedJob, embedRecords, readOne, untilStored } from "../runtime/index.js";
 import { assertWritable } from "../storage/index.js";
 import { type HeatParts, heatParts, type SegmentState, segmentState } from "../updating/index.js";
 import { withFactKeys, withTimes } from "./add-messages.js";
@@ -56,24 +55,13 @@ const segmentsInputSchema = z.object({
 });
 export type SegmentsInput = z.input<typeof segmentsInputSchema>;
 
-async function getOne(ctx: EngineContext, scope: Scope, id: string, where: string): Promise<MemoryRecord> {
-  const [record] = await ctx.storage.get(scope, [id]);
-  if (!record) {
-    throw new NotFoundError(
-      `${where}: no memory ${id} for user ${scope.userId}; list the user's memories to find valid ids`,
-      { details: { id, userId: scope.userId } },
-    );
-  }
-  return record;
-}
-
 const LISTED_KINDS = MEMORY_KINDS.filter((kind) => kind !== "passage");
 
 export function memoriesApi(ctx: EngineContext): MemoriesApi {
   return {
     async get(raw) {
       const ref = parseInput(memoryRefSchema, raw, "memories.get");
-      return getOne(ctx, { userId: ref.userId }, ref.id, "memories.get");
+      return readOne(ctx, { userId: ref.userId }, ref.id, "memories.get");
     },
     async list(raw) {
       const input = parseInput(listInputSchema, raw, "memories.list");
@@ -107,7 +95,7 @@ export function memoriesApi(ctx: EngineContext): MemoriesApi {
       // Conditional on the memory and the turn after it as read: the next turn takes the deleted one's
       // context, so a context another writer gave it meanwhile is read again rather than lost.
       await untilStored("memories.delete", async () => {
-        const old = await getOne(ctx, scope, ref.id, "memories.delete");
+        const old = await readOne(ctx, scope, ref.id, "memories.delete");
         refusePassage(old, "memories.delete");
         const { upsert, jobs, read } = await relinkFollower(ctx, scope, old, null);
         const { conflicts } = await ctx.storage.write(scope, {
@@ -123,13 +111,13 @@ export function memoriesApi(ctx: EngineContext): MemoriesApi {
     async history(raw) {
       const ref = parseInput(memoryRefSchema, raw, "memories.history");
       const scope = { userId: ref.userId };
-      await getOne(ctx, scope, ref.id, "memories.history");
+      await readOne(ctx, scope, ref.id, "memories.history");
       return ctx.storage.history(scope, ref.id);
     },
     async edges(raw) {
       const ref = parseInput(memoryRefSchema, raw, "memories.edges");
       const scope = { userId: ref.userId };
-      await getOne(ctx, scope, ref.id, "memories.edges");
+      await readOne(ctx, scope, ref.id, "memories.edges");
       const [from, to] = await Promise.all([
         ctx.storage.edges(scope, { from: ref.id }),
         ctx.storage.edges(scope, { to: ref.id }),
@@ -177,7 +165,7 @@ async function updateOnce(
   input: z.output<typeof updateInputSchema>,
 ): Promise<MemoryRecord | null> {
   const scope = { userId: input.userId };
-  const old = await getOne(ctx, scope, input.id, "memories.update");
+  const old = await readOne(ctx, scope, input.id, "memories.update");
   refusePassage(old, "memories.update");
   const now = ctx.clock().toISOString();
   const text = input.text ?? old.text;

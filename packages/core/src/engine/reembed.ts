@@ -1,12 +1,6 @@
 import type { Embedder } from "../ai/index.js";
 import { EmbedderMismatchError, ModelError, ValidationError } from "../errors/index.js";
-import {
-  EMBEDDED_CHARS,
-  embeddingText,
-  type MemoryRecord,
-  parseInput,
-  passageCount,
-} from "../model/index.js";
+import { embeddingText, type MemoryRecord, parseInput, passageCount } from "../model/index.js";
 import type { EngineContext } from "../runtime/index.js";
 import { embedRecords, untilStored } from "../runtime/index.js";
 import { assertWritable } from "../storage/index.js";
@@ -146,7 +140,7 @@ async function reembedUser(
   const withVector = records.filter((r) => hasVector.has(r.id));
   const whole = withVector.filter((r) => passageCount(r) === 0).map((r) => r.id);
   const means = withVector.filter((r) => passageCount(r) > 0).map((r) => r.id);
-  const maxChars = ctx.embedding?.maxChars ?? EMBEDDED_CHARS;
+  const { maxChars } = ctx.embedding;
   let dimensions: number | null = null;
   for (const [ids, byMean] of [...batches(whole, batchSize, false), ...batches(means, batchSize, true)]) {
     const count = await untilStored("reembed", async () => {

@@ -5,7 +5,6 @@ export {
   type ContextInput,
   type ContextPage,
   type ContextProfileItem,
-  type ContextSkill,
   type ContextTurn,
   DEFAULT_CONTEXT_BUDGET,
 } from "./assemble-context.js";

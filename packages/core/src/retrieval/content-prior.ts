@@ -1,4 +1,5 @@
 import { type CacheSet, tokenize } from "../model/index.js";
+import { rescored } from "./query-ports.js";
 
 // Words that carry no content in a dialogue turn: function words, and the acknowledgements and
 // interjections that make up replies like "Thanks, Mel! That's so sweet of you."
@@ -40,16 +41,11 @@ export function applyContentPrior<T extends { score: number }>(
 ): T[] {
   if (strength <= 0 && questionStrength <= 0) return [...hits];
   const read = contentOf(caches);
-  return hits
-    .map((hit, rank) => {
-      const text = ownText(hit);
-      const content = text === undefined ? null : read(text);
-      const weight = content?.weight ?? 1;
-      const asks = content?.asks ? questionStrength : 0;
-      return { hit: { ...hit, score: hit.score - strength * (1 - weight) - asks }, rank };
-    })
-    .sort((a, b) => b.hit.score - a.hit.score || a.rank - b.rank)
-    .map((x) => x.hit);
+  return rescored(hits, (hit) => {
+    const text = ownText(hit);
+    const content = text === undefined ? null : read(text);
+    return hit.score - strength * (1 - (content?.weight ?? 1)) - (content?.asks ? questionStrength : 0);
+  });
 }
 
 interface TextContent {

@@ -1,3 +1,5 @@
+import { normalize } from "../model/index.js";
+
 /**
  * Pseudo-relevance feedback in the vector space (Rocchio 1971): the query vector moved toward the mean of
  * the best hits' vectors, so a second search reaches turns about the same thing that share no words with
@@ -7,9 +9,5 @@ export function rocchio(query: Float32Array, hits: Float32Array[], weight: numbe
   const out = Float32Array.from(query);
   for (const v of hits)
     for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) + (weight * (v[i] ?? 0)) / hits.length;
-  let norm = 0;
-  for (const x of out) norm += x * x;
-  norm = Math.sqrt(norm) || 1;
-  for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) / norm;
-  return out;
+  return normalize(out);
 }

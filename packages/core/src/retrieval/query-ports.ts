@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import type { Embedder } from "../ai/index.js";
 import {
   type CacheSet,
@@ -9,18 +10,11 @@ import {
   type TracerLike,
 } from "../model/index.js";
 import type { StoragePort } from "../storage/index.js";
-import type { Channel, ChannelScore, FusionMethod } from "./fuse-rankings.js";
-import type { RetrievalConfig } from "./retrieval-config.js";
+import type { Channel, ChannelScore } from "./fuse-rankings.js";
+import type { fusionConfigSchema, RetrievalConfig } from "./retrieval-config.js";
 
 /** How the channels are fused and how many candidates each lists. */
-export interface FusionSettings {
-  readonly method: FusionMethod;
-  readonly weights: { readonly fulltext: number; readonly vector: number };
-  readonly candidates: number;
-  readonly textCandidates: number;
-  readonly vectorCandidates: number;
-  readonly approximateCandidates: number;
-}
+export type FusionSettings = Readonly<z.output<typeof fusionConfigSchema>>;
 
 /**
  * What the query path reads through: storage answers channel queries (full-text, vector, their statistics)
@@ -125,4 +119,15 @@ export function asResult(
     memory,
     ...(passage ? { passage } : {}),
   };
+}
+
+/** Hits with the scores `scoreOf` gives them, best first; ties keep their order. */
+export function rescored<T extends { score: number }>(hits: readonly T[], scoreOf: (hit: T) => number): T[] {
+  return hits
+    .map((hit, rank) => {
+      const score = scoreOf(hit);
+      return { hit: score === hit.score ? hit : { ...hit, score }, rank };
+    })
+    .sort((a, b) => b.hit.score - a.hit.score || a.rank - b.rank)
+    .map((x) => x.hit);
 }

@@ -1,4 +1,5 @@
 import { tokenize } from "../model/index.js";
+import { rescored } from "./query-ports.js";
 
 const FIRST_PERSON = new Set(["i", "me", "my", "mine", "myself"]);
 // What the assistant said before: "you mentioned / recommended / told me", "remind me of the store you
@@ -31,10 +32,7 @@ export function applyRolePrior<T extends { score: number }>(
 ): T[] {
   const role = strength > 0 && !off ? askedRole(query) : null;
   if (!role) return [...hits];
-  return hits
-    .map((hit, rank) => ({ hit: roleOf(hit) === role ? { ...hit, score: hit.score + strength } : hit, rank }))
-    .sort((a, b) => b.hit.score - a.hit.score || a.rank - b.rank)
-    .map((x) => x.hit);
+  return rescored(hits, (hit) => (roleOf(hit) === role ? hit.score + strength : hit.score));
 }
 
 // A request for suggestions or advice: "any tips?", "can you suggest a hotel?", "what should I cook?".
@@ -68,12 +66,8 @@ export function applyPreferencePrior<T extends { score: number }>(
   off = false,
 ): T[] {
   if (strength <= 0 || off || !asksForSuggestions(query)) return [...hits];
-  return hits
-    .map((hit, rank) => {
-      const turn = turnOf(hit);
-      const states = turn?.role === "user" && statesPreference(turn.text);
-      return { hit: states ? { ...hit, score: hit.score + strength } : hit, rank };
-    })
-    .sort((a, b) => b.hit.score - a.hit.score || a.rank - b.rank)
-    .map((x) => x.hit);
+  return rescored(hits, (hit) => {
+    const turn = turnOf(hit);
+    return turn?.role === "user" && statesPreference(turn.text) ? hit.score + strength : hit.score;
+  });
 }

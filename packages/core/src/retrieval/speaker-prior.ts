@@ -1,4 +1,5 @@
 import { tokenize } from "../model/index.js";
+import { rescored } from "./query-ports.js";
 
 /**
  * A speaker prior on fused scores: when the query names a speaker ("What did Caroline research?"), turns
@@ -17,14 +18,10 @@ export function applySpeakerPrior<T extends { score: number }>(
     hits.map((hit) => speakerOf(hit)),
   );
   if (named.size === 0) return [...hits];
-  return hits
-    .map((hit, rank) => {
-      const speaker = speakerOf(hit)?.toLowerCase();
-      const boost = speaker && named.has(speaker) ? strength : 0;
-      return { hit: boost ? { ...hit, score: hit.score + boost } : hit, rank };
-    })
-    .sort((a, b) => b.hit.score - a.hit.score || a.rank - b.rank)
-    .map((x) => x.hit);
+  return rescored(hits, (hit) => {
+    const speaker = speakerOf(hit)?.toLowerCase();
+    return speaker && named.has(speaker) ? hit.score + strength : hit.score;
+  });
 }
 
 /** The speakers (lower-cased) among `speakers` whose whole name appears in the query as words. */

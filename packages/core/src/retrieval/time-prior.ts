@@ -1,5 +1,6 @@
 import type { CacheSet } from "../model/index.js";
 import { chrono } from "./load-chrono.js";
+import { rescored } from "./query-ports.js";
 import { bareYears, mayNameTime, preciseDate, type TimeMention } from "./time-mentions.js";
 
 /** Whether a query asks for a time ("When did...", "What year...", "How long ago..."). */
@@ -82,19 +83,15 @@ export function applyTimePrior<T extends { score: number }>(
   const when = strength.when > 0 && asksWhen(query);
   const range = strength.range > 0 ? queryTimeRange(query, now, caches) : null;
   if (!when && !range) return [...hits];
-  return hits
-    .map((hit, rank) => {
-      const timed = timedOf(hit);
-      let boost = 0;
-      if (timed && when && timed.times.length > 0) boost += strength.when;
-      if (timed && range) {
-        const inside =
-          (timed.at !== null && overlaps(timed.at, range)) ||
-          timed.times.some((t) => overlaps(t.date, range));
-        if (inside) boost += strength.range;
-      }
-      return { hit: boost ? { ...hit, score: hit.score + boost } : hit, rank };
-    })
-    .sort((a, b) => b.hit.score - a.hit.score || a.rank - b.rank)
-    .map((x) => x.hit);
+  return rescored(hits, (hit) => {
+    const timed = timedOf(hit);
+    let boost = 0;
+    if (timed && when && timed.times.length > 0) boost += strength.when;
+    if (timed && range) {
+      const inside =
+        (timed.at !== null && overlaps(timed.at, range)) || timed.times.some((t) => overlaps(t.date, range));
+      if (inside) boost += strength.range;
+    }
+    return boost ? hit.score + boost : hit.score;
+  });
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ModelError } from "../errors/index.js";
-import { EMBEDDED_CHARS, embeddingText, type MemoryRecord, passageCount } from "../model/index.js";
+import { embeddingText, type MemoryRecord, passageCount } from "../model/index.js";
 import { defineJob } from "./define-job.js";
 import { embedRecords } from "./embed-records.js";
 import type { EngineContext } from "./engine-context.js";
@@ -19,7 +19,7 @@ export const embedJob = defineJob({
     const scope = { userId: job.userId };
     // By embedded text (a turn searched by passages: by id), kept across redos.
     const vectors = new Map<string, Float32Array>();
-    const maxChars = ctx.embedding?.maxChars ?? EMBEDDED_CHARS;
+    const { maxChars } = ctx.embedding;
     const key = (r: MemoryRecord) => (passageCount(r) ? `turn:${r.id}` : embeddingText(r, maxChars));
     await untilStored("embed job", async () => {
       // Deleted meanwhile: nothing to do. Idempotent: re-embedding a ready memory rewrites the same vector.

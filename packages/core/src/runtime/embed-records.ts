@@ -1,7 +1,5 @@
 import { EngramError } from "../errors/index.js";
 import {
-  EMBEDDED_CHARS,
-  EMBEDDED_PASSAGES,
   embeddingText,
   type MemoryRecord,
   normalizedMean,
@@ -43,7 +41,7 @@ export async function embedRecords(
     return { stored: records.map((record) => ({ record, vector: null })), error: null };
   }
   try {
-    const { maxChars, passages } = ctx.embedding ?? { maxChars: EMBEDDED_CHARS, passages: EMBEDDED_PASSAGES };
+    const { maxChars, passages } = ctx.embedding;
     const direct = records.filter((r) => passageCount(r) === 0 && isEmbedded(r, passages));
     const vectors = direct.length
       ? await ctx.embedder.embed(direct.map((r) => embeddingText(r, maxChars)))

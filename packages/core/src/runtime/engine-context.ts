@@ -29,8 +29,8 @@ export interface EngineContext {
   readonly fusion: FusionSettings;
   /** The stages and sizes of the query path behind `retrieve`. */
   readonly retrieval: RetrievalConfig;
-  /** What of a memory is embedded; the defaults (EMBEDDED_CHARS, EMBEDDED_PASSAGES) when absent. */
-  readonly embedding?: EmbeddingPolicy;
+  /** What of a memory is embedded. */
+  readonly embedding: EmbeddingPolicy;
   /** Index each message together with the turn before it in its session. */
   readonly contextWindow: boolean;
   /** Index each user turn with the facts the offline rules read from it (`metadata.factKeys`). */

@@ -16,7 +16,12 @@ export async function untilStored<T>(what: string, step: () => Promise<T | null>
     const done = await step();
     if (done !== null) return done;
   }
-  throw new ConflictError(
+  throw tooManyConflicts(what);
+}
+
+/** What a step that lost CONFLICT_TRIES writes in a row throws. */
+export function tooManyConflicts(what: string): ConflictError {
+  return new ConflictError(
     `${what}: its records changed under it ${CONFLICT_TRIES} times in a row; the job is retried later`,
   );
 }
@@ -42,11 +47,7 @@ export async function inSteps<T>(
     if (left.length === 0) return done;
     const items = left.slice(0, size);
     if (!(await step(items))) {
-      if (++lost >= CONFLICT_TRIES) {
-        throw new ConflictError(
-          `${what}: its records changed under it ${CONFLICT_TRIES} times in a row; the job is retried later`,
-        );
-      }
+      if (++lost >= CONFLICT_TRIES) throw tooManyConflicts(what);
       left = null;
       continue;
     }

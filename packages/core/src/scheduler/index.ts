@@ -1,6 +1,4 @@
 export {
-  backoffMs,
-  emptyReport,
   type JobControl,
   type JobFailure,
   type JobHandler,
@@ -11,10 +9,4 @@ export {
   UNCONTROLLED,
 } from "./run-due-jobs.js";
 export { type FlushOptions, type RunControl, Worker } from "./worker.js";
-export {
-  defaultRetryDelayMs,
-  isRetryableWriteError,
-  WriteBehind,
-  type WriteBehindOptions,
-  type WriteFailure,
-} from "./write-behind.js";
+export { WriteBehind, type WriteBehindOptions, type WriteFailure } from "./write-behind.js";

@@ -1,5 +1,4 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { EngramError } from "../errors/index.js";
 import {
   type Clock,
   type EventSink,
@@ -221,7 +220,7 @@ async function runJob(
       await requeue(options, [job], "interrupted: the finished steps are stored, the rest runs next time");
       return true;
     }
-    const message = EngramError.isInstance(cause) ? cause.message : errorMessage(cause);
+    const message = errorMessage(cause);
     const retry = job.attempts < maxAttempts;
     const delay = Math.max(backoffMs(job.attempts), retryAfterOf(cause));
     const retryAt = retry ? new Date(now.getTime() + delay).toISOString() : null;

@@ -83,29 +83,15 @@ async function nextMeta(
 ): Promise<SkillMeta & { draft: string }> {
   const draft = draftSignature(distilled);
   const counts = skillMeta(distilled, "offline");
+  // The old body kept, with the new counts.
+  const kept = (body: SkillMeta, pitfalls: string[]) => {
+    const { name, trigger, steps, source } = body;
+    return { ...counts, name, trigger, steps, pitfalls, source, draft };
+  };
   if (old && old.source === "user") {
-    const pitfalls = [...new Set([...old.pitfalls, ...distilled.body.pitfalls])].slice(0, MAX_PITFALLS);
-    return {
-      ...counts,
-      name: old.name,
-      trigger: old.trigger,
-      steps: old.steps,
-      pitfalls,
-      source: "user",
-      draft,
-    };
+    return kept(old, [...new Set([...old.pitfalls, ...distilled.body.pitfalls])].slice(0, MAX_PITFALLS));
   }
-  if (ctx.skillModel && old?.source === "model" && old.draft === draft) {
-    return {
-      ...counts,
-      name: old.name,
-      trigger: old.trigger,
-      steps: old.steps,
-      pitfalls: old.pitfalls,
-      source: "model",
-      draft,
-    };
-  }
+  if (ctx.skillModel && old?.source === "model" && old.draft === draft) return kept(old, old.pitfalls);
   if (!ctx.skillModel) return { ...counts, draft };
   calls.n++;
   const body = await distillWithModel(

@@ -1,4 +1,4 @@
-import { cosine, queryTerms } from "../model/index.js";
+import { cosine, normalize, queryTerms } from "../model/index.js";
 import type { Trace } from "./trace-record.js";
 
 /** A trace with the embedding of its task (null without an embedder). */
@@ -101,12 +101,5 @@ export function groupTraces(traces: readonly EmbeddedTrace[], similarity: number
       });
     }
   }
-  return groups.map((g) => ({ members: g.members, centroid: g.sum ? unit(g.sum) : null }));
-}
-
-function unit(v: Float32Array): Float32Array {
-  let norm = 0;
-  for (const x of v) norm += x * x;
-  norm = Math.sqrt(norm);
-  return norm > 0 ? v.map((x) => x / norm) : v;
+  return groups.map((g) => ({ members: g.members, centroid: g.sum ? normalize(g.sum) : null }));
 }

@@ -1,7 +1,7 @@
-import { NotFoundError, ValidationError } from "../errors/index.js";
+import { ValidationError } from "../errors/index.js";
 import { type MemoryRecord, type MemoryVersion, parseInput, type Scope, versionOf } from "../model/index.js";
 import type { EngineContext } from "../runtime/index.js";
-import { untilStored } from "../runtime/index.js";
+import { readOne, untilStored } from "../runtime/index.js";
 import { assertWritable } from "../storage/index.js";
 import { reviseWithModel } from "./distill-model.js";
 import { type DistillReport, distillSkills, nextVersion, shareSkill } from "./distill-skills.js";
@@ -55,19 +55,6 @@ function ownerScope(
   return { userId: input.userId ?? agentTenant(input.agentId as string) };
 }
 
-async function getSkill(ctx: EngineContext, scope: Scope, id: string, where: string): Promise<MemoryRecord> {
-  const [record] = await ctx.storage.get(scope, [id]);
-  if (record?.kind !== "skill") {
-    throw new NotFoundError(
-      `${where}: no skill ${id} in ${scope.userId}'s skills; list them to find valid ids`,
-      {
-        details: { id, userId: scope.userId },
-      },
-    );
-  }
-  return record;
-}
-
 /**
  * Writes the skill's next version with the body `change` works out from it, keeping its vector. The write
  * is conditional on the skill as read: when another writer (the distiller, another edit) stored a version
@@ -80,7 +67,7 @@ async function revise(
   change: (old: MemoryRecord) => Promise<Partial<SkillBody>>,
 ): Promise<Skill> {
   return untilStored(ref.where, async () => {
-    const old = await getSkill(ctx, scope, ref.id, ref.where);
+    const old = await readOne(ctx, scope, ref.id, ref.where, "skill");
     const meta: SkillMeta = { ...readSkillMeta(old), ...(await change(old)), source: "user" };
     const now = ctx.clock().toISOString();
     const record = nextVersion(old, meta, now);
@@ -129,7 +116,7 @@ export function skillsApi(ctx: EngineContext): SkillsApi {
     },
     async get(raw) {
       const ref = parseInput(skillRefSchema, raw, "skills.get");
-      return readSkill(await getSkill(ctx, ownerScope(ref, "skills.get"), ref.id, "skills.get"));
+      return readSkill(await readOne(ctx, ownerScope(ref, "skills.get"), ref.id, "skills.get", "skill"));
     },
     async update(raw) {
       const input = parseInput(skillUpdateSchema, raw, "skills.update");
@@ -152,7 +139,7 @@ export function skillsApi(ctx: EngineContext): SkillsApi {
       const scope = ownerScope(ref, "skills.delete");
       // Conditional on the skill as read: one changed meanwhile is read again, one removed is not found.
       await untilStored("skills.delete", async () => {
-        const old = await getSkill(ctx, scope, ref.id, "skills.delete");
+        const old = await readOne(ctx, scope, ref.id, "skills.delete", "skill");
         const { conflicts } = await ctx.storage.write(scope, { deleteIds: [ref.id], expect: [old] });
         return conflicts.length ? null : true;
       });
@@ -160,7 +147,7 @@ export function skillsApi(ctx: EngineContext): SkillsApi {
     async history(raw) {
       const ref = parseInput(skillRefSchema, raw, "skills.history");
       const scope = ownerScope(ref, "skills.history");
-      await getSkill(ctx, scope, ref.id, "skills.history");
+      await readOne(ctx, scope, ref.id, "skills.history", "skill");
       return ctx.storage.history(scope, ref.id);
     },
     async feedback(raw) {
@@ -175,7 +162,7 @@ export function skillsApi(ctx: EngineContext): SkillsApi {
       const input = parseInput(skillShareSchema, raw, "skills.share");
       assertWritable(ctx.storage, "skills.share");
       const scope = { userId: input.userId };
-      const source = await getSkill(ctx, scope, input.id, "skills.share");
+      const source = await readOne(ctx, scope, input.id, "skills.share", "skill");
       const traces = (await ctx.storage.get(scope, readSkillMeta(source).evidence)).map(readTrace);
       return readSkill(await shareSkill(ctx, source, traces, input.agentId));
     },

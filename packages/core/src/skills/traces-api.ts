@@ -1,9 +1,8 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { NotFoundError } from "../errors/index.js";
-import { idString, type MemoryStatus, parseInput, type Scope, versionOf } from "../model/index.js";
+import { idString, type MemoryStatus, parseInput, versionOf } from "../model/index.js";
 import type { EngineContext } from "../runtime/index.js";
-import { embedJob, embedRecords } from "../runtime/index.js";
+import { embedJob, embedRecords, readOne } from "../runtime/index.js";
 import { assertWritable, type NewJob } from "../storage/index.js";
 import { TRACE_OUTCOMES, type TraceInput, traceInputSchema } from "./skill-schemas.js";
 import { skillsJob } from "./skills-job.js";
@@ -49,17 +48,6 @@ const traceListSchema = z.object({
 });
 export type TraceListInput = z.input<typeof traceListSchema>;
 
-async function getTrace(ctx: EngineContext, scope: Scope, id: string, where: string) {
-  const [record] = await ctx.storage.get(scope, [id]);
-  if (record?.kind !== "trace") {
-    throw new NotFoundError(
-      `${where}: no trace ${id} for user ${scope.userId}; list the user's traces to find valid ids`,
-      { details: { id, userId: scope.userId } },
-    );
-  }
-  return record;
-}
-
 export function tracesApi(ctx: EngineContext, onQueued: () => void): TracesApi {
   return {
     async add(raw) {
@@ -92,7 +80,7 @@ export function tracesApi(ctx: EngineContext, onQueued: () => void): TracesApi {
     },
     async get(raw) {
       const ref = parseInput(traceRefSchema, raw, "traces.get");
-      return readTrace(await getTrace(ctx, { userId: ref.userId }, ref.id, "traces.get"));
+      return readTrace(await readOne(ctx, { userId: ref.userId }, ref.id, "traces.get", "trace"));
     },
     async list(raw) {
       const input = parseInput(traceListSchema, raw, "traces.list");
@@ -111,7 +99,7 @@ export function tracesApi(ctx: EngineContext, onQueued: () => void): TracesApi {
       const ref = parseInput(traceRefSchema, raw, "traces.delete");
       assertWritable(ctx.storage, "traces.delete");
       const scope = { userId: ref.userId };
-      await getTrace(ctx, scope, ref.id, "traces.delete");
+      await readOne(ctx, scope, ref.id, "traces.delete", "trace");
       await ctx.storage.write(scope, { deleteIds: [ref.id] });
     },
   };

@@ -61,6 +61,13 @@ export async function planFacts(
   const known = new Map<string, StoredFactView[]>(); // key -> its stored facts, current or expired
   const fresh: MemoryRecord[] = [];
   const loaded = new Map<string, MemoryRecord>(); // stored facts as read
+  const edge = (from: string, to: string, type: MemoryEdge["type"]): MemoryEdge => ({
+    userId: scope.userId,
+    from,
+    to,
+    type,
+    createdAt: now,
+  });
   const expire = (p: Pending, successor: string | null, validTo: string) => {
     const record: MemoryRecord = {
       ...p.record,
@@ -74,14 +81,7 @@ export async function planFacts(
     if (i >= 0) fresh[i] = record;
     else plan.upsert.push({ record });
     plan.history.push(versionOf(record, "supersede", now, { ...record.metadata, supersededBy: successor }));
-    if (successor)
-      plan.edges.push({
-        userId: scope.userId,
-        from: successor,
-        to: record.id,
-        type: "supersedes",
-        createdAt: now,
-      });
+    if (successor) plan.edges.push(edge(successor, record.id, "supersedes"));
     plan.superseded.push(record.id);
   };
   for (const fact of facts) {
@@ -113,13 +113,7 @@ export async function planFacts(
       current.record = updated;
       touched.set(key, current);
       plan.merged.push(current.record.id);
-      plan.edges.push({
-        userId: scope.userId,
-        from: current.record.id,
-        to: fact.evidence,
-        type: "derived_from",
-        createdAt: now,
-      });
+      plan.edges.push(edge(current.record.id, fact.evidence, "derived_from"));
       continue;
     }
     const record = newFact(ctx, scope, fact, key, eventTime(fact), now);
@@ -128,13 +122,7 @@ export async function planFacts(
     touched.set(key, { record });
     plan.created.push(record.id);
     plan.history.push(versionOf(record, "create", now));
-    plan.edges.push({
-      userId: scope.userId,
-      from: record.id,
-      to: fact.evidence,
-      type: "derived_from",
-      createdAt: now,
-    });
+    plan.edges.push(edge(record.id, fact.evidence, "derived_from"));
   }
   const merged = [...touched.values()].filter(
     (p): p is Pending =>

@@ -1,4 +1,3 @@
-import { ConflictError } from "../errors/index.js";
 import {
   type MemoryRecord,
   messageMarks,
@@ -7,7 +6,7 @@ import {
   withMessageMarks,
 } from "../model/index.js";
 import type { EngineContext, ExtractedFact } from "../runtime/index.js";
-import { CONFLICT_TRIES } from "../runtime/index.js";
+import { CONFLICT_TRIES, tooManyConflicts } from "../runtime/index.js";
 import { type JobControl, UNCONTROLLED } from "../scheduler/index.js";
 import { planFacts } from "./apply-facts.js";
 import { enforceKnowledgeCapacity } from "./enforce-capacity.js";
@@ -87,9 +86,7 @@ export async function promoteSegments(
     }
     if (stored) return closing.map((s) => s.id);
   }
-  throw new ConflictError(
-    `segment promotion: its records changed under it ${CONFLICT_TRIES} times in a row; the job is retried later`,
-  );
+  throw tooManyConflicts("segment promotion");
 }
 
 /**
