@@ -675,6 +675,19 @@ describe("parsedFacts", () => {
       expect(facts(text).filter((f) => f.startsWith("child"))).toEqual([]);
   });
 
+  it.each([
+    ["my brother lives in Leeds, he's a chef", "brother.occupation=chef"],
+    ["my sister is Jo, she's the one who's a midwife", "sister.occupation=midwife"],
+    ["my sister Kate lives in Leeds and she works as a nurse", "sister.occupation=nurse"],
+    ["my husband Dave is great, he is a teacher", "partner.occupation=teacher"],
+  ])("reads what a pronoun says of the relative just mentioned: %s", (text, fact) => {
+    expect(facts(text)).toContain(fact);
+  });
+
+  it("reads nothing of a relative from a pronoun of the other gender", () => {
+    expect(facts("my sister lives in York, he is a doctor")).toEqual(["sister.lives_in=York"]);
+  });
+
   it("reads no job in a parent", () => {
     expect(facts("I'm now a mum of two").filter((f) => f.startsWith("works_as="))).toEqual([]);
   });

@@ -85,6 +85,7 @@ export function parsedFacts(nlp: Nlp, text: string): FactDraft[] {
     if (clause.wanted) found.push(...(PLAN_CUES.test(clause.text) ? readPlans(clause) : []));
     else if (MAY_STATE.test(clause.text))
       for (const [cue, read] of SLOT_READERS) if (cue.test(clause.text)) found.push(...read(clause));
+    found.push(...relativeByPronoun(nlp, clause, [...drafts, ...found]));
     drafts.push(...found, ...contrasts(clause.text, found), ...petNamedLater(clause, drafts, found));
   }
   return drafts;
@@ -105,6 +106,31 @@ function petNamedLater(
   if (!m?.[1] || found.length > 0 || last?.slot !== "pet" || last.negated) return [];
   const value = asName(m[1]);
   return [{ slot: "pet.name", value, says: `has a ${last.value} named ${value}`, confidence: 0.65 }];
+}
+
+/** Relatives a pronoun can stand for, by the pronoun. */
+const SHE =
+  /^(?:sister|mother|daughter|grandmother|aunt|niece|stepmother|stepsister|stepdaughter|sister-in-law|mother-in-law|partner|cousin)$/;
+const HE =
+  /^(?:brother|father|son|grandfather|uncle|nephew|stepfather|stepbrother|stepson|brother-in-law|father-in-law|partner|cousin)$/;
+const PRONOUN_SAYS =
+  /(?:^|,\s*|;\s*|\band\s+)((she|he)(?:'s| is| was| works| worked| used to| lives| moved| just| recently| now)\b.*)$/i;
+
+/**
+ * "my sister is Jo, she's the one who's a midwife", "my brother lives in Leeds, he's a chef": what a
+ * pronoun says of the relative mentioned just before it, read as if the relative were named again.
+ */
+function relativeByPronoun(nlp: Nlp, clause: Clause, earlier: readonly FactDraft[]): FactDraft[] {
+  const m = PRONOUN_SAYS.exec(clause.text.trim());
+  if (!m?.[1] || !m[2]) return [];
+  const fits = m[2].toLowerCase() === "she" ? SHE : HE;
+  const last = earlier.findLast((d) => d.about !== undefined && !d.negated);
+  const rel = last?.slot.split(".")[0] ?? "";
+  if (!last?.about || !fits.test(rel === "child" ? "" : rel)) return [];
+  const said = `my ${last.about}${m[1].slice(m[2].length)}`.replace(/\bthe one who(?:'s| is)\s+/i, "");
+  return statementClauses(nlp, said).flatMap((again) =>
+    readFamily(again).filter((d) => d.slot.startsWith(`${rel}.`) && !d.slot.endsWith(".name")),
+  );
 }
 
 const numeric = (s: string) => /^(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b/i.test(s);
