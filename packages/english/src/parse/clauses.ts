@@ -74,7 +74,9 @@ export function statementClauses(nlp: Nlp, text: string): Clause[] {
     for (const [i, whole] of parts.entries()) {
       const part = /\?\W*$/u.test(whole) ? statementBefore(whole) : whole;
       if (!part.trim() || someoneElsesTag(part, parts[i - 1])) continue;
-      for (const clause of introduction(part).flatMap(splitClauses).flatMap(asSelf)) {
+      for (const clause of introduction(part, parts.slice(i + 1).join(" "))
+        .flatMap(splitClauses)
+        .flatMap(asSelf)) {
         const future = conditional ? FUTURE.exec(clause) : null;
         if (future) {
           // What is said before the will-be stands: "my brother Tom is a chef and he will cook if we ask".

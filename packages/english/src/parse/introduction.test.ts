@@ -31,7 +31,13 @@ describe("introduction", () => {
     ["I'm tired, 29 hours awake", ["I'm tired, 29 hours awake"]],
     ["I'm Brazilian, 40 and from Recife", ["I'm Brazilian, 40 and from Recife"]],
     ["my mum is 62, retired and living in Hull", ["my mum is 62, retired and living in Hull"]],
+    // A name corrected: the user's, set against the wrong one in one clause.
+    ["hi it's Ana, not Anna", ["my name is Ana, not Anna"]],
   ])("%s", (text, clauses) => {
     expect(introduction(text)).toEqual(clauses);
+  });
+
+  it("introduces no one where the name corrected is someone else's", () => {
+    expect(introduction("it's Kwame, not Kwesi", "my brother")).toEqual(["it's Kwame, not Kwesi"]);
   });
 });

@@ -45,8 +45,11 @@ function listed(raw: string): string | null {
   return null;
 }
 
-/** "Chloe here, 29, married and living in Perth" -> the name's clause and one clause an item. */
-export function introduction(clause: string): string[] {
+/**
+ * "Chloe here, 29, married and living in Perth" -> the name's clause and one clause an item; `after` is
+ * what the sentence says after a dash or a bracket ("it's Kwame, not Kwesi - my brother").
+ */
+export function introduction(clause: string, after = ""): string[] {
   const m = INTRO.exec(clause);
   const name = m?.[1] ?? m?.[2] ?? m?.[3];
   const tail = m?.[4] ?? "";
@@ -56,6 +59,9 @@ export function introduction(clause: string): string[] {
   const head = m[2]
     ? `my name is ${name.charAt(0).toUpperCase()}${name.slice(1)}`
     : clause.slice(0, clause.length - tail.length).replace(/[\s,!]+$/, "");
+  // "it's Ana, not Anna" corrects the user's name; "it's Kwame, not Kwesi - my brother" someone else's.
+  if (/^not\s/i.test(tail))
+    return /\b(?:my|our)\s+\p{L}/iu.test(`${tail} ${after}`) ? [clause] : [`${head}, ${tail}`];
   // The tail is a list only when it opens on an item of one ("29, married"); otherwise it is a clause
   // of its own ("I'm Jess, I love fish and chips"), left whole.
   const items = tail.split(/\s*,\s*|\s+and\s+/).filter((s) => s.trim());
