@@ -688,6 +688,14 @@ describe("parsedFacts", () => {
     expect(facts("my sister lives in York, he is a doctor")).toEqual(["sister.lives_in=York"]);
   });
 
+  it.each([
+    ["actually the wedding is in September, not August", "plan=wedding in August (no longer)"],
+    ["correction: my interview is next Tuesday, not Monday", "plan=interview next Monday (no longer)"],
+    ["my exam is on the 14th not the 15th", "plan=exam on the 15th (no longer)"],
+  ])("retracts a plan whose word is set against another: %s", (text, fact) => {
+    expect(facts(text)).toContain(fact);
+  });
+
   it("reads no job in a parent", () => {
     expect(facts("I'm now a mum of two").filter((f) => f.startsWith("works_as="))).toEqual([]);
   });

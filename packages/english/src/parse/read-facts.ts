@@ -133,6 +133,30 @@ function relativeByPronoun(nlp: Nlp, clause: Clause, earlier: readonly FactDraft
   );
 }
 
+/** "in June, not May", "on Friday instead of Thursday": a word of a plan set against another. */
+const PLAN_CONTRAST =
+  /([\p{L}\p{N}'-]+),?\s+(?:(?:and\s+)?not|instead of|rather than)\s+(?:the\s+|a\s+|an\s+|in\s+|on\s+|at\s+)?([\p{L}\p{N}'-]+)/gu;
+
+/**
+ * A plan's word set against another retracts the plan with the other word ("the wedding is in September,
+ * not August" retracts the wedding in August): a plan's words are seldom said as one phrase.
+ */
+function planContrast(text: string, plan: FactDraft): FactDraft[] {
+  const words = plan.value.split(/\s+/);
+  for (const m of text.matchAll(PLAN_CONTRAST)) {
+    const [, said = "", other = ""] = m;
+    const i = words.findIndex((w) => w.toLowerCase() === said.toLowerCase());
+    if (i < 0 || NOT_CONTRASTS.test(other) || numeric(other) !== numeric(said)) continue;
+    const value = [
+      ...words.slice(0, i),
+      /^\p{Lu}/u.test(words[i] ?? "") ? asName(other) : other,
+      ...words.slice(i + 1),
+    ].join(" ");
+    return [{ ...plan, value, says: plan.says.replace(plan.value, value), negated: true }];
+  }
+  return [];
+}
+
 const numeric = (s: string) => /^(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b/i.test(s);
 /** Words after "not" that qualify the value instead of naming another one. */
 const NOT_CONTRASTS =
@@ -147,6 +171,10 @@ export function contrasts(clause: string, drafts: readonly FactDraft[]): FactDra
   const text = clause.toLowerCase();
   for (const d of drafts) {
     if (d.negated) continue;
+    if (d.slot === "plan") {
+      out.push(...planContrast(text, d));
+      continue;
+    }
     const at = text.indexOf(d.value.toLowerCase());
     if (at < 0) continue;
     // The word's own ending is not the contrast: "cashew" is found in "cashews, not peanuts".
