@@ -9,17 +9,18 @@ import { aboutUser, asName, denied, find, foundAt } from "./match.js";
 /** A clause that may name a possession: a verb of having and an owned kind of thing or a capitalised name. */
 export const OWNS_CUE = {
   test: (text: string) =>
-    /\b(?:ha[sdv]e?|got|own\w*|bought|buy|dr[io]ve\w*|ri[do]e\w*|my|our)\b/i.test(text) &&
-    (/\s\p{Lu}/u.test(text) ||
-      /\bowner\b/i.test(text) ||
-      text
-        .toLowerCase()
-        .split(/[^\p{L}\p{N}-]+/u)
-        // Two words are one thing in the list as "hot-tub", "sofa-bed": each word and each pair is looked up.
-        .some(
-          (w, i, all) =>
-            OBJECTS.has(w) || OBJECTS.has(w.replace(/s$/, "")) || OBJECTS.has(`${all[i - 1] ?? ""}-${w}`),
-        )),
+    /\b(?:sold|ditched|traded|swapped|replaced|scrapped|upgraded|got rid of)\b/i.test(text) ||
+    (/\b(?:ha[sdv]e?|got|own\w*|bought|buy|dr[io]ve\w*|ri[do]e\w*|my|our)\b/i.test(text) &&
+      (/\s\p{Lu}/u.test(text) ||
+        /\bowner\b/i.test(text) ||
+        text
+          .toLowerCase()
+          .split(/[^\p{L}\p{N}-]+/u)
+          // Two words are one thing in the list as "hot-tub", "sofa-bed": each word and each pair is looked up.
+          .some(
+            (w, i, all) =>
+              OBJECTS.has(w) || OBJECTS.has(w.replace(/s$/, "")) || OBJECTS.has(`${all[i - 1] ?? ""}-${w}`),
+          ))),
 };
 /** Children by the words for them: a list after "twins" names people. */
 const KIDS = /^(?:twins|triplets|kids?|children|child|sons?|daughters?|boys?|girls?|babies|baby)$/;
@@ -30,13 +31,16 @@ const LEAD =
   /^(?:(?:a|an|the|my|our|one|two|three|some|first|new|brand new|old|second-hand|used|little|small|big|\d{4}|\d+)\s+)+/i;
 const NOT_THINGS = new Set(
   // A degree is studied, not owned: "I have a PhD in physics", "a BA in English".
-  "question questions idea ideas problem problems meeting meetings time job appointment cold flu feeling sense dream plan plans day week lot lots kid kids child children baby son daughter phd dphil ba bsc ma msc mba md jd degree degrees masters diploma doctorate".split(
+  "soul question questions idea ideas problem problems meeting meetings time job appointment cold flu feeling sense dream plan plans day week lot lots kid kids child children baby son daughter phd dphil ba bsc ma msc mba md jd degree degrees masters diploma doctorate".split(
     " ",
   ),
 );
 
-/** A possession: the last word names an owned kind of thing, or the phrase names a product ("a Nikon D750"). */
-function thing(phrase: string): string | null {
+/**
+ * A possession: the last word names an owned kind of thing, or the phrase names a product ("a Nikon D750");
+ * where the verb says it changed hands ("sold my civic"), any short phrase that names no being.
+ */
+function thing(phrase: string, traded = false): string | null {
   const value = phrase
     .replace(LEAD, "")
     .replace(/[^\p{L}\p{N}\s'-]/gu, "")
@@ -53,6 +57,7 @@ function thing(phrase: string): string | null {
     return null;
   if (words.some((w) => /^(?:i|we|you|he|she|they|it)$/i.test(w))) return null;
   if (
+    !traded &&
     words.every((w) => /^\p{Ll}/u.test(w) || NOT_PLACES.has(w.toLowerCase())) &&
     !OBJECTS.has(last) &&
     !OBJECTS.has(last.replace(/s$/, "")) &&
@@ -65,7 +70,43 @@ function thing(phrase: string): string | null {
   const joined = words.slice(-2).join("-").toLowerCase();
   if (OBJECTS.has(last) || OBJECTS.has(last.replace(/s$/, "")) || OBJECTS.has(joined)) return lower;
   // A product or brand is written with a capital inside the clause.
-  return words.some((w) => /\p{Lu}/u.test(w)) ? value : null;
+  return words.some((w) => /\p{Lu}/u.test(w)) || (traded && words.length <= 3) ? value : null;
+}
+
+const ITEM = String.raw`(?:(?:a|an|the|my|our|myself a|myself an)\s+)?([\p{L}\p{N}'-]+(?:\s+[\p{L}\p{N}'-]+){0,3}?)`;
+const GAVE_UP = String.raw`(?:sold|ditched|gave away|traded in|traded|swapped|replaced|got rid of|scrapped|dumped)\s+(?:my|our|the)\s+(?:old\s+)?([\p{L}\p{N}'-]+(?:\s+[\p{L}\p{N}'-]+){0,2}?)`;
+const TRADE_END = String.raw`(?=\s*$|\s*[,.;!?]|\s+(?:now|finally|instead|lol|haha|at last|last|this|yesterday|today|recently|and|so|but|because|which)\b)`;
+/**
+ * A possession that changed hands: "swapped my PS5 for a Steam Deck", "sold my civic, got a tesla now",
+ * "traded in my Golf for a Polo", "upgraded to an iPhone 15": what is had now, and what is had no longer.
+ */
+const TRADES = [
+  new RegExp(String.raw`\b${GAVE_UP}\s+(?:for|with)\s+${ITEM}${TRADE_END}`, "iu"),
+  new RegExp(
+    String.raw`\b${GAVE_UP}(?:\s*,\s*|\s+(?:and|n|so)\s+)(?:i\s+|we\s+)?(?:got|bought)\s+${ITEM}${TRADE_END}`,
+    "iu",
+  ),
+  new RegExp(
+    String.raw`\bupgraded\s+(?:from\s+(?:a|an|my|the)?\s*([\p{L}\p{N}'-]+(?:\s+[\p{L}\p{N}'-]+){0,2}?)\s+)?to\s+${ITEM}${TRADE_END}`,
+    "iu",
+  ),
+  new RegExp(String.raw`\b${GAVE_UP}${TRADE_END}`, "iu"),
+];
+
+function traded(clause: Clause): FactDraft[] {
+  for (const pattern of TRADES) {
+    const m = pattern.exec(clause.text);
+    if (!m) continue;
+    const found = foundAt(clause, m.index, m[0]);
+    if (!aboutUser(clause, found) || denied(found)) return [];
+    const [old, now] = [m[1] ? thing(m[1], true) : null, m[2] ? thing(m[2], true) : null];
+    const out: FactDraft[] = [];
+    if (now) out.push({ slot: "owns", value: now, says: `owns ${now}`, confidence: 0.7 });
+    if (old && old !== now)
+      out.push({ slot: "owns", value: old, says: `owns ${old}`, confidence: 0.7, negated: true });
+    return out;
+  }
+  return [];
 }
 
 export function readOwns(clause: Clause): FactDraft[] {
@@ -105,11 +146,15 @@ export function readOwns(clause: Clause): FactDraft[] {
     const next = f.after.trim().split(/\s+/)[0] ?? "";
     const auxiliary =
       next && clause.doc.match(next).has("(#Adverb|#PastTense|#Participle|#Gerund|#Infinitive)");
-    if (!denied(f) && !auxiliary && !/\b(?:want|need)\b/i.test(f.before)) owns(tail(f.after));
+    if (!denied(f) && !auxiliary && !/\b(?:want|need)\b/i.test(f.before) && !/^\s*rid\b/i.test(f.after))
+      owns(tail(f.after));
   }
   for (const f of find(clause, "^#Adverb? (bought|got) (myself)?")) {
-    if (!denied(f)) owns(tail(f.after));
+    if (!denied(f) && !/^\s*rid\b/i.test(f.after)) owns(tail(f.after));
   }
+  const trade = traded(clause);
+  // The trade's own reading wins over the bare "got a tesla" in it.
+  if (trade.length) return [...out.filter((d) => !trade.some((t) => t.value === d.value)), ...trade];
   for (const f of find(clause, "(owner|owners) of")) {
     if (aboutUser(clause, f) && !denied(f)) owns(tail(f.after));
   }

@@ -696,6 +696,22 @@ describe("parsedFacts", () => {
     expect(facts(text)).toContain(fact);
   });
 
+  it.each([
+    ["swapped my PS5 for a steam deck", ["owns=steam deck", "owns=ps5 (no longer)"]],
+    ["sold my civic, got a tesla now lol", ["owns=tesla", "owns=civic (no longer)"]],
+    ["ditched my car for an ebike", ["owns=ebike", "owns=car (no longer)"]],
+    ["upgraded to an iphone 15 finally", ["owns=iphone 15"]],
+    ["got rid of the van, bought a campervan instead", ["owns=campervan", "owns=van (no longer)"]],
+  ])("reads a possession that changed hands, and the one given up: %s", (text, wanted) => {
+    expect(facts(text)).toEqual(expect.arrayContaining(wanted));
+    expect(facts(text).filter((f) => f.startsWith("owns=rid"))).toEqual([]);
+  });
+
+  it("reads no trade of someone else's or of a figure of speech", () => {
+    expect(facts("my sister sold her car")).toEqual([]);
+    expect(facts("I sold my soul for this job lol")).toEqual([]);
+  });
+
   it("reads no job in a parent", () => {
     expect(facts("I'm now a mum of two").filter((f) => f.startsWith("works_as="))).toEqual([]);
   });
