@@ -36,6 +36,11 @@ const LIKE_LEADS = [
   "(mad|crazy|nuts|wild|passionate) about",
   "can not get enough of",
   "(a|such a) sucker for",
+  // As formal writing says it: "particularly fond of baroque music", "a great appreciation for art".
+  "#Adverb? fond of",
+  "(a|an)? #Adjective? (fondness|appreciation|passion|affection) for",
+  "(take|find|derive) #Adjective? (pleasure|joy|delight|satisfaction) (in|from)",
+  "(a|an)? #Adjective? admirer of",
 ];
 /** And these, something the user dislikes. */
 const DISLIKE_LEADS = [
@@ -54,6 +59,7 @@ const PERSON_KINDS =
 const SAID_OF_THE_THING: ReadonlyArray<readonly ["likes" | "dislikes", string]> = [
   ["likes", "^[<x>.+] (is|are) my (absolute|all-time)? (favourite|favorite|fave|thing|jam)$"],
   ["likes", "^[<x>.+] (is|are) my (guilty pleasure|weakness|obsession|happy place|comfort food)"],
+  ["likes", "^[<x>.+] (is|are) (a|an) #Adjective? (passion|love|interest) of mine"],
   ["likes", "^[<x>.+] (is|are) life (#Adverb|lol|tbh)?$"],
   ["likes", "^[<x>.+] (is|are) the (best|greatest) .? .? (ever|of all time|in the world)"],
   ["dislikes", "^[<x>.+] (is|are) #Adverb? not (my thing|for me|my cup of tea|my scene)"],

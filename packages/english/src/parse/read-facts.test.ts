@@ -712,6 +712,20 @@ describe("parsedFacts", () => {
     expect(facts("I sold my soul for this job lol")).toEqual([]);
   });
 
+  it.each([
+    ["I am particularly fond of baroque music.", "likes=baroque music"],
+    ["I have a great appreciation for Impressionist art.", "likes=Impressionist art"],
+    ["I take great pleasure in gardening.", "likes=gardening"],
+    ["I am an admirer of Tolstoy.", "likes=Tolstoy"],
+    ["Classical music is a great passion of mine.", "likes=Classical music"],
+  ])("reads a taste as formal writing says it: %s", (text, fact) => {
+    expect(facts(text)).toContain(fact);
+  });
+
+  it("reads no taste of someone else's said formally", () => {
+    expect(facts("my mum is fond of cats")).toEqual([]);
+  });
+
   it("reads no job in a parent", () => {
     expect(facts("I'm now a mum of two").filter((f) => f.startsWith("works_as="))).toEqual([]);
   });

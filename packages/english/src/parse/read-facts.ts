@@ -55,7 +55,7 @@ const SLOT_READERS: ReadonlyArray<
   ],
   [PLAN_CUES, readPlans],
   [
-    /\b(?:lov(?:e|es|ed|ing)|ador\w*|lik(?:e|ed|es|ing)|enjoy\w*|dig|fan|fans|can ?not stand|cant stand|hat(?:e|es|ed)|loath\w*|detest|dislike|into|keen|obsess\w*|(?:mad|crazy|nuts|wild|passionate) about|enough of|sucker|beats|compares|pleasure|weakness|obsession|favou?rite|fave|my thing|my jam|gross|disgusting|vile|overrated|worst|awful|horrible|rank|grim|supporter|lover|addict|fanatic|buff|enthusiast|nerd|geek|soft spot|partial|live for|loving|digging|could (?:listen|watch|eat|read|play)|bear|abide|tolerate|freak\w*|creep\w*|find|life|greatest|best|for me|cup of tea|person|beat|better than|nothing like)\b/i,
+    /\b(?:lov(?:e|es|ed|ing)|ador\w*|lik(?:e|ed|es|ing)|enjoy\w*|dig|fan|fans|can ?not stand|cant stand|hat(?:e|es|ed)|loath\w*|detest|dislike|into|keen|obsess\w*|(?:mad|crazy|nuts|wild|passionate) about|enough of|sucker|beats|compares|pleasure|weakness|obsession|favou?rite|fave|my thing|my jam|gross|disgusting|vile|overrated|worst|awful|horrible|rank|grim|supporter|lover|addict|fanatic|buff|enthusiast|nerd|geek|soft spot|partial|live for|loving|digging|could (?:listen|watch|eat|read|play)|bear|abide|tolerate|freak\w*|creep\w*|find|life|greatest|best|for me|cup of tea|person|beat|better than|nothing like|fond|fondness|appreciation|passion|affection|admirer|joy|delight|satisfaction)\b/i,
     readPreferences,
   ],
   [FAMILY_CUE, readFamily],
