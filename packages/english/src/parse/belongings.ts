@@ -217,7 +217,7 @@ export const PET_WORDS = new RegExp(KIND.source, "i");
 const OWNED =
   /(?:\bmy|\bour|\bgot|\badopted|\brescued|\bbought|\bowner of an?|\b(?:mum|mom|dad|parent|mama|papa) (?:to|of) (?:an?|\d+|two|three|four)|^an?|^\w*\s*an?|[.!]\s*an?)\s+(?:\S+\s+){0,3}$/iu;
 /** "We have two cats, Atlas and Juno, and a rescue lurcher": the verb of having governs the whole list. */
-const HAS = /\b(?:i|we) (?:have|hav|got|have got|adopted|rescued|own|bought|took in)\b/i;
+const HAS = /\b(?:i|we) (?:have|hav|got|have got|adopted|rescued|own|bought|took in|keep)\b/i;
 const NAME_WORD = /^[\p{L}'-]+$/u;
 const NOT_PET_NAMES = new Set(
   "is was has had just and but so who which that the a an he she it they always never still is's keeps loves hates gets got named called".split(

@@ -726,6 +726,12 @@ describe("parsedFacts", () => {
     expect(facts("my mum is fond of cats")).toEqual([]);
   });
 
+  it("reads a pet that the user keeps", () => {
+    expect(facts("I keep two cats.")).toContain("pet=cat");
+    expect(facts("we keep chickens")).toContain("pet=chicken");
+    expect(facts("I keep a diary")).toEqual([]);
+  });
+
   it("reads no job in a parent", () => {
     expect(facts("I'm now a mum of two").filter((f) => f.startsWith("works_as="))).toEqual([]);
   });
