@@ -29,6 +29,11 @@ describe("correctTypos", () => {
     expect(correctTypos(nlp, "i live in manchster now")).toBe("i live in manchester now");
   });
 
+  it("leaves a word the readers key on as written", () => {
+    expect(correctTypos(nlp, "i am a widower now")).toBe("i am a widower now");
+    expect(correctTypos(nlp, "a divorcee of ten years")).toBe("a divorcee of ten years");
+  });
+
   it("puts back the g chat drops", () => {
     expect(correctTypos(nlp, "been livin in leeds, workin nights")).toBe(
       "been living in leeds, working nights",
