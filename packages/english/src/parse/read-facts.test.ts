@@ -732,6 +732,20 @@ describe("parsedFacts", () => {
     expect(facts("I keep a diary")).toEqual([]);
   });
 
+  it.each([
+    ["I drive a taxi", "works_as=taxi driver"],
+    ["i drive lorries for a living", "works_as=lorry driver"],
+    ["I cut hair", "works_as=hairdresser"],
+    ["I do nails from home", "works_as=nail technician"],
+  ])("reads a trade said by what is done: %s", (text, fact) => {
+    expect(facts(text)).toContain(fact);
+  });
+
+  it("reads no trade in driving one's own car or in someone else's work", () => {
+    expect(facts("I drive a Tesla").filter((f) => f.startsWith("works_as="))).toEqual([]);
+    expect(facts("my dad drives a taxi").filter((f) => f.startsWith("works_as="))).toEqual([]);
+  });
+
   it("reads no job in a parent", () => {
     expect(facts("I'm now a mum of two").filter((f) => f.startsWith("works_as="))).toEqual([]);
   });

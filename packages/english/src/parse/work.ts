@@ -28,6 +28,14 @@ const AGENTS: Readonly<Record<string, string>> = {
   nurse: "nurse",
   preach: "preacher",
 };
+/** Trades said by what is done, by the user at the start of a clause: "I drive a taxi for a living". */
+const TRADES: ReadonlyArray<readonly [string, string]> = [
+  ["^(i|we) #Adverb? drive (a|an)? (taxi|taxis|cab|cabs)", "taxi driver"],
+  ["^(i|we) #Adverb? drive (a|an)? (bus|buses)", "bus driver"],
+  ["^(i|we) #Adverb? drive (a|an)? (lorry|lorries|truck|trucks|hgv)", "lorry driver"],
+  ["^(i|we) #Adverb? cut hair", "hairdresser"],
+  ["^(i|we) #Adverb? do nails", "nail technician"],
+];
 /** Gerunds that name a job: "been nursing for ten years". */
 const JOB_GERUNDS: Readonly<Record<string, string>> = {
   nursing: "nurse",
@@ -217,6 +225,9 @@ export function readWork(clause: Clause): FactDraft[] {
     const org = orgName(f.after);
     if (org) out.push(employer(org, over(f) || simplePast(f)));
   }
+  // "I drive a taxi", "I cut hair": a trade said by what is done.
+  for (const [pattern, value] of TRADES)
+    for (const f of find(clause, pattern)) if (user(f)) out.push(job(value));
   for (const f of find(clause, "(joined|left|quit) [<o>#ProperNoun+]")) {
     // "we've left London for good" leaves a home, not an employer.
     if (!user(f) || clause.doc.match(f.groups.o ?? "").has("#Place")) continue;
