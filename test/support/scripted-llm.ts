@@ -42,7 +42,7 @@ function answer(text: string): unknown {
       })),
     };
   }
-  if (text.includes("Extract durable knowledge")) return { facts: [], traits: [] };
+  if (text.includes("Extract durable knowledge")) return { facts: [] };
   return { facts: [], retract: [], edits: [] };
 }
 

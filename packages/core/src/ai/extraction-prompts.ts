@@ -11,9 +11,10 @@ export interface SegmentInput {
   summary: string;
   keywords: string[];
 }
-export interface ExistingPersona {
-  facts: Array<{ slot: string; value: string; text: string }>;
-  profile: Array<{ key: string; value: string }>;
+export interface ExistingFact {
+  slot: string;
+  value: string;
+  text: string;
 }
 export interface FeedbackCandidate {
   id: string;
@@ -44,13 +45,6 @@ export const factSchema = z.object({
   negated: z.boolean().default(false),
   confidence: z.number().min(0).max(1).default(0.7),
   evidence: z.string().describe("id of the page (or memory) that states it"),
-});
-
-const traitSchema = z.object({
-  key: z.string().min(1),
-  value: z.string().min(1),
-  confidence: z.number().min(0).max(1).default(0.7),
-  evidence: z.array(z.string()).min(1),
 });
 
 type IdCheck = { ids: ReadonlySet<string>; at: (string | number)[]; value: string | null; what: string };
@@ -114,23 +108,16 @@ export function summarySchema(pageIds: ReadonlySet<string>, segmentIds: Readonly
 }
 
 export function personaSchema(pageIds: ReadonlySet<string>) {
-  return z.object({ facts: z.array(factSchema), traits: z.array(traitSchema) }).superRefine((v, ctx) => {
-    checkIds(ctx, [
-      ...v.facts.map((f, i) => ({
+  return z.object({ facts: z.array(factSchema) }).superRefine((v, ctx) => {
+    checkIds(
+      ctx,
+      v.facts.map((f, i) => ({
         ids: pageIds,
         at: ["facts", i, "evidence"],
         value: f.evidence,
         what: "page id",
       })),
-      ...v.traits.flatMap((t, i) =>
-        t.evidence.map((e, j) => ({
-          ids: pageIds,
-          at: ["traits", i, "evidence", j],
-          value: e,
-          what: "page id",
-        })),
-      ),
-    ]);
+    );
   });
 }
 
@@ -184,9 +171,7 @@ export const PERSONA_SYSTEM =
   `${DATA_RULE}\nExtract durable knowledge from the pages: facts about the user (identity, home, work, ` +
   "family, pets, likes and dislikes, allergies, health, plans, changes) and about what the assistant told or " +
   `did for this user. ${FACT_RULES} Evidence is the id of the page that states the fact. Report only facts ` +
-  "that are new or changed compared with the existing facts. Traits are profile entries (personality, " +
-  "interests, values, communication style, diet...) as key, value, confidence and the ids of the supporting " +
-  "pages; reuse existing profile keys. Return empty arrays when nothing qualifies.";
+  "that are new or changed compared with the existing facts. Return an empty array when nothing qualifies.";
 
 export const FEEDBACK_SYSTEM =
   `${DATA_RULE}\nThe user's message corrects or adds to what is remembered about them; read it as a statement ` +
@@ -203,11 +188,8 @@ export function summarizePrompt(pages: readonly PageInput[], segments: readonly 
   return `DATA: existing topic segments\n${lines(segments)}\n\nDATA: pages\n${lines(pages)}`;
 }
 
-export function personaPrompt(pages: readonly PageInput[], existing: ExistingPersona): string {
-  return (
-    `DATA: existing facts\n${lines(existing.facts)}\n\nDATA: existing profile\n${lines(existing.profile)}` +
-    `\n\nDATA: pages\n${lines(pages)}`
-  );
+export function personaPrompt(pages: readonly PageInput[], existing: readonly ExistingFact[]): string {
+  return `DATA: existing facts\n${lines(existing)}\n\nDATA: pages\n${lines(pages)}`;
 }
 
 export function feedbackPrompt(text: string, candidates: readonly FeedbackCandidate[]): string {

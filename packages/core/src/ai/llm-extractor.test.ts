@@ -124,7 +124,7 @@ describe("llmExtractor.summarizePages", () => {
 });
 
 describe("llmExtractor.extractPersona", () => {
-  it("returns normalised facts and traits from one call and sends pages and existing memory", async () => {
+  it("returns normalised facts from one call and sends pages and existing facts", async () => {
     const model = scripted(
       `<think>beagle</think>\`\`\`json\n${JSON.stringify({
         facts: [
@@ -139,15 +139,11 @@ describe("llmExtractor.extractPersona", () => {
             confidence: undefined,
           },
         ],
-        traits: [{ key: "Animal Lover", value: "loves dogs", confidence: 0.8, evidence: ["p1", "p1"] }],
       })}\n\`\`\``,
     );
-    const existing = {
-      facts: [{ slot: "lives_in", value: "Lisbon", text: "The user lives in Lisbon." }],
-      profile: [{ key: "diet", value: "vegetarian" }],
-    };
+    const existing = [{ slot: "lives_in", value: "Lisbon", text: "The user lives in Lisbon." }];
     const out = await llmExtractor(model).extractPersona(pages, existing);
-    expect(out.facts).toEqual([
+    expect(out).toEqual([
       { ...fact, slot: "pet", value: "beagle named Biscuit" },
       {
         ...fact,
@@ -159,22 +155,21 @@ describe("llmExtractor.extractPersona", () => {
         confidence: 0.7,
       },
     ]);
-    expect(out.traits).toEqual([
-      { key: "animal_lover", value: "loves dogs", confidence: 0.8, evidence: ["p1"] },
-    ]);
     expect(model.doGenerateCalls).toHaveLength(1);
     const prompt = sent(model);
-    for (const text of ["I adopted a beagle called Biscuit", "The user lives in Lisbon.", "vegetarian"]) {
+    for (const text of ["I adopted a beagle called Biscuit", "The user lives in Lisbon."]) {
       expect(prompt).toContain(text);
     }
+    // Only facts are asked for: the request neither describes nor feeds profile traits.
+    expect(prompt).not.toMatch(/trait|profile/i);
+    const format = model.doGenerateCalls[0]?.responseFormat;
+    expect(format?.type === "json" && Object.keys(format.schema?.properties ?? {})).toEqual(["facts"]);
   });
 
   it("rejects evidence that is not one of the pages, after one retry", async () => {
-    const bad = { facts: [{ ...fact, evidence: "p7" }], traits: [] };
+    const bad = { facts: [{ ...fact, evidence: "p7" }] };
     const model = scripted(bad, bad);
-    await expect(
-      llmExtractor(model).extractPersona(pages, { facts: [], profile: [] }),
-    ).rejects.toBeInstanceOf(ModelError);
+    await expect(llmExtractor(model).extractPersona(pages, [])).rejects.toBeInstanceOf(ModelError);
     expect(model.doGenerateCalls).toHaveLength(2);
     expect(sent(model, 1)).toContain("use one of: p1, p2");
   });

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import {
-  type ExistingPersona,
+  type ExistingFact,
   FEEDBACK_SYSTEM,
   type FeedbackCandidate,
   type factSchema,
@@ -18,12 +18,6 @@ import {
 import { type LanguageModel, structuredCall } from "./structured-call.js";
 
 export type ExtractedFact = z.output<typeof factSchema>;
-export interface ExtractedTrait {
-  key: string;
-  value: string;
-  confidence: number;
-  evidence: string[];
-}
 export interface NewTopic {
   summary: string;
   keywords: string[];
@@ -32,10 +26,6 @@ export interface PageSummaries {
   pages: Array<{ id: string; summary: string; keywords: string[] }>;
   /** One per input page; `segmentId` null means the page starts a new topic. */
   assignments: Array<{ pageId: string; segmentId: string | null; newTopic?: NewTopic }>;
-}
-export interface PersonaExtraction {
-  facts: ExtractedFact[];
-  traits: ExtractedTrait[];
 }
 export interface FeedbackParse {
   facts: ExtractedFact[];
@@ -54,12 +44,12 @@ export interface LlmExtractor {
     segments: readonly SegmentInput[],
     control?: CallControl,
   ): Promise<PageSummaries>;
-  /** Facts and profile traits from the pages of one promoted segment. */
+  /** New or changed facts from the pages of one promoted segment, given the facts already stored. */
   extractPersona(
     pages: readonly PageInput[],
-    existing: ExistingPersona,
+    existing: readonly ExistingFact[],
     control?: CallControl,
-  ): Promise<PersonaExtraction>;
+  ): Promise<ExtractedFact[]>;
   /** A correction such as "actually my sister is a doctor now" against candidate memories. */
   parseFeedback(
     text: string,
@@ -111,13 +101,10 @@ export function llmExtractor(model: LanguageModel, options: LlmExtractorOptions 
     },
 
     async extractPersona(pages, existing, control) {
-      if (pages.length === 0) return { facts: [], traits: [] };
+      if (pages.length === 0) return [];
       const schema = personaSchema(new Set(pages.map((p) => p.id)));
       const out = await call(schema, PERSONA_SYSTEM, personaPrompt(pages, existing), control);
-      return {
-        facts: cleanFacts(out.facts),
-        traits: out.traits.map((t) => ({ ...t, key: slotName(t.key), evidence: [...new Set(t.evidence)] })),
-      };
+      return cleanFacts(out.facts);
     },
 
     async parseFeedback(text, candidates, control) {
@@ -145,7 +132,7 @@ function firstById<T>(items: readonly T[], id: (item: T) => string): T[] {
 }
 
 /**
- * Slots and profile keys compare as strings downstream, so "Lives In" and "lives_in" must agree.
+ * Slots compare as strings downstream, so "Lives In" and "lives_in" must agree.
  * Dots survive: they separate a relation from its attribute ("sister.job").
  */
 function slotName(raw: string): string {

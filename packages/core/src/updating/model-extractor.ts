@@ -40,15 +40,10 @@ export function modelExtractor(model: LanguageModel, options: LlmExtractorOption
         text: pageText(p),
         at: p.messages[0]?.validFrom ?? null,
       }));
-      const out = await llm.extractPersona(pages, {
-        facts: existing.map((f) => ({
-          slot: readFact(f).slot,
-          value: readFact(f).value,
-          text: f.text,
-        })),
-        profile: [],
-      });
-      return out.facts;
+      return llm.extractPersona(
+        pages,
+        existing.map((f) => ({ slot: readFact(f).slot, value: readFact(f).value, text: f.text })),
+      );
     },
     async feedback(text, evidenceId, candidates) {
       const out = await llm.parseFeedback(
