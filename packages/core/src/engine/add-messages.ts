@@ -11,7 +11,7 @@ import {
 } from "../model/index.js";
 import { resolveTimeMentions } from "../retrieval/index.js";
 import type { EngineContext } from "../runtime/index.js";
-import { embedJob, embedRecords } from "../runtime/index.js";
+import { embedJob, embedRecords, unembedded } from "../runtime/index.js";
 import type { NewJob } from "../storage/index.js";
 import { tiersJob } from "../updating/index.js";
 import { assignMessageIds, storedAlready } from "./message-ids.js";
@@ -115,13 +115,7 @@ export async function addMessages(ctx: EngineContext, raw: AddInput): Promise<Ad
   // `later`: the raw turns are written now and the embedding runs as a durable job (a crash loses nothing).
   const deferred = input.embed === "later" && ctx.embedder !== null;
   const { stored, error } = deferred
-    ? {
-        stored: [...fresh, ...passages].map((r) => ({
-          record: { ...r, status: "pending" as const },
-          vector: null,
-        })),
-        error: null,
-      }
+    ? { stored: unembedded([...fresh, ...passages]), error: null }
     : await embedRecords(ctx, [...passages, ...fresh]);
   const history = fresh.map((r) => versionOf(r, "create", now));
   const freshIds = fresh.map((r) => r.id);

@@ -16,7 +16,7 @@ import {
   withinTextLimit,
 } from "../model/index.js";
 import type { EngineContext } from "../runtime/index.js";
-import { type EmbedOutcome, embedJob, embedRecords } from "../runtime/index.js";
+import { type EmbedOutcome, embedJob, embedRecords, unembedded } from "../runtime/index.js";
 import type { NewJob } from "../storage/index.js";
 import { readEmbedderRecord } from "./recorded-embedder.js";
 
@@ -215,33 +215,20 @@ async function embedInGroups(
     if (group) group.push(record);
     else byOwner.set(owner, [record]);
   }
+  const groups = [...byOwner.values()];
   const stored: StoredMemory[] = [];
   let batch: MemoryRecord[] = [];
-  const flush = async (): Promise<EmbedOutcome | null> => {
-    const outcome = await embedRecords(ctx, batch);
-    batch = [];
-    if (outcome.error) return outcome;
-    stored.push(...outcome.stored);
-    progress(stored.length);
-    return null;
-  };
-  const groups = [...byOwner.values()];
   for (const [i, group] of groups.entries()) {
     batch.push(...group);
     if (batch.length < IMPORT_EMBED_BATCH && i < groups.length - 1) continue;
-    const failed = await flush();
-    if (failed) {
-      const left = groups.slice(i + 1).flat();
-      const pending = left.map((record) => ({
-        record: { ...record, status: "pending" as const },
-        vector: null,
-      }));
-      return {
-        stored: [...stored, ...failed.stored, ...pending],
-        error: failed.error,
-        embedded: stored.length,
-      };
+    const { stored: done, error } = await embedRecords(ctx, batch);
+    batch = [];
+    if (error) {
+      const left = unembedded(groups.slice(i + 1).flat());
+      return { stored: [...stored, ...done, ...left], error, embedded: stored.length };
     }
+    stored.push(...done);
+    progress(stored.length);
   }
   return { stored, error: null, embedded: stored.length };
 }

@@ -140,31 +140,26 @@ export const updateInputSchema = z
 export type UpdateInput = z.input<typeof updateInputSchema>;
 
 export const userInputSchema = z.object({ userId: idString });
+
+/** An optional progress callback (only its type is checked). */
+const onProgress = <P>() =>
+  z.custom<(progress: P) => void>((v) => typeof v === "function", "expected a function").optional();
+
 export const flushOptionsSchema = z
   .object({
     // z.custom, not z.instanceof: the declaration names no type that zod versions before 4.3 lack.
     signal: z.custom<AbortSignal>((v) => v instanceof AbortSignal, "expected an AbortSignal").optional(),
-    onProgress: z
-      .custom<(progress: JobProgress) => void>((v) => typeof v === "function", "expected a function")
-      .optional(),
+    onProgress: onProgress<JobProgress>(),
   })
   .strict();
 export const reembedInputSchema = z
   .object({
-    onProgress: z
-      .custom<(progress: unknown) => void>((v) => typeof v === "function", "expected a function")
-      .optional(),
+    onProgress: onProgress<unknown>(),
     batchSize: z.number().int().min(1).max(4096).default(64),
   })
   .strict();
 
-export const importOptionsSchema = z
-  .object({
-    onProgress: z
-      .custom<(progress: ImportProgress) => void>((v) => typeof v === "function", "expected a function")
-      .optional(),
-  })
-  .strict();
+export const importOptionsSchema = z.object({ onProgress: onProgress<ImportProgress>() }).strict();
 
 export const erasureInputSchema = z
   .object({ waitMs: z.number().int().min(0).max(600_000).optional() })

@@ -87,20 +87,15 @@ export function assembleContext(input: ContextInput): AssembledContext {
   if (frameCost <= budgetTokens) {
     const budget: Budget = { remaining: budgetTokens - frameCost };
     const candidates = buildCandidates(input);
-    const select = <T>(name: SectionName, list: readonly Candidate<T>[]) =>
-      selectWithinBudget({ candidates: list, heading: SECTION_HEADINGS[name], budget, tokenizer });
+    const select = <T>(name: SectionName, list: readonly Candidate<T>[], within = budget) =>
+      selectWithinBudget({ candidates: list, heading: SECTION_HEADINGS[name], budget: within, tokenizer });
     chosen.profile = select("profile", candidates.profile);
     chosen.facts = select("facts", candidates.facts);
     chosen.skills = select("skills", candidates.skills);
     // The recent conversation spends at most its share of the budget: the rest is for what the query needs.
     const recentBudget: Budget = { remaining: Math.min(budget.remaining, Math.floor(budgetTokens * share)) };
     const before = recentBudget.remaining;
-    chosen.recent = selectWithinBudget({
-      candidates: candidates.recent,
-      heading: SECTION_HEADINGS.recent,
-      budget: recentBudget,
-      tokenizer,
-    });
+    chosen.recent = select("recent", candidates.recent, recentBudget);
     budget.remaining -= before - recentBudget.remaining;
     const shown = new Set(chosen.recent.map((entry) => entry.key));
     const pages = selectPages({

@@ -1,8 +1,7 @@
 import type { ContextPage } from "./context-types.js";
 import { formatDay, turnHead } from "./render-memory-block.js";
 import { sanitizeMemoryText } from "./sanitize-memory-text.js";
-import { type Budget, type Candidate, type Chosen, truncateLine } from "./select-within-budget.js";
-import type { Tokenizer } from "./tokenizer.js";
+import { type Candidate, type Chosen, type SectionInput, truncateLine } from "./select-within-budget.js";
 
 /** A retrieved turn taken into the context, with the day it is shown under and the turn it answers. */
 export interface ChosenPage extends Chosen<ContextPage> {
@@ -23,12 +22,10 @@ const UNDATED = "\uffff";
  * (`before`) when that fits too and is not shown already. Whole turns go first; what is left then holds
  * the best turn that did not fit, truncated. `shownAsLeads`: turns whose line is shown as another's lead.
  */
-export function selectPages(options: {
-  candidates: readonly Candidate<ContextPage>[];
-  heading: string;
-  budget: Budget;
-  tokenizer: Tokenizer;
-}): { chosen: ChosenPage[]; shownAsLeads: string[] } {
+export function selectPages(options: SectionInput<ContextPage>): {
+  chosen: ChosenPage[];
+  shownAsLeads: string[];
+} {
   const { candidates, heading, budget, tokenizer } = options;
   const cost = (line: string) => tokenizer.count(`${line}\n`);
   const chosen: ChosenPage[] = [];

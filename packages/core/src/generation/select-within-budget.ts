@@ -23,6 +23,14 @@ export interface Budget {
   remaining: number;
 }
 
+/** One section's selection: its candidates in priority order, its heading, and the budget it spends from. */
+export interface SectionInput<T> {
+  readonly candidates: readonly Candidate<T>[];
+  readonly heading: string;
+  readonly budget: Budget;
+  readonly tokenizer: Tokenizer;
+}
+
 /** A truncated item keeps at least this many characters; a shorter stub would say nothing useful. */
 export const MIN_KEPT_CHARS = 24;
 // Bounds the truncation search for very long items: prose averages about 4 characters per token, so a
@@ -36,12 +44,7 @@ const WORD_BOUNDARY_WINDOW = 16;
  * {@link MIN_KEPT_CHARS} of it fit, else skipped. Every line is counted once with its newline, so the
  * cost of the block is the sum of its lines plus the frame; the heading is paid by the first item taken.
  */
-export function selectWithinBudget<T>(options: {
-  candidates: readonly Candidate<T>[];
-  heading: string;
-  budget: Budget;
-  tokenizer: Tokenizer;
-}): Chosen<T>[] {
+export function selectWithinBudget<T>(options: SectionInput<T>): Chosen<T>[] {
   const { candidates, heading, budget, tokenizer } = options;
   const headingCost = tokenizer.count(`${heading}\n`);
   const chosen: Chosen<T>[] = [];

@@ -74,10 +74,11 @@ export async function embedRecords(
         error: cause.message,
       });
     }
-    const stored = records.map((record) => ({
-      record: { ...record, status: "pending" as const },
-      vector: null,
-    }));
-    return { stored, error: cause };
+    return { stored: unembedded(records), error: cause };
   }
+}
+
+/** Records stored without vectors, marked pending: their embedding is queued (or left to the embed job). */
+export function unembedded(records: readonly MemoryRecord[]): StoredMemory[] {
+  return records.map((record) => ({ record: { ...record, status: "pending" }, vector: null }));
 }

@@ -2,7 +2,7 @@
 // and the typed definition of a durable job.
 export { defineJob, jobHandlers } from "./define-job.js";
 export { embedJob } from "./embed-job.js";
-export { type EmbedOutcome, embedRecords } from "./embed-records.js";
+export { type EmbedOutcome, embedRecords, unembedded } from "./embed-records.js";
 export type { EngineContext, SkillModel } from "./engine-context.js";
 export type { Correction, ExtractedFact, Extractor, Page, PageAssignment } from "./extractor.js";
 export {

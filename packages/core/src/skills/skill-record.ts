@@ -23,21 +23,12 @@ export function sharedSkillId(sourceId: string, agentId: string): string {
 }
 
 /** What a skill record holds in its metadata besides the text (`name: trigger`). */
-export interface SkillMeta {
-  readonly name: string;
-  readonly trigger: string;
-  readonly steps: SkillStep[];
-  readonly pitfalls: string[];
-  readonly evidence: string[];
-  readonly successes: number;
-  readonly failures: number;
-  readonly confidence: number;
-  readonly source: Skill["source"];
-  readonly visibility: SkillVisibility;
-  readonly keywords: string[];
-  /** The offline draft the body was made from; a model is asked again only when it changes. */
-  readonly draft?: string;
-}
+export type SkillMeta = SkillBody &
+  Pick<Skill, "evidence" | "successes" | "failures" | "confidence" | "source" | "visibility"> & {
+    readonly keywords: string[];
+    /** The offline draft the body was made from; a model is asked again only when it changes. */
+    readonly draft?: string;
+  };
 
 export function skillText(body: Pick<SkillBody, "name" | "trigger">): string {
   return `${body.name}: ${body.trigger}`;

@@ -83,7 +83,7 @@ async function revise(
 
 /** A correction's new body for the skill (a model's revision, or the offline one). */
 async function corrected(ctx: EngineContext, scope: Scope, old: MemoryRecord, text: string) {
-  const meta = readSkillMeta(old);
+  const { name, trigger, steps, pitfalls } = readSkillMeta(old);
   // Tools the correction may name: the skill's, and those of the owner's recent traces.
   const traces = await ctx.storage.scan(scope, {
     filter: { kinds: ["trace"] },
@@ -91,13 +91,8 @@ async function corrected(ctx: EngineContext, scope: Scope, old: MemoryRecord, te
     limit: 200,
   });
   const used = traces.flatMap((t) => readTrace(t).steps);
-  const tools = new Set([...meta.steps, ...used].map((s) => s.tool));
-  const current: SkillBody = {
-    name: meta.name,
-    trigger: meta.trigger,
-    steps: meta.steps,
-    pitfalls: meta.pitfalls,
-  };
+  const tools = new Set([...steps, ...used].map((s) => s.tool));
+  const current: SkillBody = { name, trigger, steps, pitfalls };
   return ctx.skillModel
     ? reviseWithModel(ctx.skillModel, current, text, tools)
     : reviseOffline(current, text, tools);

@@ -31,20 +31,7 @@ export function inferOutcome(steps: readonly TraceStep[]): TraceOutcome {
   return [...last.values()].some((s) => s.error !== undefined) ? "failure" : "success";
 }
 
-export function traceRecord(
-  fields: {
-    id: string;
-    userId: string;
-    agentId: string | null;
-    sessionId: string | null;
-    task: string;
-    steps: readonly TraceStep[];
-    answer: string | null;
-    outcome: TraceOutcome;
-    at: string;
-  },
-  now: string,
-): MemoryRecord {
+export function traceRecord(fields: Trace, now: string): MemoryRecord {
   const steps = fields.steps.map((s) => ({
     tool: s.tool,
     args: s.args,
