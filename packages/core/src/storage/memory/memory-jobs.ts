@@ -102,19 +102,14 @@ export class MemoryJobs {
       [...this.byId.values()].some(
         (j) => j !== job && j.userId === job.userId && j.dedupeKey === job.dedupeKey && j.status === "queued",
       );
-    if (twin) {
+    Object.assign(
+      job,
       // A queued job with the same dedupe key will do the same (idempotent) work.
-      const lastError = `${error} (merged into the queued job with the same dedupe key)`;
-      Object.assign(job, { status: "done", lastError, leaseUntil: null, updatedAt: now });
-      return;
-    }
-    Object.assign(job, {
-      status: retryAt ? "queued" : "failed",
-      lastError: error,
-      runAt: retryAt ?? job.runAt,
-      leaseUntil: null,
-      updatedAt: now,
-    });
+      twin
+        ? { status: "done", lastError: `${error} (merged into the queued job with the same dedupe key)` }
+        : { status: retryAt ? "queued" : "failed", lastError: error, runAt: retryAt ?? job.runAt },
+      { leaseUntil: null, updatedAt: now },
+    );
   }
 
   /** The user's jobs, oldest first, in `status` when given. */

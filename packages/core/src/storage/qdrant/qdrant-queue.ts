@@ -116,13 +116,7 @@ export class QdrantQueue {
     const job = await this.read(jobId, attempt);
     if (!job) return;
     await this.points.apply(this.collection, [
-      this.update(job, {
-        status: "done",
-        lease_until: null,
-        lease_ms: null,
-        last_error: null,
-        ...stamp(now),
-      }),
+      this.update(job, { status: "done", last_error: null, ...released(now) }),
       // Done jobs stay visible for a day, then go: the queue does not grow with every write.
       {
         delete: {
@@ -146,31 +140,17 @@ export class QdrantQueue {
   ): Promise<void> {
     const job = await this.read(jobId, attempt);
     if (!job) return;
-    if (retryAt && (await this.queuedTwin(job))) {
-      // A job with the same dedupe key is already queued and will do the same (idempotent) work.
-      const merged = `${error} (merged into the queued job with the same dedupe key)`;
-      await this.points.apply(this.collection, [
-        this.update(job, {
-          status: "done",
-          last_error: merged,
-          lease_until: null,
-          lease_ms: null,
-          ...stamp(now),
-        }),
-      ]);
-      return;
-    }
-    await this.points.apply(this.collection, [
-      this.update(job, {
-        status: retryAt ? "queued" : "failed",
-        last_error: error,
-        run_at: retryAt ?? job.run_at,
-        run_ms: ms((retryAt ?? job.run_at) as string),
-        lease_until: null,
-        lease_ms: null,
-        ...stamp(now),
-      }),
-    ]);
+    // A job with the same dedupe key already queued will do the same (idempotent) work.
+    const changes: Payload =
+      retryAt && (await this.queuedTwin(job))
+        ? { status: "done", last_error: `${error} (merged into the queued job with the same dedupe key)` }
+        : {
+            status: retryAt ? "queued" : "failed",
+            last_error: error,
+            run_at: retryAt ?? job.run_at,
+            run_ms: ms((retryAt ?? job.run_at) as string),
+          };
+    await this.points.apply(this.collection, [this.update(job, { ...changes, ...released(now) })]);
   }
 
   async list(userId: string, status?: JobStatus): Promise<Job[]> {
@@ -238,4 +218,9 @@ function dedupeSlot(p: Payload): string {
 
 function stamp(now: string): Payload {
   return { updated_at: now, updated_ms: ms(now) };
+}
+
+/** A job no longer leased, as of `now`. */
+function released(now: string): Payload {
+  return { lease_until: null, lease_ms: null, ...stamp(now) };
 }

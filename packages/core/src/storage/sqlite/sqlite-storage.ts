@@ -142,10 +142,10 @@ export class SqliteStorage implements StoragePort {
       writable: this.readOnly === null,
       maxHeldBytes: cacheBytes,
     });
-    this.fullText = new FullTextSearch(this.db, this.writes.blocks, (sql) => this.cached(sql));
+    this.fullText = new FullTextSearch(this.db, this.writes.blocks, this.cached);
     this.queue = new SqliteQueue(this.db);
-    this.edgeMemory = new EdgeMemory((sql) => this.cached(sql));
-    this.records = new RecordCache((sql) => this.cached(sql));
+    this.edgeMemory = new EdgeMemory(this.cached);
+    this.records = new RecordCache(this.cached);
     this.erasure = new SqliteErasure(this.db, this.path);
     this.remembered = [
       this.writes.blocks,
@@ -206,9 +206,9 @@ export class SqliteStorage implements StoragePort {
   }
 
   async scan(scope: Scope, options: ScanOptions = {}): Promise<MemoryRecord[]> {
-    this.guard(scope, "scan");
-    this.syncWithOtherConnections();
-    return this.select(scope, options);
+    return this.read(scope, "scan", () =>
+      scanRecords(this.cached, this.writes.blocks, this.counts, this.records, scope.userId, options),
+    );
   }
 
   async count(scope: Scope, filter?: MemoryFilter): Promise<number> {
@@ -221,27 +221,19 @@ export class SqliteStorage implements StoragePort {
   }
 
   async textSearch(scope: Scope, query: TextQuery): Promise<Hit[]> {
-    this.guard(scope, "textSearch");
-    this.syncWithOtherConnections();
-    return this.run("textSearch", () => this.fullText.search(scope.userId, query));
+    return this.read(scope, "textSearch", () => this.fullText.search(scope.userId, query));
   }
 
   async textStats(scope: Scope, query: TextQuery): Promise<TextStats | null> {
-    this.guard(scope, "textStats");
-    this.syncWithOtherConnections();
-    return this.run("textStats", () => this.fullText.stats(scope.userId, query));
+    return this.read(scope, "textStats", () => this.fullText.stats(scope.userId, query));
   }
 
   async vectorSearch(scope: Scope, query: VectorQuery): Promise<Hit[]> {
-    this.guard(scope, "vectorSearch");
-    this.syncWithOtherConnections();
-    return this.run("vectorSearch", () => this.vectors.search(scope.userId, query));
+    return this.read(scope, "vectorSearch", () => this.vectors.search(scope.userId, query));
   }
 
   async vectorStats(scope: Scope, query: VectorQuery): Promise<VectorStats | null> {
-    this.guard(scope, "vectorStats");
-    this.syncWithOtherConnections();
-    return this.run("vectorStats", () => this.vectors.stats(scope.userId, query));
+    return this.read(scope, "vectorStats", () => this.vectors.stats(scope.userId, query));
   }
 
   async history(scope: Scope, memoryId: string): Promise<MemoryVersion[]> {
@@ -255,19 +247,17 @@ export class SqliteStorage implements StoragePort {
   }
 
   async edges(scope: Scope, query: EdgeQuery): Promise<MemoryEdge[]> {
-    this.guard(scope, "edges");
-    this.syncWithOtherConnections();
-    return this.run("edges", () => this.edgeMemory.read(scope.userId, query));
+    return this.read(scope, "edges", () => this.edgeMemory.read(scope.userId, query));
   }
 
   async kvGet(scope: Scope, namespace: readonly string[], key: string): Promise<KvEntry | null> {
     this.guard(scope, "kvGet");
-    return this.run("kvGet", () => readKv((sql) => this.cached(sql), scope.userId, namespace, key));
+    return this.run("kvGet", () => readKv(this.cached, scope.userId, namespace, key));
   }
 
   async kvList(scope: Scope, options: KvListOptions = {}): Promise<KvEntry[]> {
     this.guard(scope, "kvList");
-    return this.run("kvList", () => listKv((sql) => this.cached(sql), scope.userId, options));
+    return this.run("kvList", () => listKv(this.cached, scope.userId, options));
   }
 
   async claimJobs(options: ClaimOptions): Promise<Job[]> {
@@ -375,19 +365,6 @@ export class SqliteStorage implements StoragePort {
     this.db.close();
   }
 
-  private select(scope: Scope, options: ScanOptions): MemoryRecord[] {
-    return this.run("scan", () =>
-      scanRecords(
-        (sql) => this.cached(sql),
-        this.writes.blocks,
-        this.counts,
-        this.records,
-        scope.userId,
-        options,
-      ),
-    );
-  }
-
   /** Another process may have written the same file: then all this connection remembers is stale. */
   private syncWithOtherConnections(): void {
     const version = this.readDataVersion();
@@ -413,7 +390,7 @@ export class SqliteStorage implements StoragePort {
    * Hot paths (key-value reads for checkpoints, record reads and scans for retrieval) prepare their
    * statements once per SQL text; the cache is bounded, as filters of many shapes make many texts.
    */
-  private cached(sql: string): Database.Statement {
+  private readonly cached = (sql: string): Database.Statement => {
     let statement = this.statements.get(sql);
     if (!statement) {
       if (this.statements.size >= 256) this.statements.clear();
@@ -421,7 +398,7 @@ export class SqliteStorage implements StoragePort {
       this.statements.set(sql, statement);
     }
     return statement;
-  }
+  };
 
   private guard(scope: Scope, operation: string): void {
     this.open(operation);
@@ -436,6 +413,13 @@ export class SqliteStorage implements StoragePort {
           "reads work, writes need a store opened for writing",
       );
     }
+  }
+
+  /** A read of what another connection may have changed: what this one remembers is checked first. */
+  private read<T>(scope: Scope, operation: string, fn: () => T): T {
+    this.guard(scope, operation);
+    this.syncWithOtherConnections();
+    return this.run(operation, fn);
   }
 
   private run<T>(operation: string, fn: () => T): T {
