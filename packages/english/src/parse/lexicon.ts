@@ -1,7 +1,9 @@
 /**
- * Closed word lists the parsed slots read: health conditions and the things people own. A list keeps
- * "I have a question" from becoming a possession and "I have a meeting" from becoming a condition.
+ * Closed word lists the parsed slots read: health conditions, the things people own, the words for
+ * relatives. A list keeps "I have a question" from becoming a possession and "I have a meeting" from
+ * becoming a condition.
  */
+import { RELATIVES } from "../fact-lexicon.js";
 
 /** Conditions by the words people use, mapped to the value stored ("high blood pressure" -> hypertension). */
 export const CONDITIONS: Readonly<Record<string, string>> = {
@@ -159,3 +161,43 @@ export const OBJECTS = new Set(
   lawnmower mower grill bbq barbecue smoker airfryer air-fryer thermomix vinyl turntable record-player
   headphones airpods speaker`.split(/\s+/),
 );
+
+/** Relatives and partners beyond the shared list, by the words people use. */
+export const KIN: Readonly<Record<string, string>> = {
+  ...RELATIVES,
+  hubby: "partner",
+  mam: "mother",
+  wifey: "partner",
+  missus: "partner",
+  esposa: "partner",
+  esposo: "partner",
+  bf: "partner",
+  gf: "partner",
+  grandad: "grandfather",
+  granddad: "grandfather",
+  gran: "grandmother",
+  granny: "grandmother",
+  nan: "grandmother",
+  nana: "grandmother",
+  kiddo: "child",
+  youngest: "child",
+  eldest: "child",
+  oldest: "child",
+  firstborn: "child",
+  kid: "child",
+  child: "child",
+  boy: "son",
+  girl: "daughter",
+  "little one": "child",
+  sis: "sister",
+  "other half": "partner",
+  bro: "brother",
+  stepbrother: "stepbrother",
+  stepsister: "stepsister",
+  stepson: "stepson",
+  stepdaughter: "stepdaughter",
+  "sister-in-law": "sister-in-law",
+  "brother-in-law": "brother-in-law",
+  "mother-in-law": "mother-in-law",
+  "father-in-law": "father-in-law",
+};
