@@ -80,7 +80,7 @@ const TRADE_END = String.raw`(?=\s*$|\s*[,.;!?]|\s+(?:now|finally|instead|lol|ha
  * A possession that changed hands: "swapped my PS5 for a Steam Deck", "sold my civic, got a tesla now",
  * "traded in my Golf for a Polo", "upgraded to an iPhone 15": what is had now, and what is had no longer.
  */
-const TRADES = [
+const CHANGED_HANDS = [
   new RegExp(String.raw`\b${GAVE_UP}\s+(?:for|with)\s+${ITEM}${TRADE_END}`, "iu"),
   new RegExp(
     String.raw`\b${GAVE_UP}(?:\s*,\s*|\s+(?:and|n|so)\s+)(?:i\s+|we\s+)?(?:got|bought)\s+${ITEM}${TRADE_END}`,
@@ -94,7 +94,7 @@ const TRADES = [
 ];
 
 function traded(clause: Clause): FactDraft[] {
-  for (const pattern of TRADES) {
+  for (const pattern of CHANGED_HANDS) {
     const m = pattern.exec(clause.text);
     if (!m) continue;
     const found = foundAt(clause, m.index, m[0]);

@@ -65,20 +65,19 @@ export function readChildren(clause: Clause): FactDraft[] {
     const count = NUMBER_WORDS[(f.groups.n ?? "").toLowerCase()] ?? Number(f.groups.n);
     if (count && !denied(f)) out.push(childCount(count));
   }
-  // "our two boys (Rhys and Owen)": the count and the names in an aside.
+  // "we took our two boys (Rhys and Owen)": the count before an aside, anywhere in the sentence (the
+  // names are KIDS_NAMED's).
   const kids =
-    /\b(?:our|my) (one|two|three|four|five|\d) (?:kids|children|boys|girls|sons|daughters)\s*(?:\(|[-–—]+|:)\s*([^)]+?)(?:\)|$)/i.exec(
+    /\b(?:our|my) (one|two|three|four|five|\d) (?:kids|children|boys|girls|sons|daughters)\s*(?:\(|[-–—]+|:)/i.exec(
       clause.sentence,
     );
-  if (kids?.[1]) {
-    const count = NUMBER_WORDS[kids[1].toLowerCase()] ?? Number(kids[1]);
-    out.push(childCount(count), ...childNames(kids[2] ?? ""));
-  }
+  if (kids?.[1]) out.push(childCount(NUMBER_WORDS[kids[1].toLowerCase()] ?? Number(kids[1])));
   return out;
 }
 
 /** Children's names after them, each perhaps with an age in brackets: "Isla (6) and Ruby (4)". */
-const KID_LIST = String.raw`\p{Lu}[\p{L}'-]*(?:\s*\(\d+\))?(?:(?:,\s*|\s+and\s+|\s*&\s*)\p{Lu}[\p{L}'-]*(?:\s*\(\d+\))?)*`;
+const KID = String.raw`(?:(?:baby|little)\s+)?\p{Lu}[\p{L}'-]*(?:\s*\(\d+\))?`;
+const KID_LIST = String.raw`${KID}(?:(?:,\s*|\s+and\s+|\s*&\s*)${KID})*`;
 /**
  * "my kids, Zara and Leo", "my twins Leo and Mia", "two girls, Isla (6) and Ruby (4)", "3 kids - Ava, Sam
  * and Jo", "my boys are Jack and Harry"; "mum of two: Leo and Mia".

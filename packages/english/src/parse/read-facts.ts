@@ -147,15 +147,25 @@ function planContrast(text: string, plan: FactDraft): FactDraft[] {
     const [, said = "", other = ""] = m;
     const i = words.findIndex((w) => w.toLowerCase() === said.toLowerCase());
     if (i < 0 || NOT_CONTRASTS.test(other) || numeric(other) !== numeric(said)) continue;
-    const value = [
-      ...words.slice(0, i),
-      /^\p{Lu}/u.test(words[i] ?? "") ? asName(other) : other,
-      ...words.slice(i + 1),
-    ].join(" ");
-    return [{ ...plan, value, says: plan.says.replace(plan.value, value), negated: true }];
+    return [
+      setAgainst(
+        plan,
+        [...words.slice(0, i), casedAs(words[i] ?? "", other), ...words.slice(i + 1)].join(" "),
+      ),
+    ];
   }
   return [];
 }
+
+/** The other value in the case of the value it is set against ("Pip, not pippa" -> "Pippa"). */
+const casedAs = (value: string, other: string) => (/^\p{Lu}/u.test(value) ? asName(other) : other);
+/** The retraction of a value said wrongly, in the form of the value said right. */
+const setAgainst = (right: FactDraft, wrong: string): FactDraft => ({
+  ...right,
+  value: wrong,
+  says: right.says.replace(right.value, wrong),
+  negated: true,
+});
 
 const numeric = (s: string) => /^(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b/i.test(s);
 /** Words after "not" that qualify the value instead of naming another one. */
@@ -187,8 +197,7 @@ export function contrasts(clause: string, drafts: readonly FactDraft[]): FactDra
     // "not far from York", "two cats, not three": an adverb or a count is no other value.
     if (NOT_CONTRASTS.test(m[1]) || numeric(m[1]) !== numeric(d.value)) continue;
     const words = m[1].split(/\s+/).slice(0, d.value.split(/\s+/).length).join(" ");
-    const value = /^\p{Lu}/u.test(d.value) ? words.replace(/(^|\s)\p{L}/gu, (c) => c.toUpperCase()) : words;
-    out.push({ ...d, value, says: d.says.replace(d.value, value), negated: true });
+    out.push(setAgainst(d, casedAs(d.value, words)));
   }
   return out;
 }
