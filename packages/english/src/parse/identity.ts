@@ -1,5 +1,5 @@
 /** Who the user is, read from a parsed clause: name, age, where they are from and where they live. */
-import { FUTURE_TIME, NOT_NAMES } from "../fact-lexicon.js";
+import { FUTURE_TIME, NOT_NAMES, NOT_PLACES } from "../fact-lexicon.js";
 import type { FactDraft } from "../fact-patterns.js";
 import { wordNumber } from "../fact-values.js";
 import type { Clause } from "./clauses.js";
@@ -348,7 +348,8 @@ function leftHome(text: string | undefined): FactDraft {
 function place(text = ""): string | null {
   const value = asName(text.replace(/^(?:the)\s+/i, ""));
   if (!value || value.split(/\s+/).length > 4 || /^\d/.test(value)) return null;
-  if (NOT_NAMES.has(value.toLowerCase())) return null;
+  // A month or a day is a time: "moving in with my boyfriend in May".
+  if (NOT_NAMES.has(value.toLowerCase()) || NOT_PLACES.has(value.toLowerCase())) return null;
   // "from Leeds Uni to York St John" names schools, not homes.
   if (/\b(?:uni|university|college|school|academy|polytechnic)\b/i.test(value)) return null;
   return value;

@@ -551,6 +551,12 @@ describe("parsedFacts", () => {
     expect(facts("I rent a flat in Leith")).toContain("lives_in=Leith");
   });
 
+  it("reads no home in a month or a day after a move", () => {
+    for (const text of ["moving in with my boyfriend in May", "I'm moving in with Sam in June"])
+      expect(facts(text).filter((f) => f.startsWith("lives_in="))).toEqual([]);
+    expect(facts("we moved into a flat in Leeds")).toContain("lives_in=Leeds");
+  });
+
   it("reads no home in a house owned elsewhere", () => {
     const found = facts("we own a holiday cottage in Tuscany");
     expect(found).toContain("owns=holiday cottage");
