@@ -146,7 +146,18 @@ export function readOwns(clause: Clause): FactDraft[] {
     const next = f.after.trim().split(/\s+/)[0] ?? "";
     const auxiliary =
       next && clause.doc.match(next).has("(#Adverb|#PastTense|#Participle|#Gerund|#Infinitive)");
-    if (!denied(f) && !auxiliary && !/\b(?:want|need)\b/i.test(f.before) && !/^\s*rid\b/i.test(f.after))
+    // "I got my brother's name wrong": getting a thing wrong or right is no possession.
+    const judged =
+      /^\s*(?:[\p{L}'-]+\s+){1,4}(?:wrong|right|mixed up|muddled)(?:\s*[,.;:!?-]|\s*$|\s+(?:again|earlier|before|sorry|oops|lol))/iu.test(
+        f.after,
+      );
+    if (
+      !denied(f) &&
+      !auxiliary &&
+      !judged &&
+      !/\b(?:want|need)\b/i.test(f.before) &&
+      !/^\s*rid\b/i.test(f.after)
+    )
       owns(tail(f.after));
   }
   for (const f of find(clause, "^#Adverb? (bought|got) (myself)?")) {

@@ -379,6 +379,12 @@ describe("parsedFacts", () => {
     expect(facts("I drive for Deliveroo at weekends").filter((f) => f.startsWith("owns="))).toEqual([]);
   });
 
+  it("reads no possession in a thing got wrong or right", () => {
+    for (const text of ["i got my brother's name wrong, it's Eli", "I got the date wrong again"])
+      expect(facts(text).filter((f) => f.startsWith("owns="))).toEqual([]);
+    expect(facts("I got the right bike for me")).toContain("owns=right bike");
+  });
+
   it("reads no possession in a degree", () => {
     for (const text of ["I have a PhD in geology", "I've got a BSc in nursing", "I have an MBA from INSEAD"])
       expect(facts(text).filter((f) => f.startsWith("owns="))).toEqual([]);
