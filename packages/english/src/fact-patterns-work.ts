@@ -50,9 +50,11 @@ export function job(tail: string, confidence: number, about?: string): FactDraft
     .replace(/^(?:part-time|full-time|mature|\w+-year)\s*/i, "")
     .trim();
   const field = FIELD_NAMES[plain.toLowerCase()] ?? plain;
+  // "a Leeds uni student" names where, not what (the parsed reader takes the school).
+  const schoolNamed = /\s(?:uni|university|college)$/i.test(plain);
   const drafts: FactDraft[] =
     student && !about
-      ? field
+      ? field && !schoolNamed
         ? [{ slot: "studies", value: field, says: `studies ${field}`, confidence }]
         : []
       : [

@@ -532,6 +532,16 @@ describe("parsedFacts", () => {
     expect(facts("I enrolled in a course at the local college")).toEqual([]);
   });
 
+  it("reads the school, not a field, in the words before student", () => {
+    for (const [text, school] of [
+      ["Edinburgh uni student here", "school=Edinburgh"],
+      ["Bath University student, 2nd year", "school=University of Bath"],
+    ] as const) {
+      expect(facts(text)).toContain(school);
+      expect(facts(text).filter((f) => f.startsWith("studies="))).toEqual([]);
+    }
+  });
+
   it("reads no field of study in a time, a school, an amount or a book", () => {
     for (const text of [
       "I studied last Friday",

@@ -109,6 +109,12 @@ export function readStudies(clause: Clause): FactDraft[] {
       atSchool(f.after);
       continue;
     }
+    // "Edinburgh uni student here": the words before "student" name the school.
+    if (/\s(?:uni|university|college)$/i.test(named)) {
+      const name = schoolName(named.replace(/\s(?:university|college)$/i, " Uni"));
+      if (name) out.push(school(name));
+      continue;
+    }
     const value = fieldName(named);
     const abbr = FIELD_NAMES[named.toLowerCase()];
     if (abbr || (value && !/^(?:a|an|the|part-time|full-time|mature|first|second|third|final)$/.test(value)))
