@@ -161,7 +161,10 @@ export function readOwns(clause: Clause): FactDraft[] {
       owns(tail(f.after));
   }
   for (const f of find(clause, "^#Adverb? (bought|got) (myself)?")) {
-    if (!denied(f) && !/^\s*rid\b/i.test(f.after)) owns(tail(f.after));
+    // "just got accepted into UCLA", "got married": "got" before a participle is no possession.
+    const next = f.after.trim().split(/\s+/)[0] ?? "";
+    const passive = /^got\b/i.test(f.text.trim().split(/\s+/).at(-1) ?? "") && /^\p{Ll}+ed$/u.test(next);
+    if (!denied(f) && !passive && !/^\s*rid\b/i.test(f.after)) owns(tail(f.after));
   }
   const trade = traded(clause);
   // The trade's own reading wins over the bare "got a tesla" in it.

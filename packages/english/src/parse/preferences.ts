@@ -74,6 +74,19 @@ const SAID_OF_THE_THING: ReadonlyArray<readonly ["likes" | "dislikes", string]> 
 const POINTER =
   /^\s*(?:it|how|when|what|you|your|the way|to)\b|^\s*(?:this|that|these|those)\b(?=\s*$|\s*[,.!?]|\s+(?:is|was|are|one|so|too|a lot|lol|idea|advice|answer|list|suggestion)\b)/i;
 
+/** A school or a place after "got into": an admission ("got into Durham", "got into med school"). */
+function admittedTo(clause: Clause, value: string): boolean {
+  const head =
+    value
+      .trim()
+      .split(/[,.!?;]/)[0]
+      ?.trim() ?? "";
+  return (
+    /\b(?:uni|university|college|school|academy|conservatoire|programme|program)\b/i.test(head) ||
+    clause.doc.match(head.split(/\s+/)[0] ?? "").has("#Place")
+  );
+}
+
 export function readPreferences(clause: Clause): FactDraft[] {
   const out: FactDraft[] = [];
   const read = (slot: "likes" | "dislikes", leads: readonly string[]) => {
@@ -84,6 +97,8 @@ export function readPreferences(clause: Clause): FactDraft[] {
         `^(i|we)? (am|are|have|got)? (been|always|got)? #Adverb? ${lead}`,
       )) {
         const value = f.groups.x ?? f.after;
+        // "I got into Cambridge!" is a place at a school, not a taste.
+        if (/\bgot into$/i.test(f.text) && admittedTo(clause, value)) continue;
         if (!POINTER.test(value) && aboutUser(clause, f)) out.push(...taste(slot, value));
       }
     }

@@ -385,6 +385,14 @@ describe("parsedFacts", () => {
     expect(facts("I got the right bike for me")).toContain("owns=right bike");
   });
 
+  it("reads no taste or possession in a place at a school", () => {
+    expect(facts("I got into Cambridge!").filter((f) => f.startsWith("likes="))).toEqual([]);
+    expect(facts("got into med school").filter((f) => f.startsWith("likes="))).toEqual([]);
+    expect(facts("just got accepted into UCLA!!").filter((f) => f.startsWith("owns="))).toEqual([]);
+    expect(facts("I got into Radiohead last year").some((f) => f.startsWith("likes=Radiohead"))).toBe(true);
+    expect(facts("just got a used bike")).toContain("owns=bike");
+  });
+
   it("reads no possession in a degree", () => {
     for (const text of ["I have a PhD in geology", "I've got a BSc in nursing", "I have an MBA from INSEAD"])
       expect(facts(text).filter((f) => f.startsWith("owns="))).toEqual([]);
