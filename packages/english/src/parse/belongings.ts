@@ -145,7 +145,9 @@ export function readOwns(clause: Clause): FactDraft[] {
     // "I have always loved ...": "have" is an auxiliary there, not possession.
     const next = f.after.trim().split(/\s+/)[0] ?? "";
     const auxiliary =
-      next && clause.doc.match(next).has("(#Adverb|#PastTense|#Participle|#Gerund|#Infinitive)");
+      next &&
+      (/^(?:been|had|got)$/i.test(next) ||
+        clause.doc.match(next).has("(#Adverb|#PastTense|#Participle|#Gerund|#Infinitive)"));
     // "I got my brother's name wrong": getting a thing wrong or right is no possession.
     const judged =
       /^\s*(?:[\p{L}'-]+\s+){1,4}(?:wrong|right|mixed up|muddled)(?:\s*[,.;:!?-]|\s*$|\s+(?:again|earlier|before|sorry|oops|lol))/iu.test(

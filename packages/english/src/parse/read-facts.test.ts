@@ -561,6 +561,31 @@ describe("parsedFacts", () => {
       expect(facts(text).filter((f) => f.startsWith("studies="))).toEqual([]);
   });
 
+  it("reads a job said without its article, with like for as, or as a position held", () => {
+    const cases: Array<[string, string[]]> = [
+      ["I am pharmacist in a hospital, Charité", ["works_as=pharmacist"]],
+      ["I work like data analyst for Nokia", ["works_as=data analyst", "works_at=Nokia"]],
+      [
+        "I hold a position as researcher at the University of Leeds.",
+        ["works_as=researcher", "works_at=University of Leeds"],
+      ],
+      ["I am an architect specialising in schools.", ["works_as=architect"]],
+    ];
+    for (const [text, want] of cases) for (const fact of want) expect(facts(text)).toContain(fact);
+    expect(facts("I am very tired").filter((f) => f.startsWith("works_as="))).toEqual([]);
+  });
+
+  it("reads a promotion from one title to another, and an employer said with by or after a past job", () => {
+    const promoted = facts("finally got promoted from analyst to senior analyst");
+    expect(promoted).toContain("works_as=senior analyst");
+    expect(promoted).toContain("works_as=analyst (no longer)");
+    const employed = facts("for a year now I have been employed by Siemens as a buyer");
+    expect(employed).toContain("works_at=Siemens");
+    expect(employed).toContain("works_as=buyer");
+    expect(employed.filter((f) => f.startsWith("owns="))).toEqual([]);
+    expect(facts("worked at Lidl for 3 yrs but I'm at Aldi now")).toContain("works_at=Aldi");
+  });
+
   it("reads no employer in a job that starts later", () => {
     expect(
       facts("starting my new job at Microsoft on Monday").filter((f) => f.startsWith("works_at=")),

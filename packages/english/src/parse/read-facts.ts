@@ -2,6 +2,7 @@
  * Facts about the user read from a parsed message: each clause that states something is parsed once by
  * compromise, and each slot family reads the parse (tags, lemmas, names, places) instead of raw text.
  */
+import { OCCUPATIONS } from "../fact-lexicon.js";
 import type { FactDraft } from "../fact-patterns.js";
 import { OWNS_CUE, PET_WORDS, readOwns, readPets } from "./belongings.js";
 import { type Clause, statementClauses } from "./clauses.js";
@@ -26,6 +27,17 @@ const NAME_CUE = {
 const AGE_CUE =
   /\b(?:old|aged|turn\w*|hit|reached|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|\w+teen)\b|\b(?:i am|im|i'm)\b[^.]{0,30}\d|^\s*\d{2}\s?(?:f|m|nb)\b|^\s*\d{2}(?:\s*,|\s+(?:and|here)\b)|\d+\s*(?:yo|y\/o|yrs?)\b|\bage\b|\bcelebrated my\b|\byears (?:young|of age)\b|\bsomeone who(?:'s| is)\s+\w|^\s*(?:at|being)\s+[\w-]+,?\s+(?:i|im|i'm)\b|^\s*being\s+\d+\s+(?:and|but|is|has)\b/i;
 
+/** Work: its words, or a job said without its article as learners of English say it ("I am accountant"). */
+const WORK_WORDS =
+  /\b(?:work\w*|job|jobs|employ\w*|serv\w*|hired|qualified|trained|retrained|left|quit|promot\w*|teach|lecture|tutor|coach|nurse|preach|used to be|freelanc\w*|become|became|role|position|career)\b|\b(?:start\w*|join\w*) (?:as|at|for|with)\b|\bjoined [A-Z]|\bbeen (?:nursing|teaching|lecturing|tutoring|bartending|freelancing|nannying|waitressing|plumbing|farming)\b|\bas an?\b|\b(?:am|was|im)\s+(?:\w+\s+)?an?\b|\bno longer at\b|\b(?:i am|i'm|im) (?:now )?at [A-Z]|\b(?:years|months) (?:at|with)\b|\bdrive (?:a |an )?(?:taxi|cab|bus|buses|lorry|lorries|truck|trucks|hgv)\b|\bcut hair\b|\bdo nails\b/i;
+const WORK_CUE = {
+  test: (text: string) => {
+    if (WORK_WORDS.test(text)) return true;
+    const bare = /\b(?:i|we) (?:am|was|are|were) (\p{L}+)/iu.exec(text);
+    return bare !== null && OCCUPATIONS.has((bare[1] ?? "").toLowerCase());
+  },
+};
+
 /**
  * Each reader with the words a clause needs for it to apply: a cheap test that spares the parse (about a
  * millisecond a clause) where no reader could find anything.
@@ -45,10 +57,7 @@ const SLOT_READERS: ReadonlyArray<
   [/veg|pesc|flexi|keto|paleo|carnivore|halal|kosher|plant|free|carb|fodmap|meat/i, readDiet],
   [OWNS_CUE, readOwns],
   [PET_WORDS, readPets],
-  [
-    /\b(?:work\w*|job|jobs|employ\w*|serv\w*|hired|qualified|trained|retrained|left|quit|promot\w*|teach|lecture|tutor|coach|nurse|preach|used to be|freelanc\w*|become|became|role|position|career)\b|\b(?:start\w*|join\w*) (?:as|at|for|with)\b|\bjoined [A-Z]|\bbeen (?:nursing|teaching|lecturing|tutoring|bartending|freelancing|nannying|waitressing|plumbing|farming)\b|\bas an?\b|\b(?:am|was|im)\s+(?:\w+\s+)?an?\b|\bno longer at\b|\b(?:i am|i'm|im) (?:now )?at [A-Z]|\b(?:years|months) (?:at|with)\b|\bdrive (?:a |an )?(?:taxi|cab|bus|buses|lorry|lorries|truck|trucks|hgv)\b|\bcut hair\b|\bdo nails\b/i,
-    readWork,
-  ],
+  [WORK_CUE, readWork],
   [
     /stud|major|degree|student|sophomore|freshman|fresher|undergrad|postgrad|graduat|\bgrad\b|phd|attend|enrol|school|\buni\b|university|college|course|class|apprentice|master|bachelor|\bbsc\b|\bmsc\b|\bmba\b|reading|\b(?:year|yr) (?:at|of)\b|diploma|doctorate|a-levels|gcses|bootcamp|programme|transferr|switched from|moved from/i,
     readStudies,

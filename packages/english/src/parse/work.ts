@@ -7,7 +7,7 @@ import { aboutUser, asName, denied, type Found, find, over } from "./match.js";
 
 /** Words that end a job title or a field: "a solicitor at Clifford Chance", "law at Trinity". */
 const PHRASE_END = new Set(
-  "at for with in from since and but so because who which that where when now currently here there too on by of to as while not i we you he she they my living working based residing before after until all his her their our your this these last next every most then today nowadays ever again also still just lol lmao haha tbh btw rn though tho".split(
+  "at for with in from since and but so because who which that where when now currently here there too on by of to as while not i we you he she they my living working based residing before after until all his her their our your this these last next every most then today nowadays ever again also still just lol lmao haha tbh btw rn though tho specialising specializing specialised specialized focusing focussing mainly mostly primarily".split(
     " ",
   ),
 );
@@ -18,7 +18,8 @@ const LEARNER =
 const LEAVING =
   /\b(?:quit|quitting|left|leaving|lost|resigned|resigning|retired|retiring|stepped down|gave up)\b(?:\s+[\p{L}'-]+){0,3}\s+as\b[^,.;]*$/iu;
 /** Words that make "I'm at Monzo" a workplace. */
-const JOB_CONTEXT = /\b(?:jobs?|work|working|employer|hired|joined|switched|role|position|company|office)\b/i;
+const JOB_CONTEXT =
+  /\b(?:jobs?|work|works|worked|working|employer|hired|joined|switched|role|position|company|office)\b/i;
 /** Verbs whose doer is a job: "I teach" -> teacher. */
 const AGENTS: Readonly<Record<string, string>> = {
   teach: "teacher",
@@ -149,13 +150,25 @@ export function readWork(clause: Clause): FactDraft[] {
     if (value && org) out.push(employer(org, left));
   };
   for (const f of find(clause, "(i|we) (am|was) (a|an)")) if (user(f)) title(f, false);
+  // Without the article, as learners of English write it: "I am accountant in a bank".
+  for (const f of find(clause, "^(i|we) (am|was) [<j>#Noun]")) {
+    const head = (f.groups.j ?? "").toLowerCase();
+    if (user(f) && OCCUPATIONS.has(head) && !/^\s*(?:of|and)\b/i.test(f.after))
+      title({ ...f, after: ` ${f.groups.j}${f.after}` }, false);
+  }
+  // "I work like software developer for Ericsson": "like" for "as".
+  for (const f of find(clause, "^(i|we) (work|works|am working|working) like (a|an)?"))
+    if (user(f)) title(f, false);
+  // "I hold a position as lecturer at the University of Edinburgh".
+  for (const f of find(clause, "(hold|have|took|accepted) (a|the) (position|role|post|job) as (a|an)?"))
+    if (user(f)) title(f, true);
   for (const f of find(
     clause,
     "(work|works|working|worked|employed|served|serve|serving|hired|qualified|trained|retrained|retraining|started|joined|job|now|freelance|freelancing|moonlight|moonlighting) as (a|an)?",
   ))
     if (user(f)) title(f, true);
   // "I work nights as a security guard", "working part-time as a barista".
-  for (const f of find(clause, "(work|works|working|worked) [<w>.] .? as (a|an)?"))
+  for (const f of find(clause, "(work|works|working|worked|employed) [<w>.] .? as (a|an)?"))
     if (user(f) && !/\bas\b/i.test(f.groups.w ?? "")) title(f, true);
   // "I'm retired now, used to be an engineer": a job that is over.
   for (const f of find(clause, "used to be (a|an)")) {
@@ -174,6 +187,13 @@ export function readWork(clause: Clause): FactDraft[] {
     }
   }
   for (const f of find(clause, "(promoted|promotion) to")) if (user(f)) title(f, true);
+  // "got promoted from junior dev to team lead": the new title, and the old one over.
+  for (const f of find(clause, "promoted from [<old>.+] to")) {
+    if (!user(f)) continue;
+    title(f, true);
+    const before = jobTitle(clause, nounPhrase(f.groups.old ?? ""), true);
+    if (before) out.push(job(before, true));
+  }
   for (const f of find(clause, "(become|became|becoming) (a|an)")) if (user(f)) title(f, false);
   // "after six years at Barclays I handed in my notice": the employer left.
   if (/\b(?:notice|quit|left|leaving|resigned|resigning|moving on|new job|starting)\b/i.test(clause.sentence))
@@ -217,7 +237,7 @@ export function readWork(clause: Clause): FactDraft[] {
   const ahead = FUTURE_TIME.test(clause.text);
   for (const f of find(
     clause,
-    "(work|works|working|worked|employed|started|joined|job|position|role|am|interning|intern) (at|for|with)",
+    "(work|works|working|worked|employed|started|joined|job|position|role|am|interning|intern) (at|for|with|by)",
   )) {
     // "started at Spotify in May" is done: only a verb not yet in the past waits for its date.
     if (ahead && !/^(?:started|joined|worked)\b/i.test(f.text)) continue;
