@@ -15,7 +15,7 @@ import { jobTitle, nounPhrase } from "./work.js";
 const KIN_WORDS = Object.keys(KIN).sort((a, b) => b.length - a.length);
 /** A clause about family at all: a relative, children, or a marital status. */
 export const FAMILY_CUE = new RegExp(
-  `\\b(?:${KIN_WORDS.join("|")}|kids|children|twins|triplets|sons|daughters|boys|girls|seeing|dating|broke up|split up|not with|named|single|married|divorced|widow\\w*|divorcee|separated|engaged)(?![\\p{L}\\p{N}_])`,
+  `\\b(?:${KIN_WORDS.join("|")}|kids|children|twins|triplets|sons|daughters|boys|girls|seeing|dating|broke up|split up|not with|named|single|married|divorced|widow\\w*|divorcee|separated|engaged)s?(?![\\p{L}\\p{N}_])`,
   "iu",
 );
 const SPOUSE = new Set(["wife", "husband", "hubby", "wifey", "missus", "esposa", "esposo", "spouse"]);
@@ -23,8 +23,9 @@ const ENGAGED = new Set(["fiance", "fiancé", "fiancee", "fiancée"]);
 const MODIFIERS =
   "(?:(?:older|younger|big|little|baby|twin|eldest|oldest|youngest|elder|half|lovely|amazing)[- ]?\\s*)?";
 const MENTION = new RegExp(
-  // The end is a lookahead, not \\b, which is ASCII only: "fiancé" ends on a letter it does not know.
-  `(?:\\b(?:my|our|mi)\\s+${MODIFIERS}|^\\s*(?=(?:${BARE_KIN})\\b))(${KIN_WORDS.join("|")})(?![\\p{L}\\p{N}_])`,
+  // The end is a lookahead, not \\b, which is ASCII only: "fiancé" ends on a letter it does not know;
+  // chat drops the apostrophe of "my sister's name", "my mom's a nurse".
+  `(?:\\b(?:my|our|mi)\\s+${MODIFIERS}|^\\s*(?=(?:${BARE_KIN})\\b))(${KIN_WORDS.join("|")})(?:(?![\\p{L}\\p{N}_])|(?=s\\s+(?:name|called|named|a|an)\\s))`,
   "giu",
 );
 
@@ -116,6 +117,11 @@ const nameSlot = (rel: string) =>
     : rel === "child" || rel === "son" || rel === "daughter"
       ? "child"
       : `${rel}.name`;
+
+/** The relative a text mentions last ("my dad" -> "dad"), or null. */
+export function lastRelative(text: string): string | null {
+  return [...text.matchAll(MENTION)].at(-1)?.[1]?.toLowerCase() ?? null;
+}
 
 export function readFamily(clause: Clause): FactDraft[] {
   const out: FactDraft[] = [];

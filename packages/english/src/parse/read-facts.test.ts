@@ -735,12 +735,25 @@ describe("parsedFacts", () => {
     ["my sister is Jo, she's the one who's a midwife", "sister.occupation=midwife"],
     ["my sister Kate lives in Leeds and she works as a nurse", "sister.occupation=nurse"],
     ["my husband Dave is great, he is a teacher", "partner.occupation=teacher"],
+    // Mentioned in an earlier sentence, with nothing said of them there.
+    ["I'm buying a present for my mum. She's a retired nurse and lives in Hull.", "mother.occupation=nurse"],
+    ["I'm buying a present for my mum. She's a retired nurse and lives in Hull.", "mother.lives_in=Hull"],
+    ["planning my sister's hen do. Her name is Priya, she's a vet", "sister.name=Priya"],
+    ["planning my sister's hen do. Her name is Priya, she's a vet", "sister.occupation=vet"],
+    // The apostrophe chat leaves out.
+    ["my uncles name is Faisal", "uncle.name=Faisal"],
+    ["my moms a dentist", "mother.occupation=dentist"],
   ])("reads what a pronoun says of the relative just mentioned: %s", (text, fact) => {
     expect(facts(text)).toContain(fact);
   });
 
   it("reads nothing of a relative from a pronoun of the other gender", () => {
     expect(facts("my sister lives in York, he is a doctor")).toEqual(["sister.lives_in=York"]);
+  });
+
+  it("reads nothing of someone else after a pronoun, or of plural relatives", () => {
+    expect(facts("my boss is awful. He's a micromanager")).toEqual([]);
+    expect(facts("my sisters are both nurses")).toEqual([]);
   });
 
   it.each([

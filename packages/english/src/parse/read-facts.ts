@@ -6,10 +6,11 @@ import { OCCUPATIONS } from "../fact-lexicon.js";
 import type { FactDraft } from "../fact-patterns.js";
 import { OWNS_CUE, PET_WORDS, readOwns, readPets } from "./belongings.js";
 import { type Clause, statementClauses } from "./clauses.js";
-import { FAMILY_CUE, readFamily } from "./family.js";
+import { FAMILY_CUE, lastRelative, readFamily } from "./family.js";
 import { HEALTH_CUE, readAllergy, readDiet, readHealth } from "./health.js";
 import { HOBBY_CUE, readHobbies } from "./hobbies.js";
 import { ORIGIN_CUE, readAge, readHome, readName, readOrigin } from "./identity.js";
+import { KIN } from "./lexicon.js";
 import { asName } from "./match.js";
 import type { Nlp } from "./parser.js";
 import { PLAN_CUES, readPlans } from "./plans.js";
@@ -86,6 +87,7 @@ export function parsedFacts(nlp: Nlp, text: string): FactDraft[] {
   const drafts: FactDraft[] = [];
   // A clause repeated in one message (a pasted log, a signature) is read once: its facts are in already.
   const seen = new Set<string>();
+  let mentioned: string | null = null;
   for (const clause of statementClauses(nlp, text)) {
     const key = `${clause.wanted}\u0000${clause.sentence}\u0000${clause.text}`;
     if (seen.has(key)) continue;
@@ -94,7 +96,8 @@ export function parsedFacts(nlp: Nlp, text: string): FactDraft[] {
     if (clause.wanted) found.push(...(PLAN_CUES.test(clause.text) ? readPlans(clause) : []));
     else if (MAY_STATE.test(clause.text))
       for (const [cue, read] of SLOT_READERS) if (cue.test(clause.text)) found.push(...read(clause));
-    found.push(...relativeByPronoun(nlp, clause, [...drafts, ...found]));
+    found.push(...relativeByPronoun(nlp, clause, found, drafts, mentioned));
+    mentioned = lastRelative(clause.text) ?? mentioned;
     drafts.push(...found, ...contrasts(clause.text, found), ...petNamedLater(clause, drafts, found));
   }
   return drafts;
@@ -123,23 +126,45 @@ const SHE =
 const HE =
   /^(?:brother|father|son|grandfather|uncle|nephew|stepfather|stepbrother|stepson|brother-in-law|father-in-law|partner|cousin)$/;
 const PRONOUN_SAYS =
-  /(?:^|,\s*|;\s*|\band\s+)((she|he)(?:'s| is| was| works| worked| used to| lives| moved| just| recently| now)\b.*)$/i;
+  /(?:^|,\s*|;\s*|\band\s+)((?:she|he)(?:'s| is| was| works| worked| used to| lives| moved| just| recently| now)\b|(?:his|her) name is\b)/gi;
 
 /**
  * "my sister is Jo, she's the one who's a midwife", "my brother lives in Leeds, he's a chef": what a
  * pronoun says of the relative mentioned just before it, read as if the relative were named again.
  */
-function relativeByPronoun(nlp: Nlp, clause: Clause, earlier: readonly FactDraft[]): FactDraft[] {
-  const m = PRONOUN_SAYS.exec(clause.text.trim());
-  if (!m?.[1] || !m[2]) return [];
-  const fits = m[2].toLowerCase() === "she" ? SHE : HE;
-  const last = earlier.findLast((d) => d.about !== undefined && !d.negated);
-  const rel = last?.slot.split(".")[0] ?? "";
-  if (!last?.about || !fits.test(rel === "child" ? "" : rel)) return [];
-  const said = `my ${last.about}${m[1].slice(m[2].length)}`.replace(/\bthe one who(?:'s| is)\s+/i, "");
-  return statementClauses(nlp, said).flatMap((again) =>
-    readFamily(again).filter((d) => d.slot.startsWith(`${rel}.`) && !d.slot.endsWith(".name")),
+function relativeByPronoun(
+  nlp: Nlp,
+  clause: Clause,
+  found: readonly FactDraft[],
+  earlier: readonly FactDraft[],
+  mentioned: string | null,
+): FactDraft[] {
+  const text = clause.text.trim();
+  // Each part that opens on a pronoun: "Her name is Priya, she is a vet" says two things.
+  const starts = [...text.matchAll(PRONOUN_SAYS)].map(
+    (m) => (m.index ?? 0) + m[0].length - (m[1] ?? "").length,
   );
+  if (starts.length === 0) return [];
+  // The relative named in this clause, or else the one mentioned last ("my dad ... He's a plumber").
+  const here = found.findLast((d) => d.about !== undefined && !d.negated);
+  const last = here ?? (mentioned ? undefined : earlier.findLast((d) => d.about !== undefined && !d.negated));
+  const about = last?.about ?? mentioned ?? "";
+  const rel = last ? (last.slot.split(".")[0] ?? "") : (KIN[about] ?? about);
+  if (!about) return [];
+  return starts.flatMap((start, i) => {
+    const part = text.slice(start, starts[i + 1]).replace(/(?:,|;|\band)\s*$/i, "");
+    const who = /^(\p{L}+)/u.exec(part)?.[1] ?? "";
+    const fits = /^(?:she|her)$/i.test(who) ? SHE : HE;
+    if (!fits.test(rel === "child" ? "" : rel)) return [];
+    const naming = /^(?:his|her)$/i.test(who);
+    const said = `my ${about}${naming ? "'s" : ""}${part.slice(who.length)}`.replace(
+      /\bthe one who(?:'s| is)\s+/i,
+      "",
+    );
+    return statementClauses(nlp, said).flatMap((again) =>
+      readFamily(again).filter((d) => d.slot.startsWith(`${rel}.`) && d.slot.endsWith(".name") === naming),
+    );
+  });
 }
 
 /** "in June, not May", "on Friday instead of Thursday": a word of a plan set against another. */
