@@ -103,7 +103,13 @@ export const IDENTITY_RULES: readonly FactRule[] = [
     re: new RegExp(`^(?:I|we) ${MOVE} (?:back |over |out )?to (.+)$`),
     build: place("lives_in", "moved to", 0.85),
   },
-  { re: new RegExp(`^(?:I|we) ${MOVE} from .+? to (.+)$`), build: place("lives_in", "moved to", 0.85) },
+  // "I moved from UCL to Warwick for the second year" changed schools: the parsed change reader has it.
+  {
+    re: new RegExp(
+      `^(?:I|we) ${MOVE} from (?!.*\\b(?:uni|university|college|school|semester|course|degree|(?:first|second|third|final) year|job|work|role|company)\\b).+? to (.+)$`,
+    ),
+    build: place("lives_in", "moved to", 0.85),
+  },
   { re: /^I (?:settled|have settled) (?:down )?in (.+)$/, build: place("lives_in", "settled in", 0.8) },
   { re: /^I call (.+ home)$/, build: place("lives_in", "lives in", 0.8) },
 ];

@@ -2,6 +2,7 @@
 import { FUTURE_TIME, NOT_NAMES, NOT_PLACES } from "../fact-lexicon.js";
 import type { FactDraft } from "../fact-patterns.js";
 import { wordNumber } from "../fact-values.js";
+import { isHomeMove } from "./changes.js";
 import type { Clause } from "./clauses.js";
 import { aboutUser, asName, denied, type Found, find, foundAt, over } from "./match.js";
 
@@ -305,6 +306,8 @@ export function readHome(clause: Clause): FactDraft[] {
     clause,
     `(moved|relocated|have moved) (back|over|out|here)? from [<old>${PLACE}] to [<p>${PLACE}]`,
   )) {
+    // "moved from UCL to Warwick for the second year" changed schools, not homes.
+    if (!isHomeMove(clause, f)) continue;
     const before = homes.length + left.length;
     lives(f, "moved to");
     const old = place(f.groups.old);

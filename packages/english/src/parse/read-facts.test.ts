@@ -586,6 +586,32 @@ describe("parsedFacts", () => {
     expect(facts("worked at Lidl for 3 yrs but I'm at Aldi now")).toContain("works_at=Aldi");
   });
 
+  it.each([
+    ["switched from paleo to keto in the new year", ["diet=keto", "diet=paleo (no longer)"]],
+    ["went from pescatarian to vegetarian last spring", ["diet=vegetarian", "diet=pescatarian (no longer)"]],
+    ["I changed from history to law in my second year", ["studies=law", "studies=history (no longer)"]],
+    [
+      "transferred from Boston College to Tufts after freshman year",
+      ["school=Tufts", "school=Boston College (no longer)"],
+    ],
+    ["I moved from Accenture to KPMG in March", ["works_at=KPMG", "works_at=Accenture (no longer)"]],
+    [
+      "we moved from Derby to Nottingham in the summer",
+      ["lives_in=Nottingham", "lives_in=Derby (no longer)"],
+    ],
+  ])("reads a change from one value to another: %s", (text, wanted) => {
+    expect(facts(text)).toEqual(expect.arrayContaining(wanted));
+  });
+
+  it("reads no home in a change of school or employer, and no employer in a change of team or role", () => {
+    expect(
+      facts("so i moved from KCL to Exeter for my final year").filter((f) => f.startsWith("lives_in=")),
+    ).toEqual([]);
+    expect(facts("I moved from Sales to Marketing at work").filter((f) => f.startsWith("works_at="))).toEqual(
+      [],
+    );
+  });
+
   it("reads no employer in a job that starts later", () => {
     expect(
       facts("starting my new job at Microsoft on Monday").filter((f) => f.startsWith("works_at=")),

@@ -5,6 +5,7 @@
 import { OCCUPATIONS } from "../fact-lexicon.js";
 import type { FactDraft } from "../fact-patterns.js";
 import { OWNS_CUE, PET_WORDS, readOwns, readPets } from "./belongings.js";
+import { readChanges } from "./changes.js";
 import { type Clause, statementClauses } from "./clauses.js";
 import { FAMILY_CUE, lastRelative, readFamily } from "./family.js";
 import { HEALTH_CUE, readAllergy, readDiet, readHealth } from "./health.js";
@@ -68,6 +69,7 @@ const SLOT_READERS: ReadonlyArray<
     /\b(?:lov(?:e|es|ed|ing)|ador\w*|lik(?:e|ed|es|ing)|enjoy\w*|dig|fan|fans|can ?not stand|cant stand|hat(?:e|es|ed)|loath\w*|detest|dislike|into|keen|obsess\w*|(?:mad|crazy|nuts|wild|passionate) about|enough of|sucker|beats|compares|pleasure|weakness|obsession|favou?rite|fave|my thing|my jam|gross|disgusting|vile|overrated|worst|awful|horrible|rank|grim|supporter|lover|addict|fanatic|buff|enthusiast|nerd|geek|soft spot|partial|live for|loving|digging|could (?:listen|watch|eat|read|play)|bear|abide|tolerate|freak\w*|creep\w*|find|life|greatest|best|for me|cup of tea|person|beat|better than|nothing like|fond|fondness|appreciation|passion|affection|admirer|joy|delight|satisfaction)\b/i,
     readPreferences,
   ],
+  [/\bfrom\b.+\bto\b/i, readChanges],
   [FAMILY_CUE, readFamily],
   [HOBBY_CUE, readHobbies],
 ];
