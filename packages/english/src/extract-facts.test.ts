@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type ExtractInput, extractFacts } from "./extract-facts.js";
+import { loadParser } from "./parse/parser.js";
 
 /** Facts of one message as "+slot=value" (or "-slot=value" for a retraction), in extraction order. */
 function facts(text: string, role: ExtractInput["role"] = "user"): string[] {
@@ -268,5 +269,22 @@ describe("extractFacts", () => {
       ["likes", "jazz", "a"],
       ["likes", "jazz", "b"],
     ]);
+  });
+});
+
+describe("extractFacts with the parser", () => {
+  const marital = async (text: string) =>
+    extractFacts([{ id: "m1", role: "user", text }], await loadParser())
+      .filter((f) => f.slot === "marital_status" && !f.negated)
+      .map((f) => f.value);
+
+  it.each([
+    ["my husband passed away last spring", "widowed"],
+    ["my late husband was a pilot", "widowed"],
+    ["My husband and I divorced in 2015.", "divorced"],
+    ["my wife Ines and I separated after ten years", "separated"],
+    ["my husband and I are moving to Leeds", "married"],
+  ])("reads a spouse lost or parted from, not married: %s", async (text, status) => {
+    expect(await marital(text)).toEqual([status]);
   });
 });

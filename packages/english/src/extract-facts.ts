@@ -91,6 +91,14 @@ export function factsFromText(raw: string, ctx: FactContext): ExtractedFact[] {
       const fact = toFact(draft, false, ctx);
       if (!ruled.some((r) => restates(r, fact) || retracts(r, fact))) keep(fact);
     }
+    // "my wife and I separated", "my wife passed away": the rules read "married" from "my wife" alone,
+    // where the readers read the whole sentence.
+    const ended = [...found.values()].some(
+      (f) => f.slot === "marital_status" && !f.negated && /^(?:widowed|separated|divorced)$/.test(f.value),
+    );
+    if (ended)
+      for (const [key, f] of found)
+        if (f.slot === "marital_status" && f.value === "married" && !f.negated) found.delete(key);
   }
   return [...found.values()];
 }

@@ -184,7 +184,9 @@ export const FAMILY_RULES: readonly FactRule[] = [
     build: (m) => marital(m[1] ?? "", m[2] ?? "", true),
   },
   {
-    re: /\b(?:my|our) (husband|wife)\b/,
+    // Not a spouse lost or parted from ("my late wife", "my wife passed away", "my husband and I separated"):
+    // the parsed family reader reads those.
+    re: /^(?!.*\b(?:late|lost|losing|passed away|passed on|died|separated|divorced|split up)\b).*\b(?:my|our) (husband|wife)\b/,
     build: () => ({ slot: "marital_status", value: "married", says: "is married", confidence: 0.6 }),
   },
   {

@@ -21,7 +21,7 @@ export const FAMILY_CUE = new RegExp(
 const SPOUSE = new Set(["wife", "husband", "hubby", "wifey", "missus", "esposa", "esposo", "spouse"]);
 const ENGAGED = new Set(["fiance", "fiancé", "fiancee", "fiancée"]);
 const MODIFIERS =
-  "(?:(?:older|younger|big|little|baby|twin|eldest|oldest|youngest|elder|half|lovely|amazing)[- ]?\\s*)?";
+  "(?:(?:older|younger|big|little|baby|twin|eldest|oldest|youngest|elder|half|lovely|amazing|late)[- ]?\\s*)?";
 const MENTION = new RegExp(
   // The end is a lookahead, not \\b, which is ASCII only: "fiancé" ends on a letter it does not know;
   // chat drops the apostrophe of "my sister's name", "my mom's a nurse".
@@ -123,6 +123,23 @@ export function lastRelative(text: string): string | null {
   return [...text.matchAll(MENTION)].at(-1)?.[1]?.toLowerCase() ?? null;
 }
 
+/** The marital status a spouse's mention says has ended, from the words around it, or null. */
+function spouseLost(before: string, after: string): string | null {
+  if (
+    /\b(?:late|lost|losing|since)\s+(?:my\s+)?$/i.test(before) ||
+    /^(?:\s+[\p{Lu}][\p{L}'-]+)?,?\s+(?:sadly\s+)?(?:passed away|passed on|passed|died|was killed)\b/iu.test(
+      after,
+    )
+  )
+    return "widowed";
+  const parted =
+    /^(?:\s+[\p{Lu}][\p{L}'-]+)?\s+and\s+I\s+(?:have\s+|are\s+|got\s+|just\s+|recently\s+)*(separated|divorced|split up|split)\b/iu.exec(
+      after,
+    )?.[1] ?? /\b(separated|divorced|split up|split)\s+from\s+(?:my\s+)?$/i.exec(before)?.[1];
+  if (!parted) return null;
+  return /^divorced/i.test(parted) ? "divorced" : "separated";
+}
+
 export function readFamily(clause: Clause): FactDraft[] {
   const out: FactDraft[] = [];
   const text = clause.text;
@@ -132,6 +149,18 @@ export function readFamily(clause: Clause): FactDraft[] {
     const before = text.slice(0, m.index);
     if (/\b(?:friend|mate|boss|colleague|coworker|neighbour|neighbor)'?s\s*$/i.test(before)) continue;
     let rest = text.slice((m.index ?? 0) + m[0].length);
+    // "my wife passed away", "my late husband", "my wife and I separated": no longer married.
+    // The clause may end at the mention ("my wife | and I separated"): what follows is read in the sentence.
+    const inSentence = clause.sentence.toLowerCase().indexOf(m[0].toLowerCase());
+    const following =
+      inSentence >= 0
+        ? clause.sentence.slice(inSentence + m[0].length)
+        : text.slice((m.index ?? 0) + m[0].length);
+    const ended = SPOUSE.has(word) ? spouseLost(/\blate\b/i.test(m[0]) ? "late " : before, following) : null;
+    if (ended) {
+      out.push({ slot: "marital_status", value: ended, says: `is ${ended}`, confidence: 0.7 });
+      continue;
+    }
     if (SPOUSE.has(word))
       out.push({ slot: "marital_status", value: "married", says: "is married", confidence: 0.7 });
     if (ENGAGED.has(word))
