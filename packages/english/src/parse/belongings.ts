@@ -305,6 +305,32 @@ export function readPets(clause: Clause): FactDraft[] {
     );
     if (aside && /^\s*(?:my|our)\s*$/i.test(before)) name(aside[1], kind);
   }
+  // A correction of the user's pet by "the": "sorry the dog is called Rufus not Rupert", "we renamed the
+  // puppy to Maple" (a pet said with "the" is the user's only where a name is being put right).
+  const correcting = /\b(?:sorry|actually|oops|correction|meant|typo|renamed|not\s+\p{Lu})/u.test(
+    clause.sentence,
+  );
+  const theKind = `the\\s+(${PET_KEYS.join("|")})`;
+  const corrected = [
+    ...(correcting
+      ? text.matchAll(
+          new RegExp(
+            `\\b${theKind}(?:'s| is)\\s+(?:actually\\s+)?(?:called|named|name is)\\s+(\\p{Lu}[\\p{L}'-]+)`,
+            "giu",
+          ),
+        )
+      : []),
+    ...text.matchAll(
+      new RegExp(`\\b(?:renamed|rename)\\s+${theKind}\\s+(?:to\\s+)?(\\p{Lu}[\\p{L}'-]+)`, "giu"),
+    ),
+  ];
+  for (const m of corrected) {
+    if (denied(foundAt(clause, m.index ?? 0, m[0])) || !userBefore(text.slice(0, m.index))) continue;
+    const key = (m[1] ?? "").toLowerCase();
+    const kind = PET_KIND[key] ?? key;
+    out.push({ slot: "pet", value: kind, says: `has a ${kind}`, confidence: 0.7 });
+    name(m[2], kind);
+  }
   return out;
 }
 

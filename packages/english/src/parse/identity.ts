@@ -14,7 +14,7 @@ export function readName(clause: Clause): FactDraft[] {
   const out: FactDraft[] = [];
   const says = (value: string) => ({ slot: "name", value, says: `is named ${value}`, confidence: 0.8 });
   for (const f of [
-    ...find(clause, "my (name|nmae|names|name's) (is|am)? [<n>#ProperNoun+]"),
+    ...find(clause, "my (name|nmae|names|name's) (is|am)? #Adverb? [<n>#ProperNoun+]"),
     ...find(clause, "(its|it is) [<n>#Noun] here"),
     ...find(clause, "^(there|all|everyone|folks|guys)? [<n>#ProperNoun] here"),
     // "Name's Dmitri", "people call me Ollie", "just call me Bea" (a nickname beside a name given is not another).

@@ -612,6 +612,34 @@ describe("parsedFacts", () => {
     );
   });
 
+  it.each([
+    [
+      "sorry, I said I work at Brookfield, I meant Ashdown",
+      ["works_at=Ashdown", "works_at=Brookfield (no longer)"],
+    ],
+    [
+      "I said I live in Sheffield but I meant Rotherham",
+      ["lives_in=Rotherham", "lives_in=Sheffield (no longer)"],
+    ],
+    [
+      "my sister's name is Siobhan, I typed Shauna by mistake",
+      ["sister.name=Siobhan", "sister.name=Shauna (no longer)"],
+    ],
+    [
+      "oops the rabbit is called Clover, not Cleo",
+      ["pet=rabbit", "pet.name=Clover", "pet.name=Cleo (no longer)"],
+    ],
+    ["we renamed the kitten to Pepper", ["pet=cat", "pet.name=Pepper"]],
+    ["my names actually Bryony not Briony", ["name=Bryony", "name=Briony (no longer)"]],
+  ])("reads a correction of what the user said: %s", (text, wanted) => {
+    expect(facts(text)).toEqual(expect.arrayContaining(wanted));
+  });
+
+  it("reads no pet of someone else's by the, and nothing from saying hello", () => {
+    expect(facts("the dog next door is called Max, not Mack").filter((f) => f.startsWith("pet"))).toEqual([]);
+    expect(facts("I said hi to Tom")).toEqual([]);
+  });
+
   it("reads no employer in a job that starts later", () => {
     expect(
       facts("starting my new job at Microsoft on Monday").filter((f) => f.startsWith("works_at=")),

@@ -102,7 +102,29 @@ export function parsedFacts(nlp: Nlp, text: string): FactDraft[] {
     mentioned = lastRelative(clause.text) ?? mentioned;
     drafts.push(...found, ...contrasts(clause.text, found), ...petNamedLater(clause, drafts, found));
   }
-  return drafts;
+  return saidWrongly(text, drafts);
+}
+
+/** "I said I work at Barclays, I meant HSBC": what was said, and what was meant instead. */
+const MEANT =
+  /\bI (?:said|wrote|typed|put)\s+(.+?)[,;.]?\s+(?:but\s+|and\s+)?I (?:meant|mean)\s+(\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*)*)/u;
+/** "my mum's name is Lourdes, I wrote Lorena by mistake": a value said wrongly before. */
+const WRONGLY =
+  /\bI (?:said|wrote|typed|put)\s+(\p{Lu}[\p{L}'-]*)\s+(?:by mistake|by accident|wrongly|in error|instead)\b/u;
+
+/** The message's own corrections of what it says: the value meant replaces the value said. */
+function saidWrongly(text: string, drafts: FactDraft[]): FactDraft[] {
+  const meant = MEANT.exec(text);
+  if (meant?.[1] && meant[2]) {
+    const said = drafts.findLast((d) => !d.negated && meant[1]?.includes(d.value));
+    if (said) {
+      const right = { ...said, value: meant[2], says: said.says.replace(said.value, meant[2]) };
+      return [...drafts.filter((d) => d !== said), right, setAgainst(right, said.value)];
+    }
+  }
+  const wrong = WRONGLY.exec(text)?.[1];
+  const named = drafts.findLast((d) => !d.negated && /^\p{Lu}/u.test(d.value) && d.value !== wrong);
+  return wrong && named ? [...drafts, setAgainst(named, wrong)] : drafts;
 }
 
 const PRONOUN_NAMES =
