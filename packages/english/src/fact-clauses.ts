@@ -113,7 +113,7 @@ function sharedSubject(clause: string): string[] {
 }
 
 const FILLER =
-  /^(?:oh well|hiya|heya|howdy|he+y+|hi+|lowkey|highkey|ngl|oh|well|yeah|yes|yep|yup|no(?! longer)|nope|so|and|but|also|plus|anyway|anyways|btw|by the way|honestly|actually|ok|okay|hello|haha+|lol|wow|um+|uh+|hmm+|sure|right|fun fact|guess what|good news|big news|update|besides|then|now|these days|nowadays|currently|recently|lately|finally|luckily|sadly|unfortunately|fortunately|basically|just so you know|as you know|as I said|as I mentioned|like I said|for the record|to be honest|in fact|correction|wait|sorry|thanks|thank you)\b[\s,!.:;-]*/i;
+  /^(?:oh well|hiya|heya|howdy|he+y+|hi+|lowkey|highkey|ngl|oh|well|yeah|yes|yep|yup|no(?! longer)|nope|so|and|but|also|plus|anyway|anyways|btw|by the way|honestly|actually|ok|okay|hello|haha+|lol|lmao+|wow|um+|uh+|hmm+|ugh+|omg+|omfg|bro|bruh|dude|yo+|tbh|welp|oof|phew|meh|sure|right|fun fact|guess what|good news|big news|update|besides|then|now|these days|nowadays|currently|recently|lately|finally|luckily|sadly|unfortunately|fortunately|basically|just so you know|as you know|as I said|as I mentioned|like I said|for the record|to be honest|in fact|correction|wait|sorry|thanks|thank you)\b[\s,!.:;-]*/i;
 const VOCATIVE = /^\p{Lu}[\p{L}'-]+[,!]\s+/u;
 const ADVERBS =
   /\b(I|I am|I have|I will|I do|we|we are|we have|is|are|has)\s+((?:now|currently|actually|really|also|still|just|recently|finally|officially|absolutely|totally|definitely|truly|honestly|seriously|already|even|mostly|usually|generally|always|literally|personally|kinda|genuinely|happily|proudly|basically|originally|so|both|all|kind of|sort of)\s+)+/g;

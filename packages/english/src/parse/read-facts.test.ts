@@ -640,6 +640,14 @@ describe("parsedFacts", () => {
     expect(facts("I said hi to Tom")).toEqual([]);
   });
 
+  it.each([
+    ["ugh i can't stand mushrooms", "dislikes=mushrooms"],
+    ["omg i love bouldering", "likes=bouldering"],
+    ["bruh i live in Croydon", "lives_in=Croydon"],
+  ])("reads past chat's interjections at the start: %s", (text, fact) => {
+    expect(facts(text)).toContain(fact);
+  });
+
   it("reads no employer in a job that starts later", () => {
     expect(
       facts("starting my new job at Microsoft on Monday").filter((f) => f.startsWith("works_at=")),
