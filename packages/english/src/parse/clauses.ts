@@ -45,8 +45,14 @@ const UNREAL =
 /** A clause in the conditional or the future of might-be: "I'd love to own a Porsche". */
 const MODAL_WORDS = "would|could|might|should|wud|maybe|perhaps|probably";
 const MODAL = new RegExp(`\\b(?:${MODAL_WORDS})\\b`, "i");
-/** A statement, then a conjunction and a clause of might-be: the statement is the first group. */
-const MODAL_TAIL = new RegExp(`^(.+?),?\\s+(?:and|but|so)\\s+(?=.*\\b(?:${MODAL_WORDS})\\b)`, "i");
+/**
+ * A statement, then a conjunction and a clause of might-be, or a might-be after a comma ("I get migraines,
+ * maybe 3 a month"): the statement is the first group.
+ */
+const MODAL_TAIL = new RegExp(
+  `^(.+?)(?:,?\\s+(?:and|but|so)\\s+(?=.*\\b(?:${MODAL_WORDS})\\b)|\\s*,\\s*(?=(?:maybe|perhaps|probably)\\b))`,
+  "i",
+);
 /** A wanted future: no fact about the user now, but a plan when it has a date ("want to run a marathon next year"). */
 const WANTED = /\b(?:want to|wanna|hope to|hoping to|would like to|'d like to)\b/i;
 

@@ -648,6 +648,12 @@ describe("parsedFacts", () => {
     expect(facts(text)).toContain(fact);
   });
 
+  it("reads the statement before a might-be after a comma, and nothing from a might-be itself", () => {
+    expect(facts("I live in Hove, probably for good")).toContain("lives_in=Hove");
+    expect(facts("I get migraines, maybe twice a year")).toContain("health=migraine");
+    expect(facts("maybe I'll live in Hove one day")).toEqual([]);
+  });
+
   it("reads no employer in a job that starts later", () => {
     expect(
       facts("starting my new job at Microsoft on Monday").filter((f) => f.startsWith("works_at=")),
