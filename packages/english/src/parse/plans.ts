@@ -20,7 +20,7 @@ const hasTime = (text: string) => FUTURE_TIME.test(text) || PLAN_TIME.test(text)
 export const PLAN_CUES = {
   test: (text: string) =>
     hasTime(text) ||
-    /\b(?:will|shall|plan\w*|intend\w*|going to|gonna|about to|aim\w*|goal|scheduled|due to|set to|off to|thinking|considering|booked|booking|signed up|registered|enrolled)\b/i.test(
+    /\b(?:will|shall|plan\w*|intend\w*|going to|gonna|about to|aim\w*|goal|scheduled|due to|set to|off to|thinking|considering|booked|booking|signed up|registered|enrolled|moved|pushed|postponed|rescheduled|bumped|brought forward|put back)\b/i.test(
       text,
     ),
 };
@@ -44,7 +44,7 @@ const INTENT_AT =
  * ("Next summer I will visit", "flying to Tokyo"); "The lease starts on the 8th" is the lease's.
  */
 const USER_VERB =
-  /^(?:\s*(?:so|then|and|but|also|just|now|next|this|last|on|in|at|the|(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june|july|august|september|october|november|december|christmas|easter|holidays|week|weekend|month|year|summer|spring|autumn|fall|winter|morning|evening|tonight|tomorrow|soon|after|that|finally|actually|really|honestly|definitely|probably|still))*\s*(?:(?:(?:the|my|our)\s+(?:plan|goal|aim|idea)\s+is\s+to)|(?:i|we)(?:\s+(?:am|are|will|shall|have|has|had|was|were|be|been|also|just|really|still|finally|now|then|soon|definitely|actually|going|planning|hoping|about|due|set|to|gonna|intend|intending|plan|aim|aiming|thinking|of|about|considering|looking|at|forward|hopefully|want|wants|hope|hoping|would|like|love))*)?\s*$/i;
+  /^(?:\s*(?:so|then|and|but|also|just|now|next|this|last|on|in|at|the|(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june|july|august|september|october|november|december|christmas|easter|holidays|week|weekend|month|year|summer|spring|autumn|fall|winter|morning|evening|tonight|tomorrow|soon|after|that|finally|actually|really|honestly|definitely|probably|still))*\s*(?:(?:(?:the|my|our)\s+(?:plan|goal|aim|idea)\s+is\s+to)|(?:i|we|im|ive)(?:\s+(?:am|are|will|shall|have|has|had|was|were|be|been|also|just|really|still|finally|now|then|soon|definitely|actually|going|planning|hoping|about|due|set|to|gonna|intend|intending|plan|aim|aiming|thinking|of|about|considering|looking|at|forward|hopefully|want|wants|hope|hoping|would|like|love))*)?\s*$/i;
 /** Verbs of a timetable: the simple present with a future time is a plan ("I start my new job Monday"). */
 const SCHEDULED = new Set(
   "start begin fly leave move go finish graduate retire travel return arrive head".split(" "),
@@ -83,6 +83,8 @@ export function readPlans(clause: Clause): FactDraft[] {
   const verbs = clauseVerbs(clause);
   for (const v of verbs) {
     if (v.negative || !v.infinitive) continue;
+    // compromise reads "im" as two words, which moves its offsets: a verb not found where it says is skipped.
+    if (text.slice(v.start, v.start + v.text.length).toLowerCase() !== v.text.toLowerCase()) continue;
     const having = HAVING.test(v.text) && !/past/.test(v.form);
     if (NOT_ACTIONS.has(v.infinitive) && !having && v.infinitive !== "be") continue;
     const before = text.slice(0, v.start);
@@ -219,5 +221,40 @@ export function readPlans(clause: Clause): FactDraft[] {
     const place = /^on the \d{1,2}(?:st|nd|rd|th)\s+(?:floor|street|avenue|road|row|century)\b/i.test(when);
     if (owned && !someone && !place && hasTime(when)) out.push(...plan(`${dated[2]} ${when}`, "event"));
   }
+  out.push(...rescheduled(clause), ...tripAhead(clause));
   return out;
+}
+
+/** Things an event is moved by: "got moved", "has been pushed back", "was rescheduled". */
+const MOVED =
+  /^(?:(?:my|our|the)\s+)((?:[\p{L}]+\s+){0,3}?[\p{L}]+)\s+(?:(?:got|has been|have been|was|were|is|are|'s)\s+)?(?:moved|pushed|postponed|rescheduled|changed|bumped|brought forward|put back)(?:\s+(?:back|forward|out))?\s+(?:from\s+(?:the\s+)?([\p{L}\p{N}]+(?:\s+\d{4})?)\s+)?to\s+(?:the\s+)?([\p{L}\p{N}]+(?:\s+\d{4})?)(?:\s*,?\s*(?:instead of|not|rather than)\s+(?:the\s+)?([\p{L}\p{N}]+))?/iu;
+const WEEKDAY = /^(?:mon|tues|wednes|thurs|fri|satur|sun)day$|^\d{1,2}(?:st|nd|rd|th)$/i;
+
+/**
+ * An event moved to another date: "my interview moved to Thursday instead of Tuesday", "our trip to Japan
+ * got pushed from April to October": the event at its new date, and at the old one retracted.
+ */
+function rescheduled(clause: Clause): FactDraft[] {
+  const m = MOVED.exec(clause.text.trim());
+  if (!m?.[1] || !m[3]) return [];
+  const event = m[1]
+    .split(/\s+/)
+    .some((w) => EVENTS.test(w) || /^(?:trip|flight|visit|course|class|test|start|party|meeting)$/i.test(w));
+  // "my sister's flight" is hers: the event is the user's when nothing before it is someone's.
+  if (!event || /'s\b/.test(m[1])) return [];
+  const at = (when: string) => `${m[1]} ${WEEKDAY.test(when.split(/\s+/)[0] ?? "") ? "on" : "in"} ${when}`;
+  const old = m[2] ?? m[4];
+  return [
+    ...plan(at(m[3]), "event"),
+    ...(old ? plan(at(old), "event").map((d) => ({ ...d, negated: true })) : []),
+  ];
+}
+
+/** "before my move to Madrid in January", "for our trip to Crete next week": a dated trip named in passing. */
+const TRIP_AHEAD =
+  /\b(?:my|our)\s+((?:big\s+|first\s+|next\s+)?(?:move|trip|holiday|flight|visit|honeymoon|relocation)\s+to\s+\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*)*)\s+((?:in|on|next|this|at the end of)\s+[\p{L}\p{N}]+(?:\s+\d{4})?)/u;
+function tripAhead(clause: Clause): FactDraft[] {
+  const m = TRIP_AHEAD.exec(clause.text);
+  if (!m?.[1] || !m[2] || !hasTime(m[2]) || !aboutUser(clause, foundAt(clause, m.index, m[0]))) return [];
+  return plan(`${m[1]} ${m[2]}`, "event");
 }

@@ -654,6 +654,25 @@ describe("parsedFacts", () => {
     expect(facts("maybe I'll live in Hove one day")).toEqual([]);
   });
 
+  it.each([
+    [
+      "my appointment got moved to Friday instead of Wednesday",
+      ["plan=appointment on Friday", "plan=appointment on Wednesday (no longer)"],
+    ],
+    [
+      "our holiday to Crete was pushed back from May to September",
+      ["plan=holiday to Crete in September", "plan=holiday to Crete in May (no longer)"],
+    ],
+    ["saving hard for my move to Toronto in March", ["plan=move to Toronto in March"]],
+    ["im going to sit my driving test next month", ["plan=sit their driving test next month"]],
+  ])("reads a plan moved to another date, named in passing or after im: %s", (text, wanted) => {
+    expect(facts(text)).toEqual(expect.arrayContaining(wanted));
+  });
+
+  it("reads no plan in someone else's moved event", () => {
+    expect(facts("my sister's flight got moved to Friday").filter((f) => f.startsWith("plan="))).toEqual([]);
+  });
+
   it("reads no employer in a job that starts later", () => {
     expect(
       facts("starting my new job at Microsoft on Monday").filter((f) => f.startsWith("works_at=")),
