@@ -15,7 +15,7 @@ const literal = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 export const HEALTH_CUE = new RegExp(
   `\\b(?:${[...CONDITION_WORDS, ...ADJECTIVE_WORDS].map(literal).join("|")})\\b|` +
     "\\b\\p{L}+(?:itis|osis|aemia|emia|algia|pathy|oma|plegia|trophy|thyroidism)\\b|" +
-    "\\b(?:disease|disorder|syndrome|deficiency|infection|injury|cancer|condition|fracture|broken|fractured|torn|sprained|dislocated|ruptured|hernia|ulcer|tumou?r)\\b",
+    "\\b(?:disease|disorder|syndrome|deficiency|infection|injury|cancer|condition|fracture|broken|broke|tore|fractured|torn|sprained|dislocated|ruptured|hernia|ulcer|tumou?r)\\b",
   "iu",
 );
 
@@ -76,6 +76,13 @@ const condition = (value: string): FactDraft => ({
   confidence: 0.8,
 });
 
+/** Parts of the body an injury is said of. */
+const BODY_PARTS = new Set(
+  "wrist arm leg ankle foot toe toes finger fingers hand knee hip shoulder elbow collarbone rib ribs back neck nose jaw acl achilles hamstring pelvis spine thumb heel shin".split(
+    " ",
+  ),
+);
+
 export function readHealth(clause: Clause): FactDraft[] {
   const out: FactDraft[] = [];
   const triggers = [
@@ -104,6 +111,23 @@ export function readHealth(clause: Clause): FactDraft[] {
   for (const f of find(clause, "^my [<c>.+] (is|has|keeps|been|flares|flared|acts|acting)")) {
     const value = conditionIn(f.groups.c ?? "", CONDITIONS, CONDITION_WORDS);
     if (value) out.push(condition(value));
+  }
+  // "because of my coeliac disease", "with my asthma": a condition the user names as theirs.
+  for (const f of find(clause, "(because of|due to|with|thanks to|for) my")) {
+    const value = conditionIn(f.after, CONDITIONS, CONDITION_WORDS);
+    // "I can't eat bread because of my coeliac disease": the negation is the eating's, not the condition's.
+    if (value && aboutUser(clause, f) && !/\bnot\s*$/i.test(f.before)) out.push(condition(value));
+  }
+  // "broke my wrist snowboarding", "I tore my ACL": an injury.
+  const hurt =
+    /\b(broke|broken|tore|torn|sprained|fractured|dislocated)\s+my\s+(?:left\s+|right\s+)?([a-z]+)\b/i.exec(
+      clause.text,
+    );
+  if (hurt?.[1] && hurt[2] && BODY_PARTS.has(hurt[2].toLowerCase())) {
+    const found = foundAt(clause, hurt.index, hurt[0]);
+    const verb = hurt[1].toLowerCase();
+    const done = /^(?:broke|broken)$/.test(verb) ? "broken" : /^(?:tore|torn)$/.test(verb) ? "torn" : verb;
+    if (aboutUser(clause, found) && !denied(found)) out.push(condition(`${done} ${hurt[2].toLowerCase()}`));
   }
   return dedupe(out);
 }

@@ -673,6 +673,20 @@ describe("parsedFacts", () => {
     expect(facts("my sister's flight got moved to Friday").filter((f) => f.startsWith("plan="))).toEqual([]);
   });
 
+  it.each([
+    ["fractured my ankle playing netball", "health=fractured ankle"],
+    ["I tore my hamstring in March", "health=torn hamstring"],
+    ["I can't eat bread because of my coeliac disease", "health=coeliac disease"],
+    ["running is hard with my asthma", "health=asthma"],
+  ])("reads an injury and a condition named as the user's: %s", (text, fact) => {
+    expect(facts(text)).toContain(fact);
+  });
+
+  it("reads no injury of someone else's and none of a thing broken", () => {
+    for (const text of ["my son broke his arm", "I broke my phone again", "my brother tore his ACL"])
+      expect(facts(text).filter((f) => f.startsWith("health="))).toEqual([]);
+  });
+
   it("reads no employer in a job that starts later", () => {
     expect(
       facts("starting my new job at Microsoft on Monday").filter((f) => f.startsWith("works_at=")),
