@@ -275,6 +275,9 @@ export function readPets(clause: Clause): FactDraft[] {
         after,
       );
     if (!named && later) name(later[1], kind);
+    // "My tortoise, Sheldon, is forty years old": a name set off by commas.
+    const apposed = /^\s*,\s*(\p{Lu}[\p{L}'-]+)\s*(?:,|$)/u.exec(after);
+    if (!named && !later && apposed && !m[2]) name(apposed[1], kind);
     if (named) {
       name(named[1], kind);
       // The pattern ignores case, so a name in the list must show its capital itself.

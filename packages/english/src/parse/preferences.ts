@@ -89,6 +89,11 @@ function admittedTo(clause: Clause, value: string): boolean {
 
 export function readPreferences(clause: Clause): FactDraft[] {
   const out: FactDraft[] = [];
+  // "jazz is my thing, especially the late night stuff": the taste before what is added to it.
+  const thing = /^(.+?)\s+(?:is|are)\s+(?:totally\s+|really\s+|so\s+)?my\s+(?:thing|jam)\s*,/i.exec(
+    clause.text,
+  );
+  if (thing?.[1] && !POINTER.test(thing[1])) out.push(...taste("likes", thing[1]));
   const read = (slot: "likes" | "dislikes", leads: readonly string[]) => {
     for (const lead of leads) {
       for (const f of find(

@@ -687,6 +687,14 @@ describe("parsedFacts", () => {
       expect(facts(text).filter((f) => f.startsWith("health="))).toEqual([]);
   });
 
+  it("reads a pet's name set off by commas, and a taste that is my thing before a comma", () => {
+    const pet = facts("My parrot, Kiwi, is older than me.");
+    expect(pet).toContain("pet.name=Kiwi");
+    expect(facts("my cat, who is 9, sleeps all day").filter((f) => f.startsWith("pet.name="))).toEqual([]);
+    expect(facts("folk music is my thing, especially live")).toContain("likes=folk music");
+    expect(facts("that is my thing, yes")).toEqual([]);
+  });
+
   it("reads no employer in a job that starts later", () => {
     expect(
       facts("starting my new job at Microsoft on Monday").filter((f) => f.startsWith("works_at=")),
