@@ -22,6 +22,8 @@ const IDENTITY: Case[] = [
   ["I live in Portland, Oregon.", ["+lives_in=Portland, Oregon"]],
   ["I moved to Lisbon last year.", ["+lives_in=Lisbon"]],
   ["I moved from Munich to Berlin in 2019.", ["+lives_in=Berlin"]],
+  // Chat leaves out the apostrophe of a negation.
+  ["i dont live in Munich anymore.", ["-lives_in=Munich"]],
   // A change of school is not a move of home (the parsed reader reads the schools).
   ["I moved from KCL to Exeter for my final year.", []],
   ["I have lived in Berlin for 5 years.", ["+lives_in=Berlin"]],

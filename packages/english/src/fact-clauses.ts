@@ -69,6 +69,9 @@ const CONTRACTIONS: ReadonlyArray<[RegExp, string]> = [
   [/\bwon't\b/gi, "will not"],
   [/\bain't\b/gi, "am not"],
   [/\b(\w+)n't\b/gi, "$1 not"],
+  // Chat leaves the apostrophe out: "i dont like olives", "cant stand", "didnt".
+  [/\bcant\b/gi, "cannot"],
+  [/\b(do|does|did|is|are|was|were|have|has|had|could|would|should)nt\b/gi, "$1 not"],
   [/\b(you|we|they)'re\b/gi, "$1 are"],
   [/\b(you|we|they)'ve\b/gi, "$1 have"],
   [/\b(you|we|they)'ll\b/gi, "$1 will"],

@@ -29,6 +29,11 @@ describe("correctTypos", () => {
     expect(correctTypos(nlp, "i live in manchster now")).toBe("i live in manchester now");
   });
 
+  it("mends a typo in an adverb a reader reads past", () => {
+    expect(correctTypos(nlp, "i am currenty in Leeds")).toBe("i am currently in Leeds");
+    expect(correctTypos(nlp, "i definitly live in Leeds")).toBe("i definitely live in Leeds");
+  });
+
   it("leaves a word the readers key on as written", () => {
     expect(correctTypos(nlp, "i am a widower now")).toBe("i am a widower now");
     expect(correctTypos(nlp, "a divorcee of ten years")).toBe("a divorcee of ten years");

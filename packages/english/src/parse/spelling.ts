@@ -11,7 +11,7 @@ import type { Nlp } from "./parser.js";
 
 /** Words of the fact readers beyond the word lists: the verbs and states they key on. */
 const READER_WORDS =
-  "living lived moved moving relocated studying studied working worked married divorced engaged separated widowed allergic allergy intolerant vegetarian vegan pescatarian university college favourite favorite diagnosed recovering girlfriend boyfriend husband daughter birthday retired volunteer widower divorcee".split(
+  "living lived moved moving relocated studying studied working worked married divorced engaged separated widowed allergic allergy intolerant vegetarian vegan pescatarian university college favourite favorite diagnosed recovering girlfriend boyfriend husband daughter birthday retired volunteer widower divorcee really actually definitely currently recently finally basically literally probably seriously honestly absolutely".split(
     " ",
   );
 
