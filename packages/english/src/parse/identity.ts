@@ -224,7 +224,15 @@ const HOME: ReadonlyArray<readonly [string, string]> = [
   [`(live|lives|living) with .? .? in [<p>${PLACE}]`, "lives in"],
   [`(moved|moving) (in|into) .? .? .? in [<p>${PLACE}]`, "moved to"],
   [
-    `(rent|rents|renting) (a|an|our|my) .? (flat|house|apartment|place|home|cottage|room) in [<p>${PLACE}]`,
+    `(rent|rents|renting) (a|an|our|my) .? (flat|house|apartment|place|home|cottage|room|bed|bedroom) in [<p>${PLACE}]`,
+    "lives in",
+  ],
+  [
+    `(rent|rents|renting) (a|an|our|my) . . (flat|house|apartment|place|home|cottage|room|bed|bedroom) in [<p>${PLACE}]`,
+    "lives in",
+  ],
+  [
+    `(rent|rents|renting) (a|an|our|my) . . . (flat|house|apartment|place|home|cottage|room|bed|bedroom) in [<p>${PLACE}]`,
     "lives in",
   ],
   [`^(my|our) (flat|house|apartment|place|home|condo) in [<p>${PLACE}]`, "lives in"],
@@ -243,6 +251,16 @@ const HOME: ReadonlyArray<readonly [string, string]> = [
   [`(live|lives|living|livin) in (a|an) #Adjective? #Noun in [<p>${PLACE}]`, "lives in"],
   [
     `(live|lives|living|livin) in (a|an) .? (flat|house|apartment|cottage|bungalow|studio|caravan) in [<p>${PLACE}]`,
+    "lives in",
+  ],
+  // "a ground floor flat in Sheffield": compromise does not backtrack over optional words, so each
+  // length has its own pattern.
+  [
+    `(live|lives|living|livin) in (a|an) . . (flat|house|apartment|cottage|bungalow|studio|caravan) in [<p>${PLACE}]`,
+    "lives in",
+  ],
+  [
+    `(live|lives|living|livin) in (a|an) . . . (flat|house|apartment|cottage|bungalow|studio|caravan) in [<p>${PLACE}]`,
     "lives in",
   ],
   // A dwelling somewhere is a home: "we're in a little place in Matlock".

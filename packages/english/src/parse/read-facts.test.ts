@@ -701,6 +701,14 @@ describe("parsedFacts", () => {
     ).toEqual([]);
   });
 
+  it.each([
+    ["I live in a first floor flat in Luton with two cats", "lives_in=Luton"],
+    ["we live in a tiny end terrace house in Frome", "lives_in=Frome"],
+    ["I rent a three-bed in Swindon", "lives_in=Swindon"],
+  ])("reads a home described in several words: %s", (text, fact) => {
+    expect(facts(text)).toContain(fact);
+  });
+
   it("reads no home in a rental for a while", () => {
     expect(
       facts("we're renting a cottage in Cornwall for August").filter((f) => f.startsWith("lives_in=")),
