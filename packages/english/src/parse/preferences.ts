@@ -111,9 +111,9 @@ export function readPreferences(clause: Clause): FactDraft[] {
   read("likes", LIKE_LEADS);
   read("dislikes", DISLIKE_LEADS);
   // "I'm a big Taylor Swift fan", "nothing beats a Sunday roast", "my guilty pleasure is reality TV".
-  // "I'm a massive Liverpool supporter", "a total sci-fi nerd".
+  // "I'm a massive Liverpool supporter", "a total sci-fi nerd"; "big Arsenal fan, suffering every season".
   const devotee =
-    /^(?:i am|we are|i'm|im)\s+(?:a|an|such a)\s+(?:(?:big|huge|massive|die-hard|diehard|great|lifelong|total|proper|real|bit of a)\s+)?(.+?)\s+(?:fan|fans|supporter|lover|addict|fanatic|buff|enthusiast|nerd|geek)\b(?!\s+of\b)/i.exec(
+    /^(?:(?:i am|we are|i'm|im)\s+(?:a|an|such a)\s+|(?=(?:big|huge|massive|die-hard|diehard|lifelong)\s+\p{Lu}))(?:(?:big|huge|massive|die-hard|diehard|great|lifelong|total|proper|real|bit of a)\s+)?(.+?)\s+(?:fan|fans|supporter|lover|addict|fanatic|buff|enthusiast|nerd|geek)\b(?!\s+of\b)/iu.exec(
       clause.text,
     );
   // "a big fan from way back" names no taste: an intensifier alone is not one.

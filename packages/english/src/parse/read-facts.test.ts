@@ -709,6 +709,11 @@ describe("parsedFacts", () => {
     expect(facts(text)).toContain(fact);
   });
 
+  it("reads a devotee said without a subject, of a name", () => {
+    expect(facts("massive Everton fan, sadly")).toContain("likes=Everton");
+    expect(facts("Big fan, thanks")).toEqual([]);
+  });
+
   it("reads no home in a rental for a while", () => {
     expect(
       facts("we're renting a cottage in Cornwall for August").filter((f) => f.startsWith("lives_in=")),
