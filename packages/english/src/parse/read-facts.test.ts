@@ -695,6 +695,20 @@ describe("parsedFacts", () => {
     expect(facts("that is my thing, yes")).toEqual([]);
   });
 
+  it.each([
+    ["I joined the RSPCA as an inspector last year", ["works_at=RSPCA", "works_as=inspector"]],
+    ["I work nights at Asda", ["works_at=Asda"]],
+    ["I've been working remote for Atlassian since 2021", ["works_at=Atlassian"]],
+    ["these days I drive for UPS", ["works_at=UPS"]],
+    ["I'm at a charity called Shelter now", ["works_at=Shelter"]],
+  ])("reads an employer between other words: %s", (text, wanted) => {
+    expect(facts(text)).toEqual(expect.arrayContaining(wanted));
+  });
+
+  it("reads no employer of a relative's who drives for one", () => {
+    expect(facts("my dad drives for Uber").filter((f) => f.startsWith("works_at="))).toEqual([]);
+  });
+
   it("reads no employer in a job that starts later", () => {
     expect(
       facts("starting my new job at Microsoft on Monday").filter((f) => f.startsWith("works_at=")),

@@ -31,7 +31,7 @@ const AGE_CUE =
 
 /** Work: its words, or a job said without its article as learners of English say it ("I am accountant"). */
 const WORK_WORDS =
-  /\b(?:work\w*|job|jobs|employ\w*|serv\w*|hired|qualified|trained|retrained|left|quit|promot\w*|teach|lecture|tutor|coach|nurse|preach|used to be|freelanc\w*|become|became|role|position|career)\b|\b(?:start\w*|join\w*) (?:as|at|for|with)\b|\bjoined [A-Z]|\bbeen (?:nursing|teaching|lecturing|tutoring|bartending|freelancing|nannying|waitressing|plumbing|farming)\b|\bas an?\b|\b(?:am|was|im)\s+(?:\w+\s+)?an?\b|\bno longer at\b|\b(?:i am|i'm|im) (?:now )?at [A-Z]|\b(?:years|months) (?:at|with)\b|\bdrive (?:a |an )?(?:taxi|cab|bus|buses|lorry|lorries|truck|trucks|hgv)\b|\bcut hair\b|\bdo nails\b/i;
+  /\b(?:work\w*|job|jobs|employ\w*|serv\w*|hired|qualified|trained|retrained|left|quit|promot\w*|teach|lecture|tutor|coach|nurse|preach|used to be|freelanc\w*|become|became|role|position|career)\b|\b(?:start\w*|join\w*) (?:as|at|for|with)\b|\bjoined [A-Z]|\bbeen (?:nursing|teaching|lecturing|tutoring|bartending|freelancing|nannying|waitressing|plumbing|farming)\b|\bas an?\b|\b(?:am|was|im)\s+(?:\w+\s+)?an?\b|\bno longer at\b|\b(?:i am|i'm|im) (?:now )?at [A-Z]|\b(?:years|months) (?:at|with)\b|\bdrive (?:a |an )?(?:taxi|cab|bus|buses|lorry|lorries|truck|trucks|hgv)\b|\bcut hair\b|\bdo nails\b|\b(?:drive|drives|deliver|delivers|ride|rides) for\b|\b(?:called|named) [A-Z]/i;
 const WORK_CUE = {
   test: (text: string) => {
     if (WORK_WORDS.test(text)) return true;

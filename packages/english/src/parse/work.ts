@@ -245,6 +245,31 @@ export function readWork(clause: Clause): FactDraft[] {
     const org = orgName(f.after);
     if (org) out.push(employer(org, over(f) || simplePast(f)));
   }
+  // "I work weekends at Wickes", "working remote for Intuit", "I drive for DHL", "at a startup called Fernwell".
+  for (const f of [
+    ...find(
+      clause,
+      "(work|works|working|worked) (weekends|nights|days|evenings|mornings|shifts|remote|remotely|part-time|full-time|freelance) (at|for|with) (the)? [<o>#ProperNoun+]",
+    ),
+    ...find(
+      clause,
+      "(i|we) #Adverb? (drive|drives|deliver|delivers|ride|rides|cycle|cycles) for [<o>(#ProperNoun|#Acronym)+]",
+    ),
+    ...find(
+      clause,
+      "(at|for|with|joined) (a|an) (startup|start-up|company|firm|agency|charity|business|shop|restaurant|cafe|bank|school) (called|named) [<o>#ProperNoun+]",
+    ),
+  ]) {
+    const org = orgName(f.groups.o ?? "");
+    if (org && user(f)) out.push(employer(org, over(f) || simplePast(f)));
+  }
+  // "I joined the NHS as a data analyst".
+  for (const f of find(clause, "(joined|join|joining) the [<o>(#ProperNoun|#Acronym)+] as (a|an)?")) {
+    const org = orgName(f.groups.o ?? "");
+    if (!org || !user(f)) continue;
+    out.push(employer(org));
+    title(f, true);
+  }
   // "I drive a taxi", "I cut hair": a trade said by what is done.
   for (const [pattern, value] of TRADES)
     for (const f of find(clause, pattern)) if (user(f)) out.push(job(value));
