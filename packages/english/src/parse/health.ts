@@ -140,6 +140,9 @@ export function readAllergy(clause: Clause): FactDraft[] {
       // One form per allergen, as the pattern rules store it: "peanuts" and "peanut" are one fact.
       const value = singular(item.replace(/^(?:all|any|some|most)\s+/i, "").toLowerCase());
       if (!value || /\b(?:anything|everything|nothing|it|that|this|them)\b/.test(value)) continue;
+      // "a mild intolerance to fructose": how bad it is, not what to.
+      if (/^(?:mild|severe|slight|serious|bad|small|big|major|minor|huge|real|bit of an?)$/.test(value))
+        continue;
       if (value.split(/\s+/).length > 3) continue;
       out.push({
         slot,

@@ -105,10 +105,16 @@ export function aboutUser(clause: Clause, found: Found): boolean {
   // "my doctor says I have high blood pressure": the user is the subject nearest the predicate.
   if (/\b(?:i|we)\s*$/i.test(found.before)) return true;
   if (OTHER_SUBJECT.test(found.before)) return false;
+  // "The main character in my novel is a 40-year-old detective": a thing named first is the subject.
+  if (THING_FIRST.test(found.before)) return false;
   if (USER_FIRST.test(found.before.trim())) return true;
   // A person named before the predicate is its subject ("Keanu Reeves rides motorcycles").
   return !terms(clause).some((t) => t.start < found.start && t.tags.includes("Person"));
 }
+
+/** A clause that opens on a thing and its verb ("the main character ... is"), not on a plan ("the plan is to"). */
+const THING_FIRST =
+  /^\s*(?:the|a|an|this|that|these|those)\s+(?!(?:plan|goal|aim|idea|hope|dream|reason|thing|truth|point|fact)\b)(?:[\p{L}'-]+\s+){1,6}?(?:is|was|are|were)\b/iu;
 
 /** A clause that starts with the user as its subject: "I ...", "we ...", "im ...", "my name is ...". */
 const USER_FIRST = /^(?:i|we|im|ive|i'm|i've|my name)\b/i;

@@ -709,6 +709,15 @@ describe("parsedFacts", () => {
     expect(facts("my dad drives for Uber").filter((f) => f.startsWith("works_at="))).toEqual([]);
   });
 
+  it("reads nothing of the user in a thing's description, an intolerance's degree or a job offered", () => {
+    expect(facts("The villain in my script is a 52-year-old banker living in Geneva.")).toEqual([]);
+    expect(facts("I have a slight intolerance to lactose")).toEqual(["intolerance=lactose"]);
+    expect(facts("I've been offered a senior role at Arup").filter((f) => f.startsWith("works_at="))).toEqual(
+      [],
+    );
+    expect(facts("the plan is to move to Bath next spring")).toContain("plan=move to Bath next spring");
+  });
+
   it("reads no employer in a job that starts later", () => {
     expect(
       facts("starting my new job at Microsoft on Monday").filter((f) => f.startsWith("works_at=")),

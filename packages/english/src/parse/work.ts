@@ -242,6 +242,9 @@ export function readWork(clause: Clause): FactDraft[] {
     // "started at Spotify in May" is done: only a verb not yet in the past waits for its date.
     if (ahead && !/^(?:started|joined|worked)\b/i.test(f.text)) continue;
     if (!user(f) || /^(?:am)\b/i.test(f.text.split(" ")[0] ?? "")) continue;
+    // "I've been offered a role at Siemens", "applying for a job at Arup": not the employer yet.
+    if (/\b(?:offered|offer|applying|applied|interview\w*|considering|thinking about)\b/i.test(f.before))
+      continue;
     const org = orgName(f.after);
     if (org) out.push(employer(org, over(f) || simplePast(f)));
   }
