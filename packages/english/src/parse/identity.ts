@@ -139,7 +139,7 @@ const DEMONYMS: Readonly<Record<string, string>> = {
 
 /** A clause that may say where the user is from. */
 export const ORIGIN_CUE = new RegExp(
-  `\\b(?:from|grew|raised|born|brought|native|hometown|home town|${Object.keys(DEMONYMS).join("|")})\\b`,
+  `\\b(?:from|grew|growing up|raised|born|brought|native|hometown|home town|${Object.keys(DEMONYMS).join("|")})\\b`,
   "i",
 );
 
@@ -152,7 +152,7 @@ const NOT_ORIGIN =
  * "I'm Brazilian, from Recife", or nothing ("from Leeds originally"); "the ferry from Hull" is a route.
  */
 const ORIGIN_LEAD =
-  /(?:^\s*|\b(?:i am|im|i'm|we are|i come|we come|comes?|hails?|am|are)\s+(?:originally\s+|actually\s+|also\s+)?|\boriginally\s+|^\s*(?:i am|im|i'm|we are)\b[^.]*,\s*)$/iu;
+  /(?:^\s*|\b(?:i am|im|i'm|we are|i come|we come|comes?|hails?|am|are)\s+(?:originally\s+|actually\s+|also\s+)?|\boriginally\s+|^\s*(?:i am|im|i'm|we are|me)\b[^.]*,\s*)$/iu;
 
 export function readOrigin(clause: Clause): FactDraft[] {
   const out: FactDraft[] = [];
@@ -164,7 +164,10 @@ export function readOrigin(clause: Clause): FactDraft[] {
   for (const f of find(clause, `from [<p>${PLACE}]`)) {
     if (!NOT_ORIGIN.test(f.before) && ORIGIN_LEAD.test(f.before)) origin(f);
   }
-  for (const f of find(clause, `(grew up|raised|born|brought up) (and raised)? in #Adjective? [<p>${PLACE}]`))
+  for (const f of find(
+    clause,
+    `(grew up|growing up|raised|born|brought up) (and raised)? in #Adjective? [<p>${PLACE}]`,
+  ))
     origin(f);
   // "I grew up in a small town near Kraków", "originally I'm from a village outside Cork".
   for (const f of find(

@@ -718,6 +718,12 @@ describe("parsedFacts", () => {
     expect(facts("the plan is to move to Bath next spring")).toContain("plan=move to Bath next spring");
   });
 
+  it("reads where the user is from in growing up there and in an introduction's list", () => {
+    expect(facts("I miss growing up in Trinidad")).toContain("from=Trinidad");
+    expect(facts("me 23 year old, from Peru")).toContain("from=Peru");
+    expect(facts("my kids are growing up in Leeds").filter((f) => f.startsWith("from="))).toEqual([]);
+  });
+
   it("reads no employer in a job that starts later", () => {
     expect(
       facts("starting my new job at Microsoft on Monday").filter((f) => f.startsWith("works_at=")),
