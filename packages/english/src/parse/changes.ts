@@ -1,5 +1,5 @@
 /**
- * A value that changed, said as a move from one to the other: "switched from google to spotify",
+ * A value that changed, said as a move from one to the other: "moved from Accenture to KPMG",
  * "transferred from Ohio State to Michigan", "switched from biology to computer science". What moved is
  * read from the words around it: a school when the sentence is about studying or a name says so, an
  * employer when it is about work or the names are firms, a field of study when the words are fields. A
@@ -33,7 +33,7 @@ function kindOf(clause: Clause, old: string, now: string): "school" | "employer"
   if (WORK.test(sentence)) return "employer";
   const tagged = clause.doc.match(now.split(/\s+/)[0] ?? "");
   if (place(now)) return "home";
-  // "switched from google to spotify": firms, typed in any case.
+  // "switched from Barclays to HSBC": firms (an employer is read only where both are capitalised names).
   if (tagged.has("(#Organization|#Acronym)") || /\p{Lu}{2,}/u.test(now)) return "employer";
   if (FIELD_NAMES[now.toLowerCase()] !== undefined) return "field";
   return null;

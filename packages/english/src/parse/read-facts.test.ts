@@ -724,6 +724,16 @@ describe("parsedFacts", () => {
     expect(facts("my kids are growing up in Leeds").filter((f) => f.startsWith("from="))).toEqual([]);
   });
 
+  it("reads a school and a field said together, and no course in a shift at work", () => {
+    expect(facts("I'm at Keele doing psychology")).toEqual(
+      expect.arrayContaining(["school=Keele", "studies=psychology"]),
+    );
+    expect(facts("I'm a student at Lancaster doing geography")).toEqual(
+      expect.arrayContaining(["school=Lancaster", "studies=geography"]),
+    );
+    expect(facts("I'm at Asda doing nights")).toEqual([]);
+  });
+
   it("reads no employer in a job that starts later", () => {
     expect(
       facts("starting my new job at Microsoft on Monday").filter((f) => f.startsWith("works_at=")),

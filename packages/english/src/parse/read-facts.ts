@@ -61,7 +61,7 @@ const SLOT_READERS: ReadonlyArray<
   [PET_WORDS, readPets],
   [WORK_CUE, readWork],
   [
-    /stud|major|degree|student|sophomore|freshman|fresher|undergrad|postgrad|graduat|\bgrad\b|phd|attend|enrol|school|\buni\b|university|college|course|class|apprentice|master|bachelor|\bbsc\b|\bmsc\b|\bmba\b|reading|\b(?:year|yr) (?:at|of)\b|diploma|doctorate|a-levels|gcses|bootcamp|programme|transferr|switched from|moved from/i,
+    /stud|major|degree|student|sophomore|freshman|fresher|undergrad|postgrad|graduat|\bgrad\b|phd|attend|enrol|school|\buni\b|university|college|course|class|apprentice|master|bachelor|\bbsc\b|\bmsc\b|\bmba\b|reading|\b(?:year|yr) (?:at|of)\b|diploma|doctorate|a-levels|gcses|bootcamp|programme|transferr|switched from|moved from|\bat [A-Z][\w'-]*(?: [A-Z][\w'-]*)*,? (?:doing|reading|studying)\b/i,
     readStudies,
   ],
   [PLAN_CUES, readPlans],

@@ -189,10 +189,23 @@ export function readStudies(clause: Clause): FactDraft[] {
     if (!user(f)) continue;
     const name = schoolName(f.after);
     if (name) out.push(school(name));
+    // "a student at Bath doing architecture".
+    const doing = name
+      ? /^\s*(?:the\s+)?[\p{L}'& -]+?,?\s+(?:doing|reading|studying)\s+(.*)$/u.exec(f.after)
+      : null;
+    const value = doing ? fieldName(doing[1] ?? "") : null;
+    if (value) out.push(field(value));
   }
   for (const f of find(clause, "^(i|we) am at [<sc>#ProperNoun+]")) {
     const rest = f.after;
     if (!/^\W*(?:uni|university|college)?\W*(?:reading|doing|studying|studyng|in my|for my)\b/i.test(rest))
+      continue;
+    // "I'm at Tesco doing nights" is a shift at work, not a course.
+    if (
+      /^\W*doing\s+(?:nights|days|shifts|overtime|weekends|lates|earlies|ok|okay|well|fine|great|good|alright|badly)\b/i.test(
+        rest,
+      )
+    )
       continue;
     const name = schoolName(`${f.groups.sc ?? ""}${/^\s+uni\b/i.test(rest) ? " Uni" : ""}`);
     if (name) out.push(school(name));
