@@ -76,6 +76,8 @@ const CONTRACTIONS: ReadonlyArray<[RegExp, string]> = [
   [/\b(you|we|they)'ve\b/gi, "$1 have"],
   [/\b(you|we|they)'ll\b/gi, "$1 will"],
   [/\b(it|that|there|he|she)'s (?=a |an |the |not |been |\w+ing\b)/gi, "$1 is "],
+  // "hes called Bruno", "shes a lop": the apostrophe left out.
+  [/\b(he|she)s (?=a |an |the |not |been |called |named |my |\w+ing\b)/gi, "$1 is "],
   [/\bgonna\b/gi, "going to"],
   [/\bwanna\b/gi, "want to"],
   [/(^|\s)i(?=\s)/g, "$1I"],

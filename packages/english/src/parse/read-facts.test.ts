@@ -901,6 +901,9 @@ describe("parsedFacts", () => {
     ["I'm buying a present for my mum. She's a retired nurse and lives in Hull.", "mother.lives_in=Hull"],
     ["planning my sister's hen do. Her name is Priya, she's a vet", "sister.name=Priya"],
     ["planning my sister's hen do. Her name is Priya, she's a vet", "sister.occupation=vet"],
+    // Mentioned in the same clause with nothing said of them before the pronoun.
+    ["my aunt is lovely, she's a florist", "aunt.occupation=florist"],
+    ["my uncle lives in Hull, hes a welder", "uncle.occupation=welder"],
     // The apostrophe chat leaves out.
     ["my uncles name is Faisal", "uncle.name=Faisal"],
     ["my moms a dentist", "mother.occupation=dentist"],

@@ -171,8 +171,10 @@ function relativeByPronoun(
   if (starts.length === 0) return [];
   // The relative named in this clause, or else the one mentioned last ("my dad ... He's a plumber").
   const here = found.findLast((d) => d.about !== undefined && !d.negated);
-  const last = here ?? (mentioned ? undefined : earlier.findLast((d) => d.about !== undefined && !d.negated));
-  const about = last?.about ?? mentioned ?? "";
+  // "my sister is great, she's a nurse": mentioned in this clause with nothing read of her yet.
+  const said = here ? null : (lastRelative(text.slice(0, starts[0])) ?? mentioned);
+  const last = here ?? (said ? undefined : earlier.findLast((d) => d.about !== undefined && !d.negated));
+  const about = last?.about ?? said ?? "";
   const rel = last ? (last.slot.split(".")[0] ?? "") : (KIN[about] ?? about);
   if (!about) return [];
   return starts.flatMap((start, i) => {
