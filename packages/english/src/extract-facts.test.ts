@@ -281,6 +281,20 @@ describe("extractFacts with the parser", () => {
       .map((f) => f.value);
 
   it.each([
+    ["I'm really into kayaking", "kayaking"],
+    ["I love bouldering, it keeps me sane", "bouldering"],
+  ])("keeps a pastime liked as a pastime: %s", async (text, hobby) => {
+    const facts = extractFacts([{ id: "m1", role: "user", text }], await loadParser());
+    expect(facts.filter((f) => f.slot === "hobby").map((f) => f.value)).toEqual([hobby]);
+    expect(facts.filter((f) => f.slot === "likes")).toEqual([]);
+  });
+
+  it("keeps a game or a team liked as a taste", async () => {
+    const facts = extractFacts([{ id: "m1", role: "user", text: "I love football" }], await loadParser());
+    expect(facts.map((f) => `${f.slot}=${f.value}`)).toEqual(["likes=football"]);
+  });
+
+  it.each([
     ["my husband passed away last spring", "widowed"],
     ["my late husband was a pilot", "widowed"],
     ["My husband and I divorced in 2015.", "divorced"],

@@ -11,6 +11,7 @@ import {
   splitClauses,
   splitSentences,
 } from "./fact-clauses.js";
+import { HOBBIES } from "./fact-lexicon.js";
 import { type FactDraft, type FactRule, IDENTITY_RULES, isSingleSlot } from "./fact-patterns.js";
 import { FAMILY_RULES } from "./fact-patterns-family.js";
 import { HOBBY_RULES } from "./fact-patterns-hobbies.js";
@@ -89,8 +90,24 @@ export function factsFromText(raw: string, ctx: FactContext): ExtractedFact[] {
     const ruled = [...found.values()];
     for (const draft of parsedFacts(ctx.nlp, text)) {
       const fact = toFact(draft, false, ctx);
-      if (!ruled.some((r) => restates(r, fact) || retracts(r, fact))) keep(fact);
+      // "I'm really into birdwatching": a taste the readers read as a pastime is kept as the pastime.
+      const liked = ruled.find((r) => r.slot === "likes" && fact.slot === "hobby" && restates(r, fact));
+      if (liked) {
+        for (const [key, f] of found) if (f === liked) found.delete(key);
+        keep(fact);
+      } else if (!ruled.some((r) => restates(r, fact) || retracts(r, fact))) keep(fact);
     }
+    // "I love hiking": a pastime liked is a pastime (a game or a team liked stays a taste: "I love football").
+    for (const [key, f] of found)
+      if (f.slot === "likes" && !f.negated && /^[a-z-]+ing$/.test(f.value) && HOBBIES.has(f.value)) {
+        found.delete(key);
+        keep({
+          ...f,
+          slot: "hobby",
+          text: f.text.replace(/\b(?:likes|loves|enjoys)\b/, "enjoys"),
+          single: false,
+        });
+      }
     // "my wife and I separated", "my wife passed away": the rules read "married" from "my wife" alone,
     // where the readers read the whole sentence.
     const ended = [...found.values()].some(
