@@ -289,6 +289,21 @@ describe("extractFacts with the parser", () => {
     expect(facts.filter((f) => f.slot === "likes")).toEqual([]);
   });
 
+  it("reads a message typed in capitals, and a marriage or engagement said without a subject", async () => {
+    const facts = extractFacts(
+      [{ id: "m1", role: "user", text: "JUST GOT ENGAGED TO SARAH!!!" }],
+      await loadParser(),
+    );
+    expect(facts.map((f) => `${f.slot}=${f.value}`)).toEqual(
+      expect.arrayContaining(["marital_status=engaged", "partner=Sarah"]),
+    );
+    const work = extractFacts(
+      [{ id: "m1", role: "user", text: "I work at IBM in Leeds" }],
+      await loadParser(),
+    );
+    expect(work.map((f) => `${f.slot}=${f.value}`)).toContain("works_at=IBM");
+  });
+
   it("keeps a game or a team liked as a taste", async () => {
     const facts = extractFacts([{ id: "m1", role: "user", text: "I love football" }], await loadParser());
     expect(facts.map((f) => `${f.slot}=${f.value}`)).toEqual(["likes=football"]);

@@ -64,10 +64,21 @@ export function extractFacts(messages: readonly ExtractInput[], nlp?: Nlp): Extr
   return facts;
 }
 
+/**
+ * A message typed in capitals ("GOT ENGAGED TO AISHA LAST NIGHT"), in lower case with "I" kept: the
+ * parser reads capitals as names and acronyms.
+ */
+function unshouted(text: string): string {
+  const letters = text.replace(/[^\p{L}]/gu, "");
+  const upper = letters.replace(/[^\p{Lu}]/gu, "").length;
+  if (letters.length < 12 || upper < letters.length * 0.8) return text;
+  return text.toLowerCase().replace(/(^|[^\p{L}])i(?=$|[^\p{L}])/gu, "$1I");
+}
+
 /** Facts of one message, deduplicated by slot, value and negation (the most confident wins). */
 export function factsFromText(raw: string, ctx: FactContext): ExtractedFact[] {
   // Typos in fact words ("i live in manchster") are mended once, for the rules and the readers alike.
-  const text = ctx.nlp && ctx.role === "user" ? correctTypos(ctx.nlp, raw) : raw;
+  const text = ctx.nlp && ctx.role === "user" ? correctTypos(ctx.nlp, unshouted(raw)) : raw;
   const rules = ctx.role === "assistant" ? ASSISTANT_RULES : USER_RULES;
   const found = new Map<string, ExtractedFact>();
   const keep = (fact: ExtractedFact) => {

@@ -255,6 +255,15 @@ export function readFamily(clause: Clause): FactDraft[] {
   for (const f of find(clause, `(i|we) (am|are|have been|got|just got) #Adverb? [<s>${STATUS}]`)) {
     if (!denied(f) && !over(f)) out.push(status((f.groups.s ?? "").toLowerCase()));
   }
+  // "just got engaged to Aisha!": the status and the partner, the subject left out.
+  for (const f of find(clause, "^#Adverb? (got|just got) [<s>(married|engaged)]")) {
+    if (denied(f)) continue;
+    out.push(status((f.groups.s ?? "").toLowerCase()));
+    const to = /^\s+to\s+([\p{L}'-]+)/u.exec(f.after)?.[1] ?? "";
+    const named = /^\p{Lu}/u.test(to) || (to !== "" && clause.doc.match(to).has("#FirstName"));
+    if (named && !NOT_NAMES.has(to.toLowerCase()) && !(to.toLowerCase() in KIN))
+      out.push(partner(asName(to)));
+  }
   // "I'm 35, married, two kids".
   for (const f of find(clause, `^(i|we) (am|are) #Value [<s>${STATUS}]`))
     out.push(status((f.groups.s ?? "").toLowerCase()));
