@@ -106,7 +106,9 @@ export function aboutUser(clause: Clause, found: Found): boolean {
   if (/\b(?:i|we)\s*$/i.test(found.before)) return true;
   if (OTHER_SUBJECT.test(found.before)) return false;
   // "The main character in my novel is a 40-year-old detective": a thing named first is the subject.
-  if (THING_FIRST.test(found.before)) return false;
+  const thing = THING_FIRST.exec(found.before);
+  // "the move to Lisbon is off, we're going to Valencia": the user is the subject again after it.
+  if (thing && !/\b(?:i|we)\b/i.test(found.before.slice(thing[0].length))) return false;
   if (USER_FIRST.test(found.before.trim())) return true;
   // A person named before the predicate is its subject ("Keanu Reeves rides motorcycles").
   return !terms(clause).some((t) => t.start < found.start && t.tags.includes("Person"));

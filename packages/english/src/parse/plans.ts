@@ -57,6 +57,10 @@ const DATED_EVENT =
   /^(my|our|the)\s+((?:[a-z]+(?:'s)?\s+){0,2}[a-z]+(?:\s+(?:at|with)\s+\p{Lu}[\p{L}&'-]*(?:\s+\p{Lu}[\p{L}&'-]*)*)?)(?:\s+(?:is|are|starts?|begins?)|'s)\s+(?:due\s+)?((?:on|in|next|this|tomorrow|at)\b.*)$/iu;
 const EVENTS =
   /^(?:wedding|big day|party|move|trip|holiday|exam|exams|final|finals|interview|surgery|operation|appointment|graduation|ceremony|race|marathon|gig|concert|due date|induction|scan|hearing)$/i;
+/** Things one has on a date, beyond the events said of themselves. */
+const HAD_EVENTS =
+  /^(?:appointment|appt|test|exam|exams|interview|meeting|party|date|class|lesson|lessons|match|game|gig|concert|show|trip|holiday|flight|deadline|shift|shifts|presentation|review|check-up|checkup|session|recital|performance|audition|course|conference|event|procedure|treatment|jab|vaccine|booster|visit|viva|defence|defense|birthday|anniversary|reunion|hen|stag|do|job|role|position|baby|scan|hearing|court|operation)$/i;
+
 /** Going somewhere: "heading to my parents' for Christmas" is a trip. */
 const GOING = new Set(["go", "head", "travel"]);
 /** Having a dated event: "I have a dentist appointment tomorrow", "I've got my driving test on Thursday". */
@@ -106,9 +110,12 @@ export function readPlans(clause: Clause): FactDraft[] {
     if (having || v.infinitive === "be") {
       // An event had or a place to be at a future time: "a dentist appointment tomorrow".
       const event = rest.replace(/^(?:got\s+)?(?:a|an|my|the|our)\s+/i, "");
+      // What is had must be an event: "a dentist appointment tomorrow", not "many tomatoes this year".
+      const occasion = having ? event.split(/\s+/).some((w) => EVENTS.test(w) || HAD_EVENTS.test(w)) : true;
       if (
         dated &&
         event &&
+        occasion &&
         // "I'll be 30 in March" is a birthday to come, not a plan.
         !/^(?:to|a lot|no|any|some|fun|time|\d+|[a-z]+ty(?:-\w+)?)\b/i.test(event) &&
         (future || progressive || v.infinitive !== "be")

@@ -734,6 +734,12 @@ describe("parsedFacts", () => {
     expect(facts("I'm at Asda doing nights")).toEqual([]);
   });
 
+  it("reads a plan of an event had, not of anything had on a date", () => {
+    expect(facts("I have loads of courgettes this year").filter((f) => f.startsWith("plan="))).toEqual([]);
+    expect(facts("I have a hospital appointment next week")).toContain("plan=hospital appointment next week");
+    expect(facts("I have a new job next month")).toContain("plan=new job next month");
+  });
+
   it("reads no employer in a job that starts later", () => {
     expect(
       facts("starting my new job at Microsoft on Monday").filter((f) => f.startsWith("works_at=")),
