@@ -734,6 +734,10 @@ describe("parsedFacts", () => {
     expect(facts("I'm at Asda doing nights")).toEqual([]);
   });
 
+  it("reads the user as the subject again after a thing that opened the clause", () => {
+    expect(facts("the flat is tiny, we are living in Leeds now")).toContain("lives_in=Leeds");
+  });
+
   it("reads a plan of an event had, not of anything had on a date", () => {
     expect(facts("I have loads of courgettes this year").filter((f) => f.startsWith("plan="))).toEqual([]);
     expect(facts("I have a hospital appointment next week")).toContain("plan=hospital appointment next week");
