@@ -174,12 +174,35 @@ export function readOwns(clause: Clause): FactDraft[] {
   for (const f of find(clause, "(owner|owners) of")) {
     if (aboutUser(clause, f) && !denied(f)) owns(tail(f.after));
   }
+  // "my macbook pro is dying", "my current Dell XPS is six years old": a thing of the user's, said of
+  // itself; "my laptop is a MacBook Air" names it by what it is (read below).
+  const mine =
+    /^\s*(?:my|our)\s+(?:(?:old|new|current|ancient|trusty|little|brand new|beloved)\s+)?((?:[\p{L}\p{N}-]+\s+){0,2}?[\p{L}\p{N}-]+)\s+(is|was|keeps|has|died|broke|just|won't|will not|does not|doesn't|needs|lasts|finally)\b(.*)$/iu.exec(
+      clause.text,
+    );
+  const named = mine && /^(?:is|was)$/i.test(mine[2] ?? "") && /^\s+(?:a|an)\s/i.test(mine[3] ?? "");
+  const words = (named ? "" : (mine?.[1] ?? "")).toLowerCase().split(/\s+/).filter(Boolean);
+  // A home is said of itself all the time ("my flat is freezing") without being owned.
+  const dwelling =
+    /^(?:house|home|flat|apartment|condo|bungalow|cottage|place|room|garden|bed|garage|shed|studio)$/;
+  if (
+    words.some((w) => (OBJECTS.has(w) || BRANDS.has(w)) && !dwelling.test(w)) &&
+    !words.some((w) => w in PETS || w in RELATIVES)
+  )
+    owns([mine?.[1] ?? ""]);
   for (const f of find(clause, "^my [<k>#Noun] is (a|an) [<x>.+]")) {
     const kind = (f.groups.k ?? "").toLowerCase();
     if (OBJECTS.has(kind)) owns(tail(f.groups.x ?? ""));
   }
   return out;
 }
+
+/** Makers and models people name their things by. */
+const BRANDS = new Set(
+  "tesla prius corolla civic golf polo fiesta mini macbook thinkpad xps surface pixel galaxy iphone ipad kindle switch ps5 xbox peloton dyson vespa brompton".split(
+    " ",
+  ),
+);
 
 /** Pet kinds and breeds beyond the shared list, mapped to the kind stored. */
 const PET_KIND: Readonly<Record<string, string>> = {

@@ -393,6 +393,15 @@ describe("parsedFacts", () => {
     expect(facts("just got a used bike")).toContain("owns=bike");
   });
 
+  it("reads a thing of the user's said of itself, but not a home", () => {
+    expect(facts("my old ThinkPad keeps overheating")).toContain("owns=ThinkPad");
+    expect(facts("my e-reader died yesterday")).toContain("owns=e-reader");
+    expect(facts("my flat is freezing").filter((f) => f.startsWith("owns="))).toEqual([]);
+    expect(facts("my laptop is a Surface Pro").filter((f) => f.startsWith("owns="))).toEqual([
+      "owns=Surface Pro",
+    ]);
+  });
+
   it("reads no possession in a degree", () => {
     for (const text of ["I have a PhD in geology", "I've got a BSc in nursing", "I have an MBA from INSEAD"])
       expect(facts(text).filter((f) => f.startsWith("owns="))).toEqual([]);
