@@ -143,7 +143,10 @@ export function readHobbies(clause: Clause): FactDraft[] {
       .split(/\s+/)
       .filter(Boolean);
     const upTo = words.findIndex((w) =>
-      /^(?:in|at|on|with|every|for|and|but|when|because|most|twice|once|since)$/.test(w),
+      // "chess online most nights": how and when end the thing played.
+      /^(?:in|at|on|with|every|for|and|but|when|because|most|twice|once|since|online|together|competitively|casually|badly|regularly|daily|weekly|sometimes|too|again|lol)$/.test(
+        w,
+      ),
     );
     const phrase = (upTo >= 0 ? words.slice(0, upTo) : words)
       .join(" ")

@@ -402,6 +402,10 @@ describe("parsedFacts", () => {
     ]);
   });
 
+  it("reads a thing played before how or when it is played", () => {
+    expect(facts("i play poker online most weekends")).toContain("hobby=poker");
+  });
+
   it("reads no possession in a degree", () => {
     for (const text of ["I have a PhD in geology", "I've got a BSc in nursing", "I have an MBA from INSEAD"])
       expect(facts(text).filter((f) => f.startsWith("owns="))).toEqual([]);
