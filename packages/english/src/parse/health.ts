@@ -198,7 +198,7 @@ const DIET_KEYS = byLength(DIET_WORDS);
 
 /** Words before a diet word that make it the user's: "I'm", "went", "on a", "been fully". */
 const DIET_LEAD =
-  /\b(?:i am|i'm|im|we are|been|went|gone|going|turned|became|become|(?:switched|switching|changed|changing|moved|went|gone|converted)(?: over)? (?:from|to)|from \S+(?: \S+)? to|on|on an?|on the|eat|eating|trying|doing|keep|keeping|was|were|now|be|not|no longer)(?:\s+(?:an?|fully|strictly|mostly|full|totally))?\s*$/;
+  /\b(?:i am|i'm|im|we are|been|went|gone|going|turned|became|become|(?:switched|switching|changed|changing|moved|went|gone|converted)(?: over)? (?:from|to)|from \S+(?: \S+)? to|on|on an?|on the|eat|eating|trying|doing|keep|keeping|was|were|now|be|not|no longer|so|also|plus|basically|technically)(?:\s+(?:an?|fully|strictly|mostly|full|totally))?\s*$/;
 /** A diet left behind: "used to be full vegan", "keto, not paleo". */
 const DIET_PAST =
   /\b(?:was|were|used to be|used to|formerly|not|no longer|(?:switched|switching|changed|changing|moved|went|gone|converted)(?: over)? from)(?:\s+(?:an?|fully|strictly|mostly|full|totally))?\s*$/;

@@ -402,6 +402,12 @@ describe("parsedFacts", () => {
     ]);
   });
 
+  it("reads a diet after so, also or basically", () => {
+    expect(facts("I stopped eating meat but still eat fish, so pescatarian")).toContain("diet=pescatarian");
+    expect(facts("basically vegan these days")).toContain("diet=vegan");
+    expect(facts("my brother is also vegan").filter((f) => f.startsWith("diet="))).toEqual([]);
+  });
+
   it("reads a thing played before how or when it is played", () => {
     expect(facts("i play poker online most weekends")).toContain("hobby=poker");
   });
