@@ -112,6 +112,13 @@ const SECOND_VERB =
 /** "I quit nursing and started working as a paramedic": each verb gets the subject ("I started ..."). */
 function sharedSubject(clause: string): string[] {
   if (!/^(?:I|we) /.test(clause)) return [clause];
+  // "we are leaving Phoenix and moving to Portland": a second -ing verb shares "we are".
+  const progressive = /^(I am|we are) \w+ing\b/.exec(clause)?.[1];
+  if (progressive) {
+    const [first, ...rest] = clause.split(/\s+and\s+(?=[a-z]+ing\b)/);
+    if (rest.length)
+      return [first as string, ...rest.map((part) => normalizeClause(`${progressive} ${part}`))];
+  }
   const subject = clause.startsWith("I ") ? "I" : "we";
   const parts = clause.split(SECOND_VERB);
   return parts.map((part, i) => (i === 0 ? part : normalizeClause(`${subject} ${part}`)));

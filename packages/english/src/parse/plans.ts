@@ -12,7 +12,7 @@ import { aboutUser, clauseVerbs, denied, find, foundAt } from "./match.js";
 const MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december";
 /** Future times beyond the shared list: seasons, the end of a period, a date in the month, "for April". */
 const PLAN_TIME = new RegExp(
-  `\\b(?:in the (?:spring|summer|autumn|fall|winter|new year)|(?:at|by) (?:the )?end of (?:the |this )?(?:week|month|year|summer|term)|on the \\d{1,2}(?:st|nd|rd|th)|in (?:late|early|mid)[- ](?:${MONTHS})|later (?:today|this \\w+)|this (?:weekend|evening|afternoon)|(?:for|at|over|on) (?:christmas|easter|new year|thanksgiving|half[- ]term|the holidays|my birthday|valentine'?s day)|over the (?:\\w+ )?(?:break|holidays?|weekend)|after (?:christmas|easter|new year|the holidays|the summer)|(?:for|by) (?:${MONTHS}))\\b`,
+  `\\b(?:in the (?:spring|summer|autumn|fall|winter|new year)|(?:at|by) (?:the )?end of (?:the |this )?(?:week|month|year|summer|term|${MONTHS})|on the \\d{1,2}(?:st|nd|rd|th)|in (?:late|early|mid)[- ](?:${MONTHS})|later (?:today|this \\w+)|this (?:weekend|evening|afternoon)|(?:for|at|over|on) (?:christmas|easter|new year|thanksgiving|half[- ]term|the holidays|my birthday|valentine'?s day)|over the (?:\\w+ )?(?:break|holidays?|weekend)|after (?:christmas|easter|new year|the holidays|the summer)|(?:for|by) (?:${MONTHS}))\\b`,
   "i",
 );
 const hasTime = (text: string) => FUTURE_TIME.test(text) || PLAN_TIME.test(text);

@@ -402,6 +402,12 @@ describe("parsedFacts", () => {
     ]);
   });
 
+  it("reads a second -ing verb with the subject of the first, and the end of a month as a time", () => {
+    expect(facts("we're packing up and moving to Bristol at the end of June")).toContain(
+      "plan=move to Bristol at the end of June",
+    );
+  });
+
   it("reads a diet after so, also or basically", () => {
     expect(facts("I stopped eating meat but still eat fish, so pescatarian")).toContain("diet=pescatarian");
     expect(facts("basically vegan these days")).toContain("diet=vegan");
