@@ -283,6 +283,13 @@ export function readPets(clause: Clause): FactDraft[] {
     const has = HAS.exec(before);
     const having = has !== null && !/\b\w+(?:ed|en)\b/i.test(before.slice(has.index + has[0].length));
     if (!(OWNED.test(before) || having) || owner || denied(found) || !userBefore(before)) continue;
+    // "I have an allergy to cats", "I'm scared of dogs": what the user reacts to is not had.
+    if (
+      /\b(?:allerg\w*|alerg\w*|intoleran\w*|scared|afraid|frightened|terrified|phobia|phobic)\s+(?:to|of|for|by)\s+(?:\S+\s+)?$/i.test(
+        before,
+      )
+    )
+      continue;
     // "we lost our old dog Max last year": a pet that died is no longer had.
     if (/\b(?:lost|buried|put down|passed away|died|rip)\b/i.test(clause.text)) continue;
     out.push({ slot: "pet", value: kind, says: `has a ${kind}`, confidence: 0.75 });

@@ -153,7 +153,8 @@ export function readAllergy(clause: Clause): FactDraft[] {
     }
   };
   const tail = (f: Found) => listItems(cutList(f.after));
-  for (const f of find(clause, "(allergic|allergy|allergies|alergic) to")) {
+  // "allergy for kiwi", "allergic of nuts": as learners of English say it.
+  for (const f of find(clause, "(allergic|allergy|allergies|alergic) (to|for|of|against)")) {
     if (aboutUser(clause, f) && !denied(f)) add("allergy", tail(f));
   }
   for (const f of find(clause, "[<x>#Noun+] (allergy|allergies)")) {

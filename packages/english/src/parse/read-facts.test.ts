@@ -408,6 +408,14 @@ describe("parsedFacts", () => {
     );
   });
 
+  it("reads an allergy after for or of, and no pet in one the user reacts to", () => {
+    expect(facts("I have allergy for hazelnuts")).toContain("allergy=hazelnut");
+    const found = facts("I have an allergy to rabbits");
+    expect(found).toContain("allergy=rabbit");
+    expect(found.filter((f) => f.startsWith("pet"))).toEqual([]);
+    expect(facts("I have a phobia of dogs").filter((f) => f.startsWith("pet"))).toEqual([]);
+  });
+
   it("reads a diet after so, also or basically", () => {
     expect(facts("I stopped eating meat but still eat fish, so pescatarian")).toContain("diet=pescatarian");
     expect(facts("basically vegan these days")).toContain("diet=vegan");
