@@ -318,4 +318,12 @@ describe("extractFacts with the parser", () => {
   ])("reads a spouse lost or parted from, not married: %s", async (text, status) => {
     expect(await marital(text)).toEqual([status]);
   });
+
+  it("keeps no partner named for a spouse lost or parted from", async () => {
+    const facts = extractFacts(
+      [{ id: "m1", role: "user", text: "my husband Graham died in 2019" }],
+      await loadParser(),
+    );
+    expect(facts.filter((f) => f.slot === "partner" && !f.negated)).toEqual([]);
+  });
 });

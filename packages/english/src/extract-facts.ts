@@ -124,9 +124,11 @@ export function factsFromText(raw: string, ctx: FactContext): ExtractedFact[] {
     const ended = [...found.values()].some(
       (f) => f.slot === "marital_status" && !f.negated && /^(?:widowed|separated|divorced)$/.test(f.value),
     );
+    // The spouse named is not a partner now either ("my wife Margaret died in 2021").
     if (ended)
       for (const [key, f] of found)
-        if (f.slot === "marital_status" && f.value === "married" && !f.negated) found.delete(key);
+        if (!f.negated && ((f.slot === "marital_status" && f.value === "married") || f.slot === "partner"))
+          found.delete(key);
   }
   return [...found.values()];
 }

@@ -32,7 +32,7 @@ const NOT_ACTIONS = new Set(
 );
 /** Where the plan's words end: a reason, a feeling, another clause. */
 const PLAN_END =
-  /\s*(?:[,;:!?()]|\.(?:\s|$)|\s[-–—]+\s|\b(?:so|because|since|and I|but|which|who|if|as|instead of|rather than|not|for (?:her|his|my|our|their) (?:job|work)|to (?:take|start|see|be)|wish me|lol|haha)\b)/i;
+  /\s*(?:[,;:!?()]|\.(?:\s|$)|\s[-–—]+\s|\band\s+(?:my\s+|the\s+)?\w+\s+(?:start|starts|begin|begins|is|are|was|were)\b|\b(?:so|because|since|and I|but|which|who|if|as|instead of|rather than|not|for (?:her|his|my|our|their) (?:job|work)|to (?:take|start|see|be)|wish me|lol|haha)\b)/i;
 /** Intentions that make the next verb a plan: "we plan to buy a house", "thinking of moving". */
 const INTENT =
   /\b(?:(?:plan|goal|aim|idea) is to|(?:plan|plans|planning|intend|intends|intending|going|gonna|about|aim|aiming|scheduled|due|set|want|wants|hope|hoping)\s+to|(?:thinking of|thinking about|considering))\s*$/i;

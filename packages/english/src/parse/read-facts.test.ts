@@ -416,6 +416,12 @@ describe("parsedFacts", () => {
     expect(facts("I have a phobia of dogs").filter((f) => f.startsWith("pet"))).toEqual([]);
   });
 
+  it("reads no plan past the next clause's subject and verb", () => {
+    expect(
+      facts("I'm revising for my GCSEs and mocks start in March").filter((f) => f.startsWith("plan=")),
+    ).toEqual([]);
+  });
+
   it("reads a diet after so, also or basically", () => {
     expect(facts("I stopped eating meat but still eat fish, so pescatarian")).toContain("diet=pescatarian");
     expect(facts("basically vegan these days")).toContain("diet=vegan");
