@@ -422,6 +422,10 @@ describe("parsedFacts", () => {
     ).toEqual([]);
   });
 
+  it("reads a school gone to, named by the word after it", () => {
+    expect(facts("i go to Sheffield uni now")).toContain("school=University of Sheffield");
+  });
+
   it("reads a diet after so, also or basically", () => {
     expect(facts("I stopped eating meat but still eat fish, so pescatarian")).toContain("diet=pescatarian");
     expect(facts("basically vegan these days")).toContain("diet=vegan");

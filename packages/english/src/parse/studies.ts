@@ -176,7 +176,9 @@ export function readStudies(clause: Clause): FactDraft[] {
   }
   // "I go to UCLA" names a school when the name says so or the clause is about studying.
   for (const f of find(clause, "(i|we) #Adverb? (go|still go) to [<sc>(#ProperNoun|#Acronym)+]")) {
-    const named = f.groups.sc ?? "";
+    // "i go to Newcastle uni": the word after the name says what it is.
+    const uni = /^\s+(?:uni|university|college)\b/i.test(f.after);
+    const named = `${f.groups.sc ?? ""}${uni ? " Uni" : ""}`;
     const schoolish =
       /\b(?:university|uni|college|school|institute|academy|polytechnic|conservatoire)\b/i.test(named) ||
       /\b(?:major\w*|degree|student|course|semester|term|campus|lectures?|classes|stud\w+)\b/i.test(
