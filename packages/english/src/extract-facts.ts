@@ -119,7 +119,7 @@ export function factsFromText(raw: string, ctx: FactContext): ExtractedFact[] {
           single: false,
         });
       }
-    // "my wife and I separated", "my wife passed away": the rules read "married" from "my wife" alone,
+    // "my wife and I separated", "my wife passed away": the rules read "married" in the words "my wife" alone,
     // where the readers read the whole sentence.
     const ended = [...found.values()].some(
       (f) => f.slot === "marital_status" && !f.negated && /^(?:widowed|separated|divorced)$/.test(f.value),
