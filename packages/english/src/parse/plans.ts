@@ -244,9 +244,15 @@ const WEEKDAY = /^(?:mon|tues|wednes|thurs|fri|satur|sun)day$|^\d{1,2}(?:st|nd|r
 function rescheduled(clause: Clause): FactDraft[] {
   const m = MOVED.exec(clause.text.trim());
   if (!m?.[1] || !m[3]) return [];
+  // "my interview", "our trip": the user's; with "the", only an event a person goes through ("the wedding",
+  // not "the club meeting"), as for a dated event.
+  const mine = /^\s*(?:my|our)\b/i.test(clause.text);
   const event = m[1]
     .split(/\s+/)
-    .some((w) => EVENTS.test(w) || /^(?:trip|flight|visit|course|class|test|start|party|meeting)$/i.test(w));
+    .some(
+      (w) =>
+        EVENTS.test(w) || (mine && /^(?:trip|flight|visit|course|class|test|start|party|meeting)$/i.test(w)),
+    );
   // "my sister's flight" is hers: the event is the user's when nothing before it is someone's.
   if (!event || /'s\b/.test(m[1])) return [];
   const at = (when: string) => `${m[1]} ${WEEKDAY.test(when.split(/\s+/)[0] ?? "") ? "on" : "in"} ${when}`;

@@ -714,6 +714,7 @@ describe("parsedFacts", () => {
 
   it("reads no plan in someone else's moved event", () => {
     expect(facts("my sister's flight got moved to Friday").filter((f) => f.startsWith("plan="))).toEqual([]);
+    expect(facts("The chess club meeting moved to Monday").filter((f) => f.startsWith("plan="))).toEqual([]);
   });
 
   it.each([
