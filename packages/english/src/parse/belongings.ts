@@ -182,11 +182,8 @@ export function readOwns(clause: Clause): FactDraft[] {
     );
   const named = mine && /^(?:is|was)$/i.test(mine[2] ?? "") && /^\s+(?:a|an)\s/i.test(mine[3] ?? "");
   const words = (named ? "" : (mine?.[1] ?? "")).toLowerCase().split(/\s+/).filter(Boolean);
-  // A home is said of itself all the time ("my flat is freezing") without being owned.
-  const dwelling =
-    /^(?:house|home|flat|apartment|condo|bungalow|cottage|place|room|garden|bed|garage|shed|studio)$/;
   if (
-    words.some((w) => (OBJECTS.has(w) || BRANDS.has(w)) && !dwelling.test(w)) &&
+    words.some((w) => (OBJECTS.has(w) || BRANDS.has(w)) && !DWELLING.test(w)) &&
     !words.some((w) => w in PETS || w in RELATIVES)
   )
     owns([mine?.[1] ?? ""]);
@@ -199,10 +196,13 @@ export function readOwns(clause: Clause): FactDraft[] {
 
 /** Makers and models people name their things by. */
 const BRANDS = new Set(
-  "tesla prius corolla civic golf polo fiesta mini macbook thinkpad xps surface pixel galaxy iphone ipad kindle switch ps5 xbox peloton dyson vespa brompton".split(
+  "tesla prius corolla civic golf polo fiesta mini thinkpad xps surface pixel galaxy dyson vespa brompton".split(
     " ",
   ),
 );
+/** A home is said of itself all the time ("my flat is freezing") without being owned. */
+const DWELLING =
+  /^(?:house|home|flat|apartment|condo|bungalow|cottage|place|room|garden|bed|garage|shed|studio)$/;
 
 /** Pet kinds and breeds beyond the shared list, mapped to the kind stored. */
 const PET_KIND: Readonly<Record<string, string>> = {
