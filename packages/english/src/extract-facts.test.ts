@@ -56,6 +56,8 @@ const WORK: Case[] = [
   ["I'm not a nurse anymore.", ["-works_as=nurse"]],
   ["I'm a student at MIT.", ["+school=MIT"]],
   ["I'm a law student at Trinity.", ["+studies=law", "+school=Trinity"]],
+  // As learners of English say it.
+  ["I am married with Tariq.", ["+marital_status=married", "+partner=Tariq"]],
   // The words before "student" name the school here, not the field.
   ["I'm a Leeds uni student.", []],
   ["I study computer science at Stanford.", ["+studies=computer science", "+school=Stanford"]],

@@ -61,7 +61,8 @@ const EVENT_END = /^(?:$|[,.!]|\s+(?:now|and|for|since|with|recently|last|this|i
 
 function marital(status: string, rest: string, event: boolean): FactDraft[] | null {
   const confidence = 0.85;
-  const partner = /^ to (.+)$/.exec(rest);
+  // "married to Ahmed"; "married with Ahmed", as learners of English say it.
+  const partner = /^ (?:to|with) (.+)$/.exec(rest);
   const name = partner?.[1] ? personName(partner[1]) : null;
   if (!name && !(event ? EVENT_END : STATUS_END).test(rest)) return null;
   const drafts: FactDraft[] = [{ slot: "marital_status", value: status, says: `is ${status}`, confidence }];
