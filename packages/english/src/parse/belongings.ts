@@ -343,20 +343,7 @@ export function readPets(clause: Clause): FactDraft[] {
   const correcting = /\b(?:sorry|actually|oops|correction|meant|typo|renamed|not\s+\p{Lu})/u.test(
     clause.sentence,
   );
-  const theKind = `the\\s+(${PET_KEYS.join("|")})`;
-  const corrected = [
-    ...(correcting
-      ? text.matchAll(
-          new RegExp(
-            `\\b${theKind}(?:'s| is)\\s+(?:actually\\s+)?(?:called|named|name is)\\s+(\\p{Lu}[\\p{L}'-]+)`,
-            "giu",
-          ),
-        )
-      : []),
-    ...text.matchAll(
-      new RegExp(`\\b(?:renamed|rename)\\s+${theKind}\\s+(?:to\\s+)?(\\p{Lu}[\\p{L}'-]+)`, "giu"),
-    ),
-  ];
+  const corrected = [...(correcting ? text.matchAll(PET_CALLED) : []), ...text.matchAll(PET_RENAMED)];
   for (const m of corrected) {
     if (denied(foundAt(clause, m.index ?? 0, m[0])) || !userBefore(text.slice(0, m.index))) continue;
     const key = (m[1] ?? "").toLowerCase();
@@ -366,6 +353,17 @@ export function readPets(clause: Clause): FactDraft[] {
   }
   return out;
 }
+
+/** "the dog is called Rufus", "the cat's name is Miso": a pet named by "the" (read where a name is corrected). */
+const PET_CALLED = new RegExp(
+  `\\bthe\\s+(${PET_KEYS.join("|")})(?:'s| is)\\s+(?:actually\\s+)?(?:called|named|name is)\\s+(\\p{Lu}[\\p{L}'-]+)`,
+  "giu",
+);
+/** "we renamed the puppy to Maple". */
+const PET_RENAMED = new RegExp(
+  `\\b(?:renamed|rename)\\s+the\\s+(${PET_KEYS.join("|")})\\s+(?:to\\s+)?(\\p{Lu}[\\p{L}'-]+)`,
+  "giu",
+);
 
 /** Nobody else is the subject before the pet is mentioned ("my neighbour has three cats"). */
 function userBefore(before: string): boolean {

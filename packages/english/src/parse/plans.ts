@@ -247,12 +247,7 @@ function rescheduled(clause: Clause): FactDraft[] {
   // "my interview", "our trip": the user's; with "the", only an event a person goes through ("the wedding",
   // not "the club meeting"), as for a dated event.
   const mine = /^\s*(?:my|our)\b/i.test(clause.text);
-  const event = m[1]
-    .split(/\s+/)
-    .some(
-      (w) =>
-        EVENTS.test(w) || (mine && /^(?:trip|flight|visit|course|class|test|start|party|meeting)$/i.test(w)),
-    );
+  const event = m[1].split(/\s+/).some((w) => EVENTS.test(w) || (mine && HAD_EVENTS.test(w)));
   // "my sister's flight" is hers: the event is the user's when nothing before it is someone's.
   if (!event || /'s\b/.test(m[1])) return [];
   const at = (when: string) => `${m[1]} ${WEEKDAY.test(when.split(/\s+/)[0] ?? "") ? "on" : "in"} ${when}`;

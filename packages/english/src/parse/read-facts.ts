@@ -172,9 +172,9 @@ function relativeByPronoun(
   // The relative named in this clause, or else the one mentioned last ("my dad ... He's a plumber").
   const here = found.findLast((d) => d.about !== undefined && !d.negated);
   // "my sister is great, she's a nurse": mentioned in this clause with nothing read of her yet.
-  const said = here ? null : (lastRelative(text.slice(0, starts[0])) ?? mentioned);
-  const last = here ?? (said ? undefined : earlier.findLast((d) => d.about !== undefined && !d.negated));
-  const about = last?.about ?? said ?? "";
+  const named = here ? null : (lastRelative(text.slice(0, starts[0])) ?? mentioned);
+  const last = here ?? (named ? undefined : earlier.findLast((d) => d.about !== undefined && !d.negated));
+  const about = last?.about ?? named ?? "";
   const rel = last ? (last.slot.split(".")[0] ?? "") : (KIN[about] ?? about);
   if (!about) return [];
   return starts.flatMap((start, i) => {
